@@ -1,0 +1,90 @@
+"""The checker: one file's source in, positioned diagnostics out. Every front end calls this."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from asynccfg_lint.classifier import Finding, ValueClassifier, _Path
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.parse import ParseFailure, ParsedModule, parse_source
+from asynccfg_lint.prefilter import mentions_sink
+from asynccfg_lint.selection import Selection
+from asynccfg_lint.sinks import find_sink_calls
+from asynccfg_lint.suppression import is_suppressed, noqa_lines
+from asynccfg_lint.tracer import DictTracer, Entry
+
+
+def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> list[Finding]:
+    """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code)."""
+    tracer = DictTracer(parsed)
+    classifier = ValueClassifier(parsed, tracer)
+    findings: list[Finding] = []
+    seen: set[tuple[int, str]] = set()
+    for sink_call in find_sink_calls(parsed, sinks):
+        spec = sink_call.spec
+        if spec.kind is SinkKind.VALUE:
+            entry = Entry(spec.key, None, sink_call.argument)
+            found = classifier.check_value(entry, top_level=True, path=_Path(spec.key))
+        else:
+            traced = tracer.trace(sink_call.argument)
+            if traced is None:
+                found = [Finding(sink_call.argument, "ACC201", "the config passed to the sink cannot be traced to a "
+                                 "dict the checker can see; its keys and values are not checked")]
+            else:
+                found = classifier.check_entries(traced)
+        for finding in found:
+            key = (id(finding.node), finding.code)
+            if key not in seen:
+                seen.add(key)
+                findings.append(finding)
+    return findings
+
+
+def check_source(
+    source: str | bytes,
+    path: str,
+    selection: Selection = Selection(),
+    sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
+    apply_noqa: bool = True,
+) -> list[Diagnostic]:
+    """Check one file.
+
+    Args:
+        source: the file's bytes (decoded as Python does) or text.
+        path: the display path; also used to compute the module's dotted name.
+        selection: which rule codes to report.
+        sinks: the sink specs (built-in ones by default).
+        apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves that to flake8).
+    Returns:
+        diagnostics sorted by position; 1-based lines and 1-based character columns.
+        A file that cannot be decoded or parsed gives one ACC001 diagnostic.
+    """
+    sinks = tuple(sinks)
+    if not mentions_sink(source, {name for spec in sinks for name in spec.short_names}):
+        return []
+    try:
+        parsed = parse_source(source, path)
+    except ParseFailure as failure:
+        if not selection.is_enabled("ACC001"):
+            return []
+        return [Diagnostic(path, failure.line, failure.column, failure.line, failure.column, "ACC001",
+                           f"file not analysed: {failure}")]
+    diagnostics = []
+    noqa = noqa_lines(parsed.text) if apply_noqa else {}
+    for finding in analyse(parsed, sinks):
+        if not selection.is_enabled(finding.code):
+            continue
+        position = parsed.positions[finding.node]
+        if apply_noqa and is_suppressed(finding.code, noqa.get(position.start.line)):
+            continue
+        diagnostics.append(Diagnostic(
+            path=path,
+            line=position.start.line,
+            column=position.start.column + 1,
+            end_line=position.end.line,
+            end_column=position.end.column + 1,
+            code=finding.code,
+            message=finding.message,
+        ))
+    return sorted(diagnostics, key=lambda d: d.sort_key)

@@ -1,0 +1,804 @@
+"""Value classifier: infer what each config value is and decide what JAX and XLA will do with it.
+
+The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
+:mod:`asynccfg_lint.types` and :mod:`asynccfg_lint.jax_facts`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from asynccfg_lint import types as T
+from asynccfg_lint.jax_facts import (
+    INT64_MAX,
+    INT64_MIN,
+    INT_MAX_STR_DIGITS,
+    SPECIAL_KEY_ATTRIBUTE,
+    SPECIAL_KEY_EMITTED_AS,
+    XLA_KEYS,
+    XlaShape,
+)
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import (
+    bindings_of_name,
+    local_definition,
+    qualified_names,
+    string_value,
+)
+from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+
+_NONFINITE_STRINGS = frozenset({"nan", "inf", "-inf", "+inf", "infinity", "-infinity", "+infinity", "-nan", "+nan"})
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What the classifier knows about one value.
+
+    Attributes:
+        type: the :class:`~asynccfg_lint.types.PyType`, or ``None`` when unknown.
+        nonfinite: the value is NaN or an infinity.
+        beyond_int64: an int literal outside int64 (XLA aborts on such ids).
+        elements: element expressions of a literal container, checked one by one.
+        traced: the entries of a dict value.
+        member_value: for an enum member, the expression its ``.value`` comes from.
+    """
+
+    type: T.PyType | None
+    nonfinite: bool = False
+    beyond_int64: bool = False
+    elements: tuple[cst.BaseExpression, ...] = ()
+    traced: TracedDict | None = None
+    member_value: cst.BaseExpression | None = None
+
+
+UNKNOWN = Inferred(None)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A source of a value: the expression that produced it and what it is.
+
+    ``node`` is where a diagnostic points (1-based line, 0-based column once positioned).
+    """
+
+    node: cst.CSTNode
+    inferred: Inferred
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``."""
+
+    node: cst.CSTNode
+    code: str
+    message: str
+
+
+@dataclass
+class _Path:
+    """Where in the config a value sits, for messages: top-level key, then nested steps."""
+
+    key: str | None
+    steps: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        head = f'key "{self.key}"' if self.key is not None else "a computed key"
+        if not self.steps:
+            return f"value for {head}"
+        return f"{' of '.join(reversed(self.steps))} under {head}"
+
+    def child(self, step: str) -> _Path:
+        return _Path(self.key, [*self.steps, step])
+
+
+class ValueClassifier:
+    """Infer value types in one module and check config entries against JAX's rules.
+
+    Args:
+        parsed: the module, with metadata.
+        tracer: the module's :class:`~asynccfg_lint.tracer.DictTracer`.
+    """
+
+    def __init__(self, parsed: ParsedModule, tracer: DictTracer) -> None:
+        self.parsed = parsed
+        self.tracer = tracer
+        self._memo: dict[int, list[Origin]] = {}
+        self._active: set[int] = set()
+
+    # ================================================================ inference
+    def origins(self, expr: cst.BaseExpression, depth: int = 0) -> list[Origin]:
+        """Return the sources ``expr`` may get its value from, each with what it is."""
+        key = id(expr)
+        if key in self._memo:
+            return self._memo[key]
+        if depth > MAX_DEPTH or key in self._active:
+            return [Origin(expr, UNKNOWN)]
+        self._active.add(key)
+        try:
+            result = self._origins(expr, depth)
+        finally:
+            self._active.discard(key)
+        self._memo[key] = result
+        return result
+
+    def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
+        return [Origin(expr, inferred)]
+
+    def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        if isinstance(expr, cst.Integer):
+            return self._one(expr, self._integer(expr))
+        if isinstance(expr, cst.Float):
+            return self._one(expr, Inferred(T.FLOAT, nonfinite=math.isinf(float(expr.value.replace("_", "")))))
+        if isinstance(expr, cst.Imaginary):
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.complex"]))
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return self._one(expr, Inferred(self._string_type(expr)))
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            kind = T.LIST if isinstance(expr, cst.List) else T.TUPLE
+            elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
+            return self._one(expr, Inferred(kind, elements=elements))
+        if isinstance(expr, (cst.Set, cst.SetComp)):
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"]))
+        if isinstance(expr, cst.ListComp):
+            return self._one(expr, Inferred(T.LIST, elements=(expr.elt,)))
+        if isinstance(expr, cst.GeneratorExp):
+            return self._one(expr, Inferred(T.rejected("generator", "use list(...)")))
+        if isinstance(expr, (cst.Dict, cst.DictComp)):
+            return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
+        if isinstance(expr, cst.Lambda):
+            return self._one(expr, Inferred(T.FUNCTION))
+        if isinstance(expr, cst.IfExp):
+            return self.origins(expr.body, depth + 1) + self.origins(expr.orelse, depth + 1)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.origins(expr.left, depth + 1) + self.origins(expr.right, depth + 1)
+        if isinstance(expr, cst.NamedExpr):
+            return self.origins(expr.value, depth + 1)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._unary(expr, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(expr, depth)
+        if isinstance(expr, cst.Comparison):
+            return self._one(expr, Inferred(self._comparison(expr, depth)))
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    # -- literals --------------------------------------------------------------------------
+    @staticmethod
+    def _integer(expr: cst.Integer) -> Inferred:
+        text = expr.value.replace("_", "").lower()
+        if text.startswith(("0x", "0o", "0b")):
+            value = int(text, 0)
+        elif len(text) > INT_MAX_STR_DIGITS:
+            return Inferred(T.rejected(f"int with {len(text)} digits", "keep ints in the int64 range"))
+        else:
+            value = int(text)
+        if len(str(value)) > INT_MAX_STR_DIGITS:
+            return Inferred(T.rejected("int with more than 4300 digits", "keep ints in the int64 range"))
+        return Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX)
+
+    @staticmethod
+    def _string_type(expr: cst.BaseExpression) -> T.PyType:
+        node = expr
+        while isinstance(node, cst.ConcatenatedString):
+            node = node.left
+        prefix = node.prefix if isinstance(node, (cst.SimpleString, cst.FormattedString)) else ""
+        if "b" in prefix.lower():
+            return T.CALL_RESULTS["builtins.bytes"]
+        return T.STR
+
+    # -- operators -------------------------------------------------------------------------
+    def _unary(self, expr: cst.UnaryOperation, depth: int) -> list[Origin]:
+        if isinstance(expr.operator, cst.Not):
+            return self._one(expr, Inferred(T.BOOL))
+        inner = self.origins(expr.expression, depth + 1)
+        if isinstance(expr.expression, cst.Integer):
+            value = -int(expr.expression.value.replace("_", ""), 0) if isinstance(expr.operator, cst.Minus) else None
+            if value is not None:
+                return self._one(expr, Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX))
+        return [Origin(expr, o.inferred) if o.node is expr.expression else o for o in inner]
+
+    _ARRAY_RANK = {"jax.Array": 3, "torch.Tensor": 3, "numpy.ndarray": 2}
+
+    def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
+        left = [o.inferred for o in self.origins(expr.left, depth + 1)]
+        right = [o.inferred for o in self.origins(expr.right, depth + 1)]
+        combined = left + right
+        if any(i.type is None for i in combined):
+            return self._one(expr, UNKNOWN)
+        types = [i.type for i in combined]
+        for rejected_array in (T.JAX_ARRAY, T.TORCH_TENSOR):
+            if any(t.name == rejected_array.name for t in types):
+                return self._one(expr, Inferred(rejected_array))
+        if any(t.name == "numpy.ndarray" for t in types):
+            return self._one(expr, Inferred(T.NUMPY_ARRAY))
+        nonfinite = any(i.nonfinite for i in combined) and not isinstance(expr.operator, (cst.FloorDivide, cst.Modulo))
+        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(expr.operator, cst.Add):
+            return self._one(expr, Inferred(T.STR))
+        if isinstance(expr.operator, cst.Modulo) and types[0].json is T.JsonKind.STRING:
+            return self._one(expr, Inferred(T.STR))
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
+            if any(t.name.startswith("numpy") for t in types):
+                return self._one(expr, Inferred(T.NUMPY_VALUE, nonfinite=nonfinite))
+            if isinstance(expr.operator, cst.Divide) or any(t is T.FLOAT for t in types):
+                return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
+            return self._one(expr, Inferred(T.INT))
+        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(expr.operator, cst.Add):
+            elements = tuple(e for i in combined for e in i.elements)
+            return self._one(expr, Inferred(T.LIST, elements=elements))
+        return self._one(expr, UNKNOWN)
+
+    def _comparison(self, expr: cst.Comparison, depth: int) -> T.PyType | None:
+        operands = [expr.left] + [c.comparator for c in expr.comparisons]
+        if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+            return T.BOOL
+        types = [o.inferred.type for e in operands for o in self.origins(e, depth + 1)]
+        if any(t is not None and t.name in ("jax.Array", "torch.Tensor") for t in types):
+            return T.JAX_ARRAY if any(t is not None and t.name == "jax.Array" for t in types) else T.TORCH_TENSOR
+        if any(t is not None and t.name == "numpy.ndarray" for t in types):
+            return T.NUMPY_ARRAY
+        if any(t is not None and t.name.startswith("numpy.") and t.json is T.JsonKind.NUMBER for t in types):
+            return T.NUMPY_BOOL  # numpy scalar comparisons return numpy.bool_
+        if any(t is None for t in types):
+            return None
+        return T.BOOL
+
+    # -- names and attributes --------------------------------------------------------------
+    def _constant(self, expr: cst.BaseExpression) -> list[Origin] | None:
+        for name in qualified_names(self.parsed, expr):
+            if name in T.CONSTANTS:
+                pytype, nonfinite = T.CONSTANTS[name]
+                return self._one(expr, Inferred(pytype, nonfinite=nonfinite))
+            module, _, attr = name.rpartition(".")
+            if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
+                return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
+            if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
+                return self._one(expr, Inferred(T.rejected(f"torch.dtype ({name})", "use str(x)")))
+        return None
+
+    def _name(self, expr: cst.Name, depth: int) -> list[Origin]:
+        constant = self._constant(expr)
+        if constant is not None:
+            return constant
+        bindings = bindings_of_name(self.parsed, expr)
+        if not bindings:
+            return self._one(expr, UNKNOWN)
+        result: list[Origin] = []
+        for binding in bindings:
+            if binding.definition is not None:
+                kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
+                result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
+            elif binding.augmented is not None:
+                result.extend(self._augmented(expr, binding.augmented, depth))
+            elif binding.value is not None:
+                result.extend(self.origins(binding.value, depth + 1))
+            elif binding.annotation is not None:
+                result.extend(Origin(expr, i) for i in self.from_annotation(binding.annotation))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _augmented(self, expr: cst.Name, statement: cst.AugAssign, depth: int) -> list[Origin]:
+        value = self.origins(statement.value, depth + 1)
+        if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
+            return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
+        if any(o.inferred.type is None for o in value):
+            return [Origin(expr, UNKNOWN)]
+        return [Origin(statement.value, o.inferred) for o in value if not o.inferred.type.serializes] or [
+            Origin(expr, UNKNOWN)
+        ]
+
+    def _attribute(self, expr: cst.Attribute, depth: int) -> list[Origin]:
+        constant = self._constant(expr)
+        if constant is not None:
+            return constant
+        member = self._enum_member(expr)
+        if member is not None:
+            return self._one(expr, member)
+        attr = expr.attr.value
+        if attr in ("value", "name"):
+            base = self.origins(expr.value, depth + 1)
+            if base and all(o.inferred.member_value is not None or o.inferred.type is not None and o.inferred.type.name.startswith(("enum", "Enum")) for o in base):
+                if attr == "name":
+                    return self._one(expr, Inferred(T.STR))
+                result: list[Origin] = []
+                for origin in base:
+                    if origin.inferred.member_value is not None:
+                        result.extend(self.origins(origin.inferred.member_value, depth + 1))
+                    else:
+                        result.append(Origin(expr, UNKNOWN))
+                return result
+        if attr in ("ndim", "size", "itemsize", "nbytes"):
+            return self._one(expr, Inferred(T.INT))
+        if attr == "shape":
+            return self._one(expr, Inferred(T.TUPLE))
+        return self._one(expr, UNKNOWN)
+
+    def _enum_member(self, expr: cst.Attribute) -> Inferred | None:
+        cls = local_definition(self.parsed, expr.value)
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        instance = self.instance_type(cls)
+        if instance is None or not instance.name.startswith("enum"):
+            return None
+        return Inferred(instance, member_value=_class_attribute_value(cls, expr.attr.value))
+
+    # -- calls -----------------------------------------------------------------------------
+    def _call(self, expr: cst.Call, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        names = qualified_names(self.parsed, expr.func)
+        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        for name in names:
+            if name in ("builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double") and positional:
+                text = string_value(positional[0])
+                if text is not None and text.strip().lower() in _NONFINITE_STRINGS:
+                    return self._one(expr, Inferred(T.CALL_RESULTS[name], nonfinite=True))
+                if name != "builtins.float":
+                    inner = self.origins(positional[0], depth + 1)
+                    nonfinite = any(o.inferred.nonfinite for o in inner)
+                    return self._one(expr, Inferred(T.CALL_RESULTS[name], nonfinite=nonfinite))
+            if name == "numpy.timedelta64":
+                return self._one(expr, self._timedelta64(positional))
+            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "copy.copy", "copy.deepcopy"):
+                traced = self.tracer.trace(expr, depth + 1)
+                if traced is not None or name == "builtins.dict":
+                    return self._one(expr, Inferred(T.DICT, traced=traced))
+            if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
+                inner = [o for p in positional for o in self.origins(p, depth + 1)]
+                if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
+                    return self._one(expr, UNKNOWN)
+                return [Origin(expr, o.inferred) for o in inner]
+            if name == "builtins.round":
+                return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
+            if name in T.CALL_RESULTS:
+                return self._one(expr, Inferred(T.CALL_RESULTS[name]))
+            for suffix, pytype in T.MLIR_BUILDER_SUFFIXES.items():
+                if name.endswith(suffix):
+                    return self._one(expr, Inferred(pytype))
+            module, _, func = name.rpartition(".")
+            if module == "numpy" and func in T.NUMPY_ARRAY_BUILDERS:
+                return self._one(expr, self._numpy_array(positional, keywords))
+            if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
+                return self._one(expr, Inferred(T.NUMPY_ARRAY))
+            if name.startswith("numpy."):
+                return self._one(expr, Inferred(T.NUMPY_VALUE))
+            if module == "jax.numpy" and func in T.JAX_NUMPY_NON_ARRAY:
+                return self._one(expr, UNKNOWN)
+            if name.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.")) or name in ("jax.device_put", "jax.numpy"):
+                return self._one(expr, Inferred(self._jax_array(name)))
+            if module == "torch" and func in T.TORCH_TENSOR_BUILDERS:
+                return self._one(expr, Inferred(T.TORCH_TENSOR))
+        definition = local_definition(self.parsed, expr.func)
+        if isinstance(definition, cst.ClassDef):
+            instance = self.instance_type(definition)
+            if instance is None:
+                return self._one(expr, UNKNOWN)
+            if instance.name.startswith("enum"):
+                return self._one(expr, Inferred(instance))
+            if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
+                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
+            return self._one(expr, Inferred(instance))
+        if isinstance(definition, cst.FunctionDef):
+            return self._function_result(expr, definition, depth)
+        if isinstance(expr.func, cst.Attribute):
+            return self._method(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    def _function_result(self, expr: cst.Call, function: cst.FunctionDef, depth: int) -> list[Origin]:
+        values = [r.value for r in returns_of(function) if r.value is not None]
+        if values:
+            result: list[Origin] = []
+            for value in values:
+                result.extend(self.origins(value, depth + 1))
+            return result
+        if function.returns is not None:
+            return [Origin(expr, i) for i in self.from_annotation(function.returns.annotation)]
+        return self._one(expr, UNKNOWN)
+
+    def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
+        assert isinstance(expr.func, cst.Attribute)
+        method = expr.func.attr.value
+        if method in ("astype", "copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "view"):
+            receiver = self.origins(expr.func.value, depth + 1)
+            result = []
+            for origin in receiver:
+                t = origin.inferred.type
+                if t is not None and t.name in ("jax.Array", "torch.Tensor", "numpy.ndarray"):
+                    result.append(Origin(expr, Inferred(t)))
+                elif method == "copy" and t is T.DICT:
+                    result.append(Origin(expr, origin.inferred))
+                else:
+                    result.append(Origin(expr, UNKNOWN))
+            return result
+        if method in T.METHOD_RESULTS:
+            if method == "index" or method == "count" or method == "format" or method == "join":
+                return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
+            if method in ("keys", "values", "items") and expr.args:
+                return self._one(expr, UNKNOWN)
+            return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
+        return self._one(expr, UNKNOWN)
+
+    @staticmethod
+    def _timedelta64(positional: list[cst.BaseExpression]) -> Inferred:
+        # np.timedelta64 is an np.integer: _json_default calls int(v), which works for units
+        # finer than microseconds and raises TypeError otherwise (truth table section 1).
+        unit = string_value(positional[1]) if len(positional) > 1 else None
+        if unit is None:
+            return UNKNOWN
+        if unit in ("ns", "ps", "fs", "as"):
+            return Inferred(T.NUMPY_INT.named("numpy.timedelta64"))
+        return Inferred(T.rejected(f"numpy.timedelta64 in unit {unit!r}", "use int(v / np.timedelta64(1, 's'))", error="TypeError"))
+
+    def _numpy_array(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Inferred:
+        dtype = keywords.get("dtype")
+        if dtype is not None:
+            dtype_names = qualified_names(self.parsed, dtype) | ({string_value(dtype)} if string_value(dtype) else set())
+            for name in dtype_names:
+                if "complex" in name:
+                    return Inferred(T.rejected("numpy.ndarray of complex", "convert the elements first"))
+                if name in ("builtins.bytes", "numpy.bytes_", "S") or name.startswith("datetime64") or name == "numpy.datetime64":
+                    return Inferred(T.rejected(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}", "convert the elements first"))
+        elements = tuple(_flatten(positional[:2]))
+        return Inferred(T.NUMPY_ARRAY, elements=elements)
+
+    @staticmethod
+    def _jax_array(name: str) -> T.PyType:
+        """A jax.Array from the call ``name``; scalar constructors get the matching Python scalar remedy."""
+        func = name.rpartition(".")[2]
+        if func.startswith(("int", "uint")):
+            remedy = "use int(...)"
+        elif func.startswith(("float", "bfloat")):
+            remedy = "use float(...)"
+        elif func in ("bool_", "bool"):
+            remedy = "use bool(...)"
+        else:
+            remedy = T.JAX_ARRAY.remedy
+        return T.rejected(f"jax.Array (from {name})", remedy)
+
+    def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
+        base = self.origins(expr.value, depth + 1)
+        result = []
+        for origin in base:
+            t = origin.inferred.type
+            if t is not None and t.name in ("jax.Array", "torch.Tensor"):
+                result.append(Origin(expr, Inferred(t)))
+            elif t is not None and t.name == "numpy.ndarray":
+                result.append(Origin(expr, Inferred(T.NUMPY_VALUE)))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result
+
+    # -- classes and annotations -----------------------------------------------------------
+    def instance_type(self, cls: cst.ClassDef, depth: int = 0) -> T.PyType | None:
+        """Return how an instance of the class ``cls`` (defined in this module) serializes.
+
+        ``None`` when a base class is unknown (defined elsewhere and not in the type tables).
+        """
+        name = cls.name.value
+        if is_dataclass(self.parsed, cls):
+            return T.DATACLASS.named(f"dataclass instance {name}")
+        attrs = _instance_attributes(cls)
+        enum_kind: bool | None = None
+        json_base: T.PyType | None = None
+        for base in cls.bases:
+            if base.keyword is not None:
+                continue
+            base_names = qualified_names(self.parsed, base.value)
+            for base_name in base_names:
+                if base_name in T.ENUM_BASES:
+                    enum_kind = T.ENUM_BASES[base_name] or bool(enum_kind)
+                elif base_name in T.JSON_BASES:
+                    json_base = T.JSON_BASES[base_name]
+                elif base_name in ("builtins.object", "typing.Generic", "abc.ABC", "typing.Protocol"):
+                    pass
+                else:
+                    local = local_definition(self.parsed, base.value)
+                    if isinstance(local, cst.ClassDef) and depth < MAX_DEPTH:
+                        inherited = self.instance_type(local, depth + 1)
+                        if inherited is None:
+                            return None
+                        if inherited.name.startswith("enum"):
+                            enum_kind = inherited.serializes or bool(enum_kind)
+                        elif inherited.serializes:
+                            json_base = inherited
+                        attrs |= inherited.attrs
+                    else:
+                        return None
+            if not base_names:
+                return None
+        if enum_kind is not None:
+            if enum_kind or json_base is not None:
+                return T.PyType(f"enum member {name} (int/str enum)", (json_base or T.INT).json, key_ok=True,
+                                attrs=frozenset({"value"}))
+            return T.PyType(f"enum.Enum member {name}", None, remedy=T.ENUM_MEMBER.remedy, attrs=frozenset({"value"}))
+        if json_base is not None:
+            return T.PyType(f"{name} (a {json_base.name} subclass)", json_base.json, key_ok=json_base.key_ok,
+                            attrs=attrs)
+        return T.PyType(f"{name} instance", None, remedy=T.OBJECT.remedy, attrs=attrs)
+
+    def from_annotation(self, annotation: cst.BaseExpression, depth: int = 0) -> list[Inferred]:
+        """Return the possible values an annotation stands for (``Optional``/unions give several)."""
+        if depth > MAX_DEPTH:
+            return [UNKNOWN]
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            text = string_value(annotation)
+            if text is None:
+                return [UNKNOWN]
+            try:
+                parsed_annotation = cst.parse_expression(text)
+            except Exception:  # noqa: BLE001 - an unparsable string annotation is unknown
+                return [UNKNOWN]
+            return self._string_annotation(parsed_annotation, annotation, depth)
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            return self.from_annotation(annotation.left, depth + 1) + self.from_annotation(annotation.right, depth + 1)
+        if isinstance(annotation, cst.Name) and annotation.value == "None":
+            return [Inferred(T.NONE)]
+        if isinstance(annotation, cst.Subscript):
+            names = qualified_names(self.parsed, annotation.value)
+            args = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+            if names & {"typing.Optional"} and args:
+                return self.from_annotation(args[0], depth + 1) + [Inferred(T.NONE)]
+            if names & {"typing.Union"}:
+                return [i for a in args for i in self.from_annotation(a, depth + 1)]
+            if names & {"typing.Annotated", "typing_extensions.Annotated"} and args:
+                return self.from_annotation(args[0], depth + 1)
+            if names & {"typing.Literal"}:
+                return [o.inferred for a in args for o in self.origins(a, depth + 1)]
+            return self.from_annotation(annotation.value, depth + 1)
+        names = qualified_names(self.parsed, annotation)
+        return self._annotation_names(names, annotation)
+
+    def _annotation_names(self, names: set[str], annotation: cst.BaseExpression | None) -> list[Inferred]:
+        for name in names:
+            if name in T.ANNOTATIONS:
+                return [Inferred(T.ANNOTATIONS[name])]
+            if name in ("builtins.None",):
+                return [Inferred(T.NONE)]
+        if annotation is not None:
+            cls = local_definition(self.parsed, annotation)
+            if isinstance(cls, cst.ClassDef):
+                instance = self.instance_type(cls)
+                return [Inferred(instance) if instance is not None else UNKNOWN]
+        return [UNKNOWN]
+
+    def _string_annotation(self, expr: cst.BaseExpression, anchor: cst.BaseExpression, depth: int) -> list[Inferred]:
+        """Resolve a string annotation's dotted names through the scope of ``anchor``."""
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+            return self._string_annotation(expr.left, anchor, depth + 1) + self._string_annotation(expr.right, anchor, depth + 1)
+        if isinstance(expr, cst.Subscript):
+            head = _dotted(expr.value)
+            args = [e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index)]
+            names = self._scope_names(head, anchor)
+            if names & {"typing.Optional"} and args:
+                return self._string_annotation(args[0], anchor, depth + 1) + [Inferred(T.NONE)]
+            if names & {"typing.Union"}:
+                return [i for a in args for i in self._string_annotation(a, anchor, depth + 1)]
+            if names & {"typing.Annotated"} and args:
+                return self._string_annotation(args[0], anchor, depth + 1)
+            return self._annotation_names(names, None)
+        dotted = _dotted(expr)
+        if dotted == "None":
+            return [Inferred(T.NONE)]
+        names = self._scope_names(dotted, anchor)
+        if not names:
+            return [UNKNOWN]
+        inferred = self._annotation_names(names, None)
+        if inferred == [UNKNOWN]:
+            scope = self.parsed.scopes.get(anchor)
+            if scope is not None and dotted and "." not in dotted:
+                for assignment in scope[dotted]:
+                    node = getattr(assignment, "node", None)
+                    if isinstance(node, cst.ClassDef):
+                        instance = self.instance_type(node)
+                        return [Inferred(instance) if instance is not None else UNKNOWN]
+        return inferred
+
+    def _scope_names(self, dotted: str | None, anchor: cst.CSTNode) -> set[str]:
+        scope = self.parsed.scopes.get(anchor)
+        if not dotted or scope is None:
+            return set()
+        found = {qn.name for qn in scope.get_qualified_names_for(dotted)}
+        if not found and "." not in dotted and dotted in __builtins_names__:
+            found = {f"builtins.{dotted}"}
+        return found
+
+    # ================================================================ checks
+    def check_entries(self, traced: TracedDict, path: _Path | None = None, depth: int = 0) -> list[Finding]:
+        """Check every key and value of a traced config dict.
+
+        Args:
+            traced: the dict's entries.
+            path: where the dict sits (``None`` for the top-level config).
+        Returns:
+            findings for ACC101-ACC105 and, for values of unknown type, ACC201.
+        """
+        findings: list[Finding] = []
+        for entry in traced.entries:
+            entry_path = _Path(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
+            if entry.key_node is not None:
+                findings.extend(self._check_key(entry, entry_path, depth))
+            findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
+        if path is None:
+            for opaque in traced.opaque:
+                findings.append(Finding(opaque, "ACC201", "part of the config comes from code the checker cannot follow; "
+                                        "its keys and values are not checked"))
+        return findings
+
+    def _check_key(self, entry: Entry, path: _Path, depth: int) -> list[Finding]:
+        findings = []
+        assert entry.key_node is not None
+        for origin in self.origins(entry.key_node, depth + 1):
+            pytype = origin.inferred.type
+            if pytype is None or pytype.key_ok:
+                continue
+            remedy = _KEY_REMEDIES.get(pytype.name.split(" ")[0], None) or (
+                "use int(...)" if pytype.json is T.JsonKind.NUMBER else "use a str key"
+            )
+            if pytype.name.startswith("enum.Enum member"):
+                remedy = "use k.value or k.name"
+            where = f'key of the dict under key "{path.key}"' if path.steps else "config key"
+            findings.append(Finding(origin.node, "ACC102",
+                                    f"{where} is {pytype.name}, which json cannot use as a key: lowering raises "
+                                    f"TypeError (keys must be str, int, float, bool or None); {remedy}"))
+        return findings
+
+    def check_value(self, entry: Entry, top_level: bool, path: _Path, depth: int = 0) -> list[Finding]:
+        """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types."""
+        if entry.value is not None:
+            origins = self.origins(entry.value, depth + 1)
+        else:
+            origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
+        if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
+            return self._check_special(entry, origins, path, depth)
+        shape = XLA_KEYS.get(entry.key) if top_level else None
+        findings: list[Finding] = []
+        for origin in origins:
+            findings.extend(self._check_origin(origin, path, shape, depth, top_level))
+        return findings
+
+    def _check_origin(self, origin: Origin, path: _Path, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
+        inferred, node = origin.inferred, origin.node
+        pytype = inferred.type
+        if pytype is None:
+            if top_level:
+                return [Finding(node, "ACC201", f"{path.describe()} has a type the checker cannot determine; "
+                                "annotate it or convert it with int()/float()/bool()/str()")]
+            return []
+        if not pytype.serializes:
+            remedy = f"; {pytype.remedy}" if pytype.remedy else ""
+            return [Finding(node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot serialize to JSON: "
+                            f"lowering raises {pytype.error}{remedy}")]
+        if inferred.nonfinite:
+            return [Finding(node, "ACC103", f"{path.describe()} is a non-finite float (NaN or Infinity): JAX emits "
+                            "non-standard JSON and XLA's compile fails (Failed to parse collective op config JSON); "
+                            "use a finite number")]
+        findings: list[Finding] = []
+        if shape is not None:
+            findings.extend(self._check_shape(origin, path, shape))
+        if depth < MAX_DEPTH:
+            element_shape = shape.element if shape is not None else None
+            element_path = path.child("an element")
+            for element in inferred.elements:
+                for inner in self.origins(element, depth + 1):
+                    findings.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+            if inferred.traced is not None:
+                findings.extend(self.check_entries(inferred.traced, path, depth + 1))
+        return findings
+
+    @staticmethod
+    def _check_shape(origin: Origin, path: _Path, shape: XlaShape) -> list[Finding]:
+        inferred = origin.inferred
+        assert inferred.type is not None
+        kind = inferred.type.json
+        key = path.key
+        expected = shape.value
+        if shape is XlaShape.SCALAR:
+            wrong = kind in (T.JsonKind.STRING, T.JsonKind.ARRAY, T.JsonKind.OBJECT)
+        else:
+            wrong = kind not in (T.JsonKind.ARRAY, T.JsonKind.ANY)
+        if wrong:
+            return [Finding(origin.node, "ACC105", f"{path.describe()} is {inferred.type.name} (JSON {kind.value}), but XLA "
+                            f'parses "{key}" as {expected}: compiling aborts the process or fails a RET_CHECK; '
+                            f"pass {expected}")]
+        if inferred.beyond_int64:
+            return [Finding(origin.node, "ACC105", f'{path.describe()} is an int outside int64, but XLA parses "{key}" as a '
+                            "64-bit integer: compiling aborts the process; keep it in the int64 range")]
+        return []
+
+    def _check_special(self, entry: Entry, origins: list[Origin], path: _Path, depth: int) -> list[Finding]:
+        attribute = SPECIAL_KEY_ATTRIBUTE[entry.key]
+        emitted = SPECIAL_KEY_EMITTED_AS[entry.key]
+        findings: list[Finding] = []
+        for origin in origins:
+            pytype = origin.inferred.type
+            if pytype is None:
+                findings.extend(self._check_origin(origin, path, None, depth, True))
+                continue
+            if attribute not in pytype.attrs:
+                remedy = ('use hlo.ChannelHandle.get(...) or the plain "channel_id" key' if attribute == "handle"
+                          else "use ir.BoolAttr.get(...)")
+                findings.append(Finding(origin.node, "ACC104",
+                                        f'{path.describe()} is {pytype.name}, which has no .{attribute}: '
+                                        f"_emit_async_start_custom_call reads cfg[\"{entry.key}\"].{attribute}, so "
+                                        f"lowering raises AttributeError; {remedy}"))
+                continue
+            member_value = origin.inferred.member_value
+            if member_value is not None:
+                attr_path = _Path(emitted, [f"the .{attribute} of the value"])
+                attr_path.key = entry.key
+                for inner in self.origins(member_value, depth + 1):
+                    findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
+        return findings
+
+
+_KEY_REMEDIES = {
+    "tuple": 'use a str key, e.g. "_".join(map(str, k))',
+    "frozenset": "use str(sorted(k))",
+    "bytes": "use k.decode()",
+    "numpy.int64": "use int(k)",
+}
+
+__builtins_names__ = frozenset(dir(__import__("builtins")))
+
+
+def _dotted(expr: cst.BaseExpression) -> str | None:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        head = _dotted(expr.value)
+        return f"{head}.{expr.attr.value}" if head else None
+    return None
+
+
+def _flatten(exprs: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
+    """Leaf elements of nested list/tuple literals (for ``np.array([[1, 2], [3, nan]])``)."""
+    out: list[cst.BaseExpression] = []
+    for expr in exprs:
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            out.extend(_flatten([e.value for e in expr.elements if not isinstance(e, cst.StarredElement)]))
+        else:
+            out.append(expr)
+    return out
+
+
+def _class_attribute_value(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name) and target.target.value == name:
+                            return small.value
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
+                    return small.value
+    return None
+
+
+def _instance_attributes(cls: cst.ClassDef) -> frozenset[str]:
+    """Which of ``handle``/``value`` instances of ``cls`` have (class attributes, properties, ``self.x =``)."""
+    found: set[str] = set()
+
+    class _Attrs(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if node.name.value in ("handle", "value"):
+                found.add(node.name.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in ("handle", "value"):
+                found.add(node.attr.value)
+
+    cls.body.visit(_Attrs())
+    for name in ("handle", "value"):
+        if _class_attribute_value(cls, name) is not None:
+            found.add(name)
+    return frozenset(found)

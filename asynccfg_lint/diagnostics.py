@@ -1,0 +1,62 @@
+"""Diagnostics: the plain data every front end prints or applies."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Fix:
+    """An edit that would make a reported value JSON-safe (filled in by the fix stage).
+
+    Attributes:
+        safety: ``"safe"`` or ``"unsafe"``.
+        replacement: the new source text for the reported range.
+        description: what the edit does, e.g. ``"wrap in bool(...)"``.
+    """
+
+    safety: str
+    replacement: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding.
+
+    Positions follow flake8's printed convention: ``line``/``end_line`` are 1-based,
+    ``column``/``end_column`` are 1-based character (code point) offsets, not UTF-8 bytes;
+    ``end_column`` is exclusive.
+
+    Attributes:
+        path: the file as given on the command line (or ``--stdin-filename``).
+        line, column, end_line, end_column: the range of the offending expression.
+        code: a rule code from :mod:`asynccfg_lint.rules`.
+        message: the text after the code, e.g. ``value for key "tiled" is numpy.bool_ ...``.
+        fix: an optional :class:`Fix`; ``None`` when no mechanical remedy exists.
+    """
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    fix: Fix | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON-output object: keys ``path, line, column, end_line, end_column, code, message, fix``."""
+        data = asdict(self)
+        data["fix"] = asdict(self.fix) if self.fix else None
+        return data
+
+    def to_text(self) -> str:
+        """Return flake8's text format: ``path:line:col: CODE message``."""
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str]:
+        """Order by path, then position, then code (the order ruff and flake8 print in)."""
+        return (self.path, self.line, self.column, self.code)

@@ -1,0 +1,1 @@
+"""Front ends: thin printers over :func:`asynccfg_lint.checker.check_source`."""

@@ -1,0 +1,60 @@
+"""The flake8 plugin: reports the checker's diagnostics through flake8 (codes ``ACC``).
+
+flake8 handles ``# noqa``, ``--select``/``--ignore`` and output; ACC201 is added to flake8's
+default ignore list, so it is reported only when selected (``--extend-select ACC201``).
+ACC001 is never emitted here: flake8 reports unparsable files as E999 itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from asynccfg_lint import __version__
+from asynccfg_lint.checker import check_source
+from asynccfg_lint.rules import DEFAULT_DISABLED
+from asynccfg_lint.selection import Selection
+
+#: every code, so that flake8's own select/ignore decides what is shown
+_ALL_CODES = Selection(select=("ACC1", "ACC2"))
+LOG = logging.getLogger(__name__)
+
+
+class AsyncCfgChecker:
+    """flake8 tree plugin.
+
+    Args:
+        tree: flake8's ``ast`` tree (unused: the checker parses ``lines`` with libcst once).
+        lines: the file's physical lines as flake8 read them.
+        filename: the path flake8 checks (used to compute the module's dotted name).
+    """
+
+    name = "asynccfg-lint"
+    version = __version__
+
+    def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        self.lines = lines
+        self.filename = filename
+
+    @classmethod
+    def add_options(cls, option_manager: Any) -> None:
+        """Keep opt-in rules (ACC201) off unless selected, as in the CLI."""
+        option_manager.extend_default_ignore(list(DEFAULT_DISABLED))
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        """Yield ``(line, column, "CODE message", type)``: 1-based line, 0-based character column.
+
+        Never raises: flake8 aborts the whole run on a plugin exception, so any failure here
+        means no diagnostics for this file.
+        """
+        try:
+            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, apply_noqa=False)
+        except Exception:  # noqa: BLE001 - see docstring
+            LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
+            return
+        for diagnostic in diagnostics:
+            if diagnostic.code == "ACC001":
+                continue
+            yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)

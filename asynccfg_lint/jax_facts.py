@@ -1,0 +1,123 @@
+"""Facts about JAX and XLA that the rules model, in one place.
+
+Source: ``jax/_src/lax/parallel.py`` of jax 0.12.0.1 (``_emit_async_start_custom_call``,
+``psum_scatter_start`` and the ``*_lowering`` rules that build async configs), and the
+measurements in the team's ``truth_table.md`` (jax 0.12.0.1, jaxlib 0.12.0.1, numpy 2.5.5,
+Python 3.12.1, CPU). Section numbers below refer to that table.
+
+``_emit_async_start_custom_call(target_name, ctx, x, cfg, called_computations=None)`` does::
+
+    cfg = dict(cfg)
+    if "channel_handle" in cfg:
+        cfg["channel_id"] = cfg.pop("channel_handle").handle
+    if "use_global_device_ids" in cfg:
+        cfg["use_global_device_ids"] = cfg["use_global_device_ids"].value
+    json.dumps(cfg, default=_json_default)   # default: np.integer, np.floating, np.ndarray only
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+JAX_VERSION = "0.12.0.1"
+
+EMIT_QUALNAME = "jax._src.lax.parallel._emit_async_start_custom_call"
+
+
+class SinkKind(Enum):
+    """What the sink argument carries."""
+
+    #: the argument is the whole config mapping
+    CONFIG = "config"
+    #: the argument is copied unconverted into the config under ``SinkSpec.key``
+    VALUE = "value"
+
+
+@dataclass(frozen=True)
+class SinkSpec:
+    """A callable whose argument reaches JAX's config serializer.
+
+    Attributes:
+        qualnames: fully qualified names the callee may resolve to.
+        param: the parameter name (used for keyword arguments).
+        position: 0-based positional index, or ``None`` for keyword-only parameters.
+        kind: :class:`SinkKind` of the argument.
+        key: for ``SinkKind.VALUE``, the config key the value lands under.
+    """
+
+    qualnames: frozenset[str]
+    param: str
+    position: int | None
+    kind: SinkKind
+    key: str | None = None
+
+    @property
+    def short_names(self) -> frozenset[str]:
+        """The last dotted component of each qualified name: what the prefilter looks for."""
+        return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
+
+
+BUILTIN_SINKS: tuple[SinkSpec, ...] = (
+    SinkSpec(frozenset({EMIT_QUALNAME}), param="cfg", position=3, kind=SinkKind.CONFIG),
+    # psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, tiled=False):
+    # `tiled` is copied into the config as {"tiled": tiled} (truth table section 5); the other
+    # public *_start arguments are converted or rejected before a config exists.
+    SinkSpec(
+        frozenset({"jax.lax.psum_scatter_start", "jax._src.lax.parallel.psum_scatter_start"}),
+        param="tiled",
+        position=None,
+        kind=SinkKind.VALUE,
+        key="tiled",
+    ),
+)
+
+#: key -> attribute that _emit_async_start_custom_call reads from its value (section 2).
+SPECIAL_KEY_ATTRIBUTE: dict[str, str] = {
+    "channel_handle": "handle",
+    "use_global_device_ids": "value",
+}
+
+#: the key a special key's attribute value is emitted under.
+SPECIAL_KEY_EMITTED_AS: dict[str, str] = {
+    "channel_handle": "channel_id",
+    "use_global_device_ids": "use_global_device_ids",
+}
+
+
+class XlaShape(Enum):
+    """The JSON shape XLA's collective config parser expects for a known key (section 4)."""
+
+    #: a number, bool or null (``tiled``, ``channel_id``, the ``*_dimension`` keys, ``split_count``)
+    SCALAR = "a number or bool"
+    #: an array of arrays of numbers (``permutation``, ``replica_groups``)
+    NESTED_NUMBERS = "a list of lists of numbers"
+    #: one row of ``NESTED_NUMBERS``
+    NUMBERS = "a list of numbers"
+
+    @property
+    def element(self) -> XlaShape | None:
+        """The shape each element of a value of this shape must have."""
+        return {XlaShape.NESTED_NUMBERS: XlaShape.NUMBERS, XlaShape.NUMBERS: XlaShape.SCALAR}.get(self)
+
+
+#: keys XLA parses whatever the target; a value of another JSON shape aborts or fails compile.
+XLA_KEYS: dict[str, XlaShape] = {
+    "tiled": XlaShape.SCALAR,
+    "channel_id": XlaShape.SCALAR,
+    "use_global_device_ids": XlaShape.SCALAR,
+    "all_gather_dimension": XlaShape.SCALAR,
+    "scatter_dimension": XlaShape.SCALAR,
+    "split_dimension": XlaShape.SCALAR,
+    "concat_dimension": XlaShape.SCALAR,
+    "split_count": XlaShape.SCALAR,
+    "permutation": XlaShape.NESTED_NUMBERS,
+    "replica_groups": XlaShape.NESTED_NUMBERS,
+}
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+#: CPython refuses to print ints longer than this (sys.get_int_max_str_digits); json.dumps then
+#: raises ValueError (section 1, "int with 5000 digits").
+INT_MAX_STR_DIGITS = 4300

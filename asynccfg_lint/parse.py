@@ -1,0 +1,111 @@
+"""Parse stage: source bytes or text to a libcst module with the metadata every stage uses."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import (
+    FullyQualifiedNameProvider,
+    MetadataWrapper,
+    ParentNodeProvider,
+    PositionProvider,
+    ScopeProvider,
+)
+from libcst.metadata.name_provider import ModuleNameAndPackage
+
+
+class ParseFailure(Exception):
+    """The file could not be decoded or parsed; ``str(exc)`` is the reason shown as ACC001.
+
+    Attributes:
+        line, column: 1-based position of the problem when known, else 1, 1.
+    """
+
+    def __init__(self, reason: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class ParsedModule:
+    """A parsed file and its resolved metadata.
+
+    Attributes:
+        path: the display path.
+        text: the decoded source text (positions index into it).
+        wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
+        qualnames / scopes / parents / positions: resolved metadata mappings, keyed by node.
+    """
+
+    path: str
+    text: str
+    wrapper: MetadataWrapper
+    qualnames: dict
+    scopes: dict
+    parents: dict
+    positions: dict
+
+    @property
+    def module(self) -> cst.Module:
+        """The parsed module."""
+        return self.wrapper.module
+
+
+def module_name_for(path: str | None) -> ModuleNameAndPackage:
+    """Return the dotted module name of ``path``, found by walking up ``__init__.py`` folders.
+
+    ``jax/_src/lax/parallel.py`` inside an installed ``jax`` package gives
+    ``jax._src.lax.parallel``; a file outside any package gives its stem; ``None`` (stdin)
+    gives ``__main__``.
+    """
+    if not path or path == "-":
+        return ModuleNameAndPackage("__main__", "")
+    file = Path(os.path.abspath(path))
+    parts = [] if file.stem == "__init__" else [file.stem]
+    folder = file.parent
+    while (folder / "__init__.py").exists() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    name = ".".join(parts) or file.stem
+    package = name if file.stem == "__init__" else name.rpartition(".")[0]
+    return ModuleNameAndPackage(name, package)
+
+
+def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
+    """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
+
+    Returns:
+        a :class:`ParsedModule` with qualified names, scopes, parents and positions resolved.
+    Raises:
+        ParseFailure: on a decode error, a syntax error, or a ``RecursionError`` in libcst.
+    """
+    try:
+        module = cst.parse_module(source)
+        text = module.code
+        wrapper = MetadataWrapper(
+            module, unsafe_skip_copy=True, cache={FullyQualifiedNameProvider: module_name_for(path)}
+        )
+        resolved = wrapper.resolve_many(
+            [FullyQualifiedNameProvider, ScopeProvider, ParentNodeProvider, PositionProvider]
+        )
+    except cst.ParserSyntaxError as exc:
+        raise ParseFailure(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from None
+    except UnicodeDecodeError as exc:
+        raise ParseFailure(f"cannot decode the file: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
+    except (SyntaxError, LookupError, ValueError) as exc:
+        raise ParseFailure(f"cannot read the file: {exc}") from None
+    return ParsedModule(
+        path=path or "-",
+        text=text,
+        wrapper=wrapper,
+        qualnames=resolved[FullyQualifiedNameProvider],
+        scopes=resolved[ScopeProvider],
+        parents=resolved[ParentNodeProvider],
+        positions=resolved[PositionProvider],
+    )

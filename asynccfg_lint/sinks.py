@@ -1,0 +1,118 @@
+"""Sink finder: calls whose callee resolves to a sink, and the argument that reaches the config.
+
+Callees are resolved with libcst's ``FullyQualifiedNameProvider`` (every import form and
+alias), and through ``functools.partial(<sink>, ...)``: either the partial call itself carries
+the argument, or a name bound to the partial is called later with the positions shifted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import bindings_of_name, qualified_names
+
+_PARTIAL = frozenset({"functools.partial"})
+
+
+@dataclass(frozen=True)
+class SinkCall:
+    """A call that passes ``argument`` to the sink parameter described by ``spec``.
+
+    Attributes:
+        call: the call node (the sink call, a ``functools.partial`` call, or a call of a partial).
+        spec: the sink.
+        argument: the expression passed for ``spec.param``.
+    """
+
+    call: cst.Call
+    spec: SinkSpec
+    argument: cst.BaseExpression
+
+
+def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression | None:
+    """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == spec.param:
+            return arg.value
+    if spec.position is None:
+        return None
+    index = spec.position - shift
+    if index < 0:
+        return None
+    positional = []
+    for arg in call.args:
+        if arg.keyword is not None:
+            continue
+        if arg.star:  # *args: positions after it are unknown
+            break
+        positional.append(arg.value)
+    return positional[index] if index < len(positional) else None
+
+
+class SinkFinder(cst.CSTVisitor):
+    """Collect :class:`SinkCall` s of one module.
+
+    Args:
+        parsed: the module, with metadata.
+        sinks: the sink specs to look for.
+    """
+
+    def __init__(self, parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> None:
+        super().__init__()
+        self.parsed = parsed
+        self.by_name: dict[str, SinkSpec] = {name: spec for spec in sinks for name in spec.qualnames}
+        self.found: list[SinkCall] = []
+
+    def _spec_for(self, callee: cst.BaseExpression) -> SinkSpec | None:
+        for name in qualified_names(self.parsed, callee):
+            if name in self.by_name:
+                return self.by_name[name]
+        return None
+
+    def _partial_target(self, call: cst.Call) -> tuple[SinkSpec, int] | None:
+        """For ``functools.partial(sink, a, b)`` return the sink and the number of bound positionals."""
+        if not call.args or not qualified_names(self.parsed, call.func) & _PARTIAL:
+            return None
+        spec = self._spec_for(call.args[0].value)
+        if spec is None:
+            return None
+        bound = sum(1 for a in call.args[1:] if a.keyword is None and not a.star)
+        return spec, bound
+
+    def visit_Call(self, node: cst.Call) -> None:
+        spec = self._spec_for(node.func)
+        if spec is not None:
+            argument = _argument(node, spec, 0)
+            if argument is not None:
+                self.found.append(SinkCall(node, spec, argument))
+            return
+        partial = self._partial_target(node)
+        if partial is not None:
+            spec, _ = partial
+            inner = cst.Call(func=node.args[0].value, args=node.args[1:])
+            argument = _argument(inner, spec, 0)
+            if argument is not None:
+                self.found.append(SinkCall(node, spec, argument))
+            return
+        if isinstance(node.func, cst.Name):
+            for binding in bindings_of_name(self.parsed, node.func) or ():
+                if isinstance(binding.value, cst.Call):
+                    partial = self._partial_target(binding.value)
+                    if partial is not None:
+                        spec, shift = partial
+                        argument = _argument(node, spec, shift)
+                        if argument is not None:
+                            self.found.append(SinkCall(node, spec, argument))
+                        return
+
+
+def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:
+    """Yield every sink call in ``parsed``, in source order."""
+    finder = SinkFinder(parsed, sinks)
+    parsed.module.visit(finder)
+    yield from finder.found

@@ -1,0 +1,339 @@
+"""Dict tracer: follow a config expression back to what builds it and collect its entries.
+
+Data flow is may-analysis within one module: a name bound on several paths contributes the
+entries of every binding that reaches the use; mutations of the same binding before the use
+(``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, ``cfg |= {...}``) add entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import (
+    Binding,
+    bindings_of_name,
+    local_definition,
+    qualified_names,
+    starts_before,
+    string_value,
+)
+
+_DICT_CONSTRUCTORS = frozenset(
+    {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
+)
+_COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
+_ASDICT = frozenset({"dataclasses.asdict"})
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One key/value pair that may be in a traced dict.
+
+    Attributes:
+        key: the key when it is a string literal, else ``None``.
+        key_node: the key expression (``None`` for keyword arguments and dataclass fields).
+        value: the value expression, or ``None`` when only ``annotation`` is known.
+        annotation: a type annotation that stands for the value (dataclass field without value).
+    """
+
+    key: str | None
+    key_node: cst.BaseExpression | None
+    value: cst.BaseExpression | None
+    annotation: cst.BaseExpression | None = None
+
+
+@dataclass(frozen=True)
+class TracedDict:
+    """The entries found for a dict expression.
+
+    Attributes:
+        entries: every entry that may be present.
+        complete: False when part of the dict came from something the tracer cannot see
+            (an unknown call, a parameter, ``**unknown``).
+        opaque: the sub-expressions that could not be traced (reported as ACC201 when selected).
+    """
+
+    entries: tuple[Entry, ...]
+    complete: bool
+    opaque: tuple[cst.BaseExpression, ...] = ()
+
+
+class DictTracer:
+    """Trace dict-valued expressions of one parsed module.
+
+    Args:
+        parsed: the module, with metadata.
+    """
+
+    def __init__(self, parsed: ParsedModule) -> None:
+        self.parsed = parsed
+
+    def trace(self, expr: cst.BaseExpression, depth: int = 0) -> TracedDict | None:
+        """Return the entries of ``expr`` if it evaluates to a dict the tracer can follow.
+
+        Returns ``None`` when ``expr`` is not recognisably a dict (unknown call, parameter,
+        non-dict literal).
+        """
+        if depth > MAX_DEPTH:
+            return None
+        parsed = self.parsed
+        if isinstance(expr, cst.Dict):
+            return self._dict_display(expr, depth)
+        if isinstance(expr, cst.DictComp):
+            return TracedDict((Entry(string_value(expr.key), expr.key, expr.value),), True)
+        if isinstance(expr, cst.IfExp):
+            return self._union([expr.body, expr.orelse], depth)
+        if isinstance(expr, cst.BooleanOperation):
+            return self._union([expr.left, expr.right], depth)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+            return self._merge([self.trace(expr.left, depth + 1), self.trace(expr.right, depth + 1)], [expr.left, expr.right])
+        if isinstance(expr, cst.NamedExpr):
+            return self.trace(expr.value, depth + 1)
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        del parsed
+        return None
+
+    # -- forms -------------------------------------------------------------------------
+    def _dict_display(self, expr: cst.Dict, depth: int) -> TracedDict:
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for element in expr.elements:
+            if isinstance(element, cst.DictElement):
+                entries.append(Entry(string_value(element.key), element.key, element.value))
+            else:  # StarredDictElement: {**base}
+                inner = self.trace(element.value, depth + 1)
+                if inner is None:
+                    complete = False
+                    opaque.append(element.value)
+                else:
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+                    opaque.extend(inner.opaque)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _union(self, exprs: list[cst.BaseExpression], depth: int) -> TracedDict | None:
+        traced = [self.trace(e, depth + 1) for e in exprs]
+        if all(t is None for t in traced):
+            return None
+        return self._merge(traced, exprs)
+
+    @staticmethod
+    def _merge(parts: list[TracedDict | None], exprs: list[cst.BaseExpression]) -> TracedDict:
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for part, expr in zip(parts, exprs):
+            if part is None:
+                complete = False
+                opaque.append(expr)
+            else:
+                entries.extend(part.entries)
+                complete &= part.complete
+                opaque.extend(part.opaque)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _call(self, call: cst.Call, depth: int) -> TracedDict | None:
+        names = qualified_names(self.parsed, call.func)
+        if names & _DICT_CONSTRUCTORS:
+            return self._dict_call(call, depth)
+        if names & _COPIERS and call.args:
+            return self.trace(call.args[0].value, depth + 1)
+        if names & _ASDICT and call.args:
+            return self._asdict(call.args[0].value, depth)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
+            return self.trace(call.func.value, depth + 1)
+        definition = local_definition(self.parsed, call.func)
+        if isinstance(definition, cst.FunctionDef):
+            returns = [r.value for r in returns_of(definition) if r.value is not None]
+            if returns:
+                return self._union(returns, depth)
+        return None
+
+    def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.keyword is not None:
+                entries.append(Entry(arg.keyword.value, None, arg.value))
+            elif arg.star == "**":
+                inner = self.trace(arg.value, depth + 1)
+                if inner is None:
+                    complete = False
+                    opaque.append(arg.value)
+                else:
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+            elif arg.star == "":
+                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value)
+                if inner is None:
+                    complete = False
+                    opaque.append(arg.value)
+                else:
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+            else:
+                complete = False
+                opaque.append(arg.value)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    @staticmethod
+    def _pairs(expr: cst.BaseExpression) -> TracedDict | None:
+        """``dict([("a", 1), ("b", 2)])``: a literal sequence of literal pairs."""
+        if not isinstance(expr, (cst.List, cst.Tuple)):
+            return None
+        entries = []
+        for element in expr.elements:
+            pair = element.value
+            if not isinstance(pair, (cst.Tuple, cst.List)) or len(pair.elements) != 2:
+                return None
+            key, value = pair.elements[0].value, pair.elements[1].value
+            entries.append(Entry(string_value(key), key, value))
+        return TracedDict(tuple(entries), True)
+
+    def _name(self, name: cst.Name, depth: int) -> TracedDict | None:
+        bindings = bindings_of_name(self.parsed, name)
+        if not bindings:
+            return None
+        parts: list[TracedDict | None] = []
+        exprs: list[cst.BaseExpression] = []
+        for binding in bindings:
+            if binding.augmented is not None:
+                # `cfg |= {...}` adds the right-hand side; the earlier bindings are referents too
+                if isinstance(binding.augmented.operator, cst.BitOrAssign):
+                    parts.append(self.trace(binding.augmented.value, depth + 1))
+                    exprs.append(binding.augmented.value)
+                continue
+            if binding.value is None:
+                return None
+            parts.append(self.trace(binding.value, depth + 1))
+            exprs.append(binding.value)
+        if not parts or all(p is None for p in parts):
+            return None
+        merged = self._merge(parts, exprs)
+        mutations = self._mutations(name, bindings, depth)
+        return TracedDict(merged.entries + mutations.entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
+
+    def _mutations(self, use: cst.Name, bindings: list[Binding], depth: int) -> TracedDict:
+        """Entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)`` before ``use``."""
+        parsed = self.parsed
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        assignments = {id(b.assignment) for b in bindings}
+        seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
+        for scope in seen_scopes.values():
+            for access in scope.accesses:
+                node = access.node
+                if node is use or not isinstance(node, cst.Name) or node.value != use.value:
+                    continue
+                if not any(id(r) in assignments for r in access.referents):
+                    continue
+                if not starts_before(parsed, node, use):
+                    continue
+                parent = parsed.parents.get(node)
+                if isinstance(parent, cst.Subscript) and parent.value is node:
+                    target = parsed.parents.get(parent)
+                    statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
+                    if isinstance(statement, cst.Assign) and len(parent.slice) == 1:
+                        index = parent.slice[0].slice
+                        if isinstance(index, cst.Index):
+                            entries.append(Entry(string_value(index.value), index.value, statement.value))
+                elif isinstance(parent, cst.Attribute) and parent.value is node:
+                    call = parsed.parents.get(parent)
+                    if not isinstance(call, cst.Call) or call.func is not parent:
+                        continue
+                    method = parent.attr.value
+                    if method == "update":
+                        inner = self._dict_call(call, depth + 1)
+                        entries.extend(inner.entries)
+                        complete &= inner.complete
+                        opaque.extend(inner.opaque)
+                    elif method == "setdefault" and len(call.args) == 2:
+                        key, value = call.args[0].value, call.args[1].value
+                        entries.append(Entry(string_value(key), key, value))
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _asdict(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass defined in this module."""
+        call = expr
+        if isinstance(expr, cst.Name):
+            bindings = bindings_of_name(self.parsed, expr)
+            if not bindings or len(bindings) != 1 or not isinstance(bindings[0].value, cst.Call):
+                return None
+            call = bindings[0].value
+        if not isinstance(call, cst.Call):
+            return None
+        cls = local_definition(self.parsed, call.func)
+        if not isinstance(cls, cst.ClassDef) or not is_dataclass(self.parsed, cls):
+            return None
+        fields = dataclass_fields(cls)
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        entries = []
+        for index, (name, annotation, default) in enumerate(fields):
+            if index < len(positional):
+                value = positional[index].value
+            else:
+                value = keywords.get(name, default)
+            entries.append(Entry(name, None, value, annotation))
+        return TracedDict(tuple(entries), True)
+
+
+def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
+    """Return every ``return`` statement of ``function``, not those of nested functions or classes."""
+    found: list[cst.Return] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    function.body.visit(_Returns())
+    return found
+
+
+def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
+    """True when ``cls`` is decorated with ``dataclasses.dataclass`` (called or not)."""
+    for decorator in cls.decorators:
+        target = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if qualified_names(parsed, target) & _DATACLASS_DECORATORS:
+            return True
+    return False
+
+
+def dataclass_fields(cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:
+    """Return ``(name, annotation, default)`` for each annotated field of a dataclass body, in order."""
+    fields = []
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                default = small.value
+                if isinstance(default, cst.Call) and isinstance(default.func, (cst.Name, cst.Attribute)):
+                    # field(default=...) / field(default_factory=...)
+                    for arg in default.args:
+                        if arg.keyword is not None and arg.keyword.value == "default":
+                            default = arg.value
+                            break
+                fields.append((small.target.value, small.annotation.annotation, default))
+    return fields

@@ -1,0 +1,388 @@
+"""The Python types the classifier knows, and how JAX's serializer treats each.
+
+Every verdict here is a row of the team's ``truth_table.md`` (jax 0.12.0.1): json.dumps with
+``_json_default`` from ``jax/_src/lax/parallel.py`` accepts the JSON builtins and their
+subclasses, converts ``np.integer``/``np.floating``/``np.ndarray``, and rejects everything else.
+Keys are checked by json itself: only str, int, float, bool, None and their subclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class JsonKind(Enum):
+    """What a value becomes in the emitted JSON; used to check XLA's known keys."""
+
+    NUMBER = "number"
+    BOOL = "bool"
+    NULL = "null"
+    STRING = "string"
+    ARRAY = "array"
+    OBJECT = "object"
+    #: serializes, but the shape is unknown (``x.tolist()``, a numpy function result)
+    ANY = "any"
+
+
+@dataclass(frozen=True)
+class PyType:
+    """A Python type as JAX's config serializer sees it.
+
+    Attributes:
+        name: the display name used in messages, e.g. ``"numpy.bool_"``.
+        json: the :class:`JsonKind` it serializes to, or ``None`` when lowering rejects it.
+        key_ok: whether json accepts it as a dict key (str/int/float/bool/None and subclasses).
+        error: the exception lowering raises when ``json`` is ``None``.
+        remedy: what to do instead, shown in messages (e.g. ``"use bool(...)"``).
+        attrs: attributes instances are known to have among ``handle`` and ``value``
+            (``_emit_async_start_custom_call`` reads them for the special keys).
+    """
+
+    name: str
+    json: JsonKind | None
+    key_ok: bool = False
+    error: str = "ValueError"
+    remedy: str | None = None
+    attrs: frozenset[str] = frozenset()
+
+    def named(self, name: str) -> PyType:
+        """Return the same type under another display name."""
+        return replace(self, name=name)
+
+    @property
+    def serializes(self) -> bool:
+        """True when JAX's json.dumps accepts a value of this type."""
+        return self.json is not None
+
+
+def rejected(name: str, remedy: str | None = None, error: str = "ValueError") -> PyType:
+    """Return a type that JAX's serializer rejects at lowering."""
+    return PyType(name, None, error=error, remedy=remedy)
+
+
+INT = PyType("int", JsonKind.NUMBER, key_ok=True)
+FLOAT = PyType("float", JsonKind.NUMBER, key_ok=True)
+BOOL = PyType("bool", JsonKind.BOOL, key_ok=True)
+NONE = PyType("None", JsonKind.NULL, key_ok=True)
+STR = PyType("str", JsonKind.STRING, key_ok=True)
+LIST = PyType("list", JsonKind.ARRAY)
+TUPLE = PyType("tuple", JsonKind.ARRAY)
+DICT = PyType("dict", JsonKind.OBJECT)
+JSON_ANY = PyType("JSON-compatible value", JsonKind.ANY)
+
+NUMPY_INT = PyType("numpy integer", JsonKind.NUMBER)  # converted by _json_default; not a key
+NUMPY_FLOAT = PyType("numpy floating", JsonKind.NUMBER)
+NUMPY_FLOAT64 = PyType("numpy.float64", JsonKind.NUMBER, key_ok=True)  # a float subclass
+NUMPY_STR = PyType("numpy.str_", JsonKind.STRING, key_ok=True)  # a str subclass
+NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY)  # converted with .tolist()
+NUMPY_VALUE = PyType("numpy value", JsonKind.ANY)
+NUMPY_BOOL = rejected("numpy.bool_", "use bool(...)")
+
+JAX_ARRAY = rejected("jax.Array", "use np.asarray(x).tolist(), or int(...)/float(...)/bool(...) for a scalar")
+TORCH_TENSOR = rejected("torch.Tensor", "use x.tolist(), or x.item() for a scalar")
+TYPE_OBJECT = rejected("type object", "use its name, e.g. str(x) or x.__name__")
+DTYPE = rejected("numpy.dtype", "use str(x) or x.name")
+FUNCTION = rejected("function", "call it, or pass its name as a string")
+ENUM_MEMBER = rejected("enum.Enum member", "use x.value (or x.name)")
+DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
+OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
+
+_SET_REMEDY = "use sorted(...) or list(...)"
+_LIST_REMEDY = "use list(...)"
+
+#: builtins and stdlib callables whose result type is fixed.
+CALL_RESULTS: dict[str, PyType] = {
+    "builtins.int": INT,
+    "builtins.float": FLOAT,
+    "builtins.bool": BOOL,
+    "builtins.str": STR,
+    "builtins.repr": STR,
+    "builtins.format": STR,
+    "builtins.chr": STR,
+    "builtins.hex": STR,
+    "builtins.oct": STR,
+    "builtins.bin": STR,
+    "builtins.len": INT,
+    "builtins.ord": INT,
+    "builtins.hash": INT,
+    "builtins.id": INT,
+    "builtins.isinstance": BOOL,
+    "builtins.issubclass": BOOL,
+    "builtins.callable": BOOL,
+    "builtins.hasattr": BOOL,
+    "builtins.all": BOOL,
+    "builtins.any": BOOL,
+    "builtins.list": LIST,
+    "builtins.tuple": TUPLE,
+    "builtins.sorted": LIST,
+    "builtins.dict": DICT,
+    "builtins.set": rejected("set", _SET_REMEDY),
+    "builtins.frozenset": rejected("frozenset", _SET_REMEDY),
+    "builtins.bytes": rejected("bytes", "use x.decode()"),
+    "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)"),
+    "builtins.memoryview": rejected("memoryview", "use x.tolist()"),
+    "builtins.complex": rejected("complex", "use [x.real, x.imag]"),
+    "builtins.range": rejected("range", _LIST_REMEDY),
+    "builtins.map": rejected("map", _LIST_REMEDY),
+    "builtins.filter": rejected("filter", _LIST_REMEDY),
+    "builtins.zip": rejected("zip", _LIST_REMEDY),
+    "builtins.reversed": rejected("reversed", _LIST_REMEDY),
+    "builtins.enumerate": rejected("enumerate", _LIST_REMEDY),
+    "builtins.iter": rejected("iterator", _LIST_REMEDY),
+    "builtins.object": OBJECT,
+    "builtins.slice": rejected("slice", "use [start, stop, step]"),
+    "math.floor": INT,
+    "math.ceil": INT,
+    "math.trunc": INT,
+    "math.prod": JSON_ANY,
+    "math.gcd": INT,
+    "math.lcm": INT,
+    "math.isqrt": INT,
+    "math.comb": INT,
+    "math.perm": INT,
+    "math.factorial": INT,
+    "math.isfinite": BOOL,
+    "math.isnan": BOOL,
+    "math.isinf": BOOL,
+    "math.sqrt": FLOAT,
+    "math.log": FLOAT,
+    "math.log2": FLOAT,
+    "math.exp": FLOAT,
+    "operator.index": INT,
+    "json.dumps": STR,
+    "decimal.Decimal": rejected("decimal.Decimal", "use float(...) or str(...)"),
+    "fractions.Fraction": rejected("fractions.Fraction", "use float(...)"),
+    "pathlib.Path": rejected("pathlib.Path", "use str(...)"),
+    "pathlib.PurePath": rejected("pathlib.PurePath", "use str(...)"),
+    "pathlib.PosixPath": rejected("pathlib.PosixPath", "use str(...)"),
+    "pathlib.PurePosixPath": rejected("pathlib.PurePosixPath", "use str(...)"),
+    "pathlib.WindowsPath": rejected("pathlib.WindowsPath", "use str(...)"),
+    "pathlib.PureWindowsPath": rejected("pathlib.PureWindowsPath", "use str(...)"),
+    "datetime.datetime": rejected("datetime.datetime", "use x.isoformat()"),
+    "datetime.datetime.now": rejected("datetime.datetime", "use x.isoformat()"),
+    "datetime.datetime.utcnow": rejected("datetime.datetime", "use x.isoformat()"),
+    "datetime.datetime.fromtimestamp": rejected("datetime.datetime", "use x.isoformat()"),
+    "datetime.datetime.fromisoformat": rejected("datetime.datetime", "use x.isoformat()"),
+    "datetime.date": rejected("datetime.date", "use x.isoformat()"),
+    "datetime.date.today": rejected("datetime.date", "use x.isoformat()"),
+    "datetime.time": rejected("datetime.time", "use x.isoformat()"),
+    "datetime.timedelta": rejected("datetime.timedelta", "use x.total_seconds()"),
+    "uuid.UUID": rejected("uuid.UUID", "use str(...)"),
+    "uuid.uuid4": rejected("uuid.UUID", "use str(...)"),
+    "uuid.uuid1": rejected("uuid.UUID", "use str(...)"),
+    "collections.deque": rejected("collections.deque", _LIST_REMEDY),
+    "collections.UserDict": rejected("collections.UserDict", "use dict(...)"),
+    "collections.UserList": rejected("collections.UserList", _LIST_REMEDY),
+    "collections.UserString": rejected("collections.UserString", "use str(...)"),
+    "collections.ChainMap": rejected("collections.ChainMap", "use dict(...)"),
+    "collections.defaultdict": DICT.named("collections.defaultdict"),
+    "collections.Counter": DICT.named("collections.Counter"),
+    "types.MappingProxyType": rejected("mappingproxy", "use dict(...)"),
+    "types.SimpleNamespace": rejected("types.SimpleNamespace", "use vars(x)"),
+    "enum.auto": INT,
+    "dataclasses.astuple": TUPLE,
+    # numpy scalars (section 1): integers and floats are converted by _json_default.
+    "numpy.bool_": NUMPY_BOOL,
+    "numpy.bool": NUMPY_BOOL,
+    "numpy.float64": NUMPY_FLOAT64,
+    "numpy.double": NUMPY_FLOAT64,
+    "numpy.float_": NUMPY_FLOAT64,
+    "numpy.str_": NUMPY_STR,
+    "numpy.bytes_": rejected("numpy.bytes_", "use x.decode()"),
+    "numpy.complex64": rejected("numpy.complex64", "use [float(x.real), float(x.imag)]"),
+    "numpy.complex128": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
+    "numpy.complex_": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
+    "numpy.cdouble": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
+    "numpy.clongdouble": rejected("numpy.clongdouble", "use [float(x.real), float(x.imag)]"),
+    "numpy.datetime64": rejected("numpy.datetime64", "use str(x)"),
+    "numpy.void": rejected("numpy.void", "use x.tolist()"),
+    "numpy.dtype": DTYPE,
+    "numpy.all": NUMPY_BOOL,
+    "numpy.any": NUMPY_BOOL,
+    "numpy.array_equal": BOOL,
+    "numpy.allclose": BOOL,
+    "ml_dtypes.bfloat16": rejected("ml_dtypes.bfloat16", "use float(...)"),
+    "ml_dtypes.float8_e4m3fn": rejected("ml_dtypes.float8_e4m3fn", "use float(...)"),
+    "ml_dtypes.float8_e5m2": rejected("ml_dtypes.float8_e5m2", "use float(...)"),
+    "ml_dtypes.int4": rejected("ml_dtypes.int4", "use int(...)"),
+    "ml_dtypes.uint4": rejected("ml_dtypes.uint4", "use int(...)"),
+}
+
+_NUMPY_INTS = (
+    "int8 int16 int32 int64 uint8 uint16 uint32 uint64 intc uintc intp uintp int_ uint "
+    "short ushort byte ubyte longlong ulonglong long ulong"
+).split()
+_NUMPY_FLOATS = "float16 float32 half single longdouble float128 float96".split()
+for _name in _NUMPY_INTS:
+    CALL_RESULTS[f"numpy.{_name}"] = NUMPY_INT.named(f"numpy.{_name}")
+for _name in _NUMPY_FLOATS:
+    CALL_RESULTS[f"numpy.{_name}"] = NUMPY_FLOAT.named(f"numpy.{_name}")
+
+#: MLIR attribute builders JAX's own lowering rules put under the special keys (section 2),
+#: matched by the end of the qualified name (``jax._src.lib.mlir.ir``, ``jaxlib.mlir.ir``, ...).
+MLIR_BUILDER_SUFFIXES: dict[str, PyType] = {
+    "ir.BoolAttr.get": PyType("ir.BoolAttr", None, remedy="use x.value", attrs=frozenset({"value"})),
+    "ir.IntegerAttr.get": PyType("ir.IntegerAttr", None, remedy="use x.value", attrs=frozenset({"value"})),
+    "hlo.ChannelHandle.get": PyType(
+        "hlo.ChannelHandle", None, remedy="use x.handle (or the channel_handle key)", attrs=frozenset({"handle"})
+    ),
+}
+
+#: numpy/jax scalar type names: their bare class object (not called) is a rejected type object.
+SCALAR_TYPE_NAMES: frozenset[str] = frozenset(
+    _NUMPY_INTS
+    + _NUMPY_FLOATS
+    + "bool_ bool float64 double float_ complex64 complex128 str_ bytes_ bfloat16 generic number".split()
+)
+
+#: numpy functions that build arrays (numpy.ndarray; elements are checked where given).
+NUMPY_ARRAY_BUILDERS: frozenset[str] = frozenset(
+    "array asarray asanyarray ascontiguousarray zeros ones empty full zeros_like ones_like empty_like "
+    "full_like arange linspace logspace geomspace eye identity matrix stack concatenate hstack vstack "
+    "tile repeat reshape".split()
+)
+
+#: jax.numpy names that do not return a jax.Array.
+JAX_NUMPY_NON_ARRAY: frozenset[str] = frozenset(
+    "dtype iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
+    "isscalar iscomplexobj isrealobj".split()
+)
+
+#: torch functions that build tensors.
+TORCH_TENSOR_BUILDERS: frozenset[str] = frozenset(
+    "tensor as_tensor from_numpy zeros ones empty full arange linspace logspace eye rand randn "
+    "randint zeros_like ones_like empty_like full_like stack cat".split()
+)
+
+#: module-level constants: qualified name -> (type, non-finite?).
+CONSTANTS: dict[str, tuple[PyType, bool]] = {
+    "math.inf": (FLOAT, True),
+    "math.nan": (FLOAT, True),
+    "math.pi": (FLOAT, False),
+    "math.e": (FLOAT, False),
+    "math.tau": (FLOAT, False),
+    "numpy.nan": (FLOAT, True),
+    "numpy.NaN": (FLOAT, True),
+    "numpy.NAN": (FLOAT, True),
+    "numpy.inf": (FLOAT, True),
+    "numpy.Inf": (FLOAT, True),
+    "numpy.Infinity": (FLOAT, True),
+    "numpy.infty": (FLOAT, True),
+    "numpy.PINF": (FLOAT, True),
+    "numpy.NINF": (FLOAT, True),
+    "numpy.pi": (FLOAT, False),
+    "numpy.e": (FLOAT, False),
+    "numpy.newaxis": (NONE, False),
+    "jax.numpy.nan": (FLOAT, True),
+    "jax.numpy.inf": (FLOAT, True),
+    "jax.numpy.pi": (FLOAT, False),
+    "jax.numpy.e": (FLOAT, False),
+    "sys.maxsize": (INT, False),
+    "builtins.True": (BOOL, False),
+    "builtins.False": (BOOL, False),
+    "builtins.None": (NONE, False),
+    "builtins.Ellipsis": (rejected("ellipsis", "use None or a string"), False),
+    "builtins.NotImplemented": (OBJECT.named("NotImplementedType"), False),
+}
+
+#: annotation qualified names -> type (generic aliases are handled by the classifier).
+ANNOTATIONS: dict[str, PyType] = {
+    "builtins.int": INT,
+    "builtins.float": FLOAT,
+    "builtins.bool": BOOL,
+    "builtins.str": STR,
+    "builtins.list": LIST,
+    "builtins.tuple": TUPLE,
+    "builtins.dict": DICT,
+    "typing.List": LIST,
+    "typing.Tuple": TUPLE,
+    "typing.Dict": DICT,
+    "typing.Sequence": JSON_ANY.named("Sequence"),
+    "typing.Mapping": JSON_ANY.named("Mapping"),
+    "typing.Any": JSON_ANY.named("Any"),
+    "numpy.ndarray": NUMPY_ARRAY,
+    "numpy.typing.NDArray": NUMPY_ARRAY,
+    "numpy.typing.ArrayLike": NUMPY_VALUE.named("numpy.typing.ArrayLike"),
+    "numpy.integer": NUMPY_INT,
+    "numpy.floating": NUMPY_FLOAT,
+    "jax.Array": JAX_ARRAY,
+    "jax.numpy.ndarray": JAX_ARRAY,
+    "jax.typing.ArrayLike": rejected("jax.typing.ArrayLike", JAX_ARRAY.remedy),
+    "torch.Tensor": TORCH_TENSOR,
+    "builtins.set": rejected("set", _SET_REMEDY),
+    "builtins.frozenset": rejected("frozenset", _SET_REMEDY),
+    "typing.Set": rejected("set", _SET_REMEDY),
+    "typing.FrozenSet": rejected("frozenset", _SET_REMEDY),
+    "builtins.complex": rejected("complex", "use [x.real, x.imag]"),
+    "builtins.bytes": rejected("bytes", "use x.decode()"),
+}
+for _qualname, _type in CALL_RESULTS.items():
+    if _qualname.startswith(("numpy.", "decimal.", "fractions.", "pathlib.", "datetime.", "uuid.", "ml_dtypes.")):
+        if _qualname.count(".") == 1 or _qualname.startswith("datetime."):
+            ANNOTATIONS.setdefault(_qualname, _type)
+for _qualname in ("datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today",
+                  "datetime.datetime.fromtimestamp", "datetime.datetime.fromisoformat",
+                  "numpy.all", "numpy.any", "numpy.array_equal", "numpy.allclose", "numpy.dtype"):
+    ANNOTATIONS.pop(_qualname, None)
+ANNOTATIONS["numpy.dtype"] = DTYPE
+
+#: methods whose result type is fixed whatever the receiver.
+METHOD_RESULTS: dict[str, PyType] = {
+    "tolist": JSON_ANY.named("result of .tolist()"),
+    "item": JSON_ANY.named("result of .item()"),
+    "decode": STR,
+    "isoformat": STR,
+    "hex": STR,
+    "format": STR,
+    "join": STR,
+    "lower": STR,
+    "upper": STR,
+    "strip": STR,
+    "replace": STR,
+    "total_seconds": FLOAT,
+    "bit_length": INT,
+    "count": INT,
+    "index": INT,
+    "encode": rejected("bytes", "keep it a str (drop .encode())"),
+    "keys": rejected("dict_keys", _LIST_REMEDY),
+    "values": rejected("dict_values", _LIST_REMEDY),
+    "items": rejected("dict_items", "use list(...) of pairs or the dict itself"),
+    "_asdict": DICT,
+}
+
+#: enum base classes: qualified name -> whether members serialize (int/str subclasses do).
+ENUM_BASES: dict[str, bool] = {
+    "enum.Enum": False,
+    "enum.Flag": False,
+    "enum.IntEnum": True,
+    "enum.StrEnum": True,
+    "enum.IntFlag": True,
+    "enum.ReprEnum": False,
+}
+
+#: bases whose subclasses serialize like the base (section 1: int/float/str/dict/list/tuple subclasses).
+JSON_BASES: dict[str, PyType] = {
+    "builtins.int": INT,
+    "builtins.float": FLOAT,
+    "builtins.str": STR,
+    "builtins.dict": DICT,
+    "builtins.list": LIST,
+    "builtins.tuple": TUPLE,
+    "typing.NamedTuple": TUPLE,
+    "typing.TypedDict": DICT,
+    "collections.OrderedDict": DICT,
+    "collections.defaultdict": DICT,
+    "collections.Counter": DICT,
+    "numpy.ndarray": NUMPY_ARRAY,
+    "numpy.integer": NUMPY_INT,
+    "numpy.signedinteger": NUMPY_INT,
+    "numpy.int64": NUMPY_INT,
+    "numpy.int32": NUMPY_INT,
+    "numpy.floating": NUMPY_FLOAT,
+    "numpy.float64": NUMPY_FLOAT64,
+}
+
+DATACLASS_DECORATORS: frozenset[str] = frozenset(
+    {"dataclasses.dataclass", "attr.s", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"}
+)
