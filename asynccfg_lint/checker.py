@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import libcst as cst
+from libcst.metadata import CodePosition
+
 from asynccfg_lint.classifier import Finding, ValueClassifier, _Path
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -41,6 +44,20 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> list[Finding]:
     return findings
 
 
+def node_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[CodePosition, CodePosition]:
+    """Return where a diagnostic on ``node`` starts and ends (0-based columns), as Python's ``ast`` places it.
+
+    libcst's positions leave out a node's own parentheses. Python's ``ast`` (and so flake8, ruff
+    and the user reading the line) counts the innermost pair as part of a tuple or generator
+    expression, so ``{(0, 1): v}`` is reported at the ``(``, and ``# noqa`` goes on its line.
+    """
+    position = parsed.positions[node]
+    if isinstance(node, (cst.Tuple, cst.GeneratorExp)) and node.lpar and node.rpar:
+        # a LeftParen's range covers the whitespace after it, a RightParen's the whitespace before
+        return parsed.positions[node.lpar[-1]].start, parsed.positions[node.rpar[0]].end
+    return position.start, position.end
+
+
 def check_source(
     source: str | bytes,
     path: str,
@@ -75,15 +92,15 @@ def check_source(
     for finding in analyse(parsed, sinks):
         if not selection.is_enabled(finding.code):
             continue
-        position = parsed.positions[finding.node]
-        if apply_noqa and is_suppressed(finding.code, noqa.get(position.start.line)):
+        start, end = node_range(parsed, finding.node)
+        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
             continue
         diagnostics.append(Diagnostic(
             path=path,
-            line=position.start.line,
-            column=position.start.column + 1,
-            end_line=position.end.line,
-            end_column=position.end.column + 1,
+            line=start.line,
+            column=start.column + 1,
+            end_line=end.line,
+            end_column=end.column + 1,
             code=finding.code,
             message=finding.message,
         ))

@@ -7,6 +7,7 @@ The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -44,6 +45,8 @@ class Inferred:
         elements: element expressions of a literal container, checked one by one.
         traced: the entries of a dict value.
         member_value: for an enum member, the expression its ``.value`` comes from.
+        cls: for an instance of a class defined in this module, that class (its attributes
+            are what ``_emit_async_start_custom_call`` reads under the special keys).
     """
 
     type: T.PyType | None
@@ -52,6 +55,7 @@ class Inferred:
     elements: tuple[cst.BaseExpression, ...] = ()
     traced: TracedDict | None = None
     member_value: cst.BaseExpression | None = None
+    cls: cst.ClassDef | None = None
 
 
 UNKNOWN = Inferred(None)
@@ -128,12 +132,15 @@ class ValueClassifier:
         return [Origin(expr, inferred)]
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
-        if isinstance(expr, cst.Integer):
-            return self._one(expr, self._integer(expr))
+        value = _int_constant(expr)
+        if value is not None:
+            return self._one(expr, _int_inferred(value))
         if isinstance(expr, cst.Float):
             return self._one(expr, Inferred(T.FLOAT, nonfinite=math.isinf(float(expr.value.replace("_", "")))))
         if isinstance(expr, cst.Imaginary):
-            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.complex"]))
+            return self._one(expr, Inferred(T.COMPLEX))
+        if isinstance(expr, cst.Ellipsis):
+            return self._one(expr, Inferred(T.CONSTANTS["builtins.Ellipsis"][0]))
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return self._one(expr, Inferred(self._string_type(expr)))
         if isinstance(expr, (cst.List, cst.Tuple)):
@@ -174,19 +181,6 @@ class ValueClassifier:
 
     # -- literals --------------------------------------------------------------------------
     @staticmethod
-    def _integer(expr: cst.Integer) -> Inferred:
-        text = expr.value.replace("_", "").lower()
-        if text.startswith(("0x", "0o", "0b")):
-            value = int(text, 0)
-        elif len(text) > INT_MAX_STR_DIGITS:
-            return Inferred(T.rejected(f"int with {len(text)} digits", "keep ints in the int64 range"))
-        else:
-            value = int(text)
-        if len(str(value)) > INT_MAX_STR_DIGITS:
-            return Inferred(T.rejected("int with more than 4300 digits", "keep ints in the int64 range"))
-        return Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX)
-
-    @staticmethod
     def _string_type(expr: cst.BaseExpression) -> T.PyType:
         node = expr
         while isinstance(node, cst.ConcatenatedString):
@@ -201,13 +195,7 @@ class ValueClassifier:
         if isinstance(expr.operator, cst.Not):
             return self._one(expr, Inferred(T.BOOL))
         inner = self.origins(expr.expression, depth + 1)
-        if isinstance(expr.expression, cst.Integer):
-            value = -int(expr.expression.value.replace("_", ""), 0) if isinstance(expr.operator, cst.Minus) else None
-            if value is not None:
-                return self._one(expr, Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX))
         return [Origin(expr, o.inferred) if o.node is expr.expression else o for o in inner]
-
-    _ARRAY_RANK = {"jax.Array": 3, "torch.Tensor": 3, "numpy.ndarray": 2}
 
     def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
         left = [o.inferred for o in self.origins(expr.left, depth + 1)]
@@ -216,12 +204,19 @@ class ValueClassifier:
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
         types = [i.type for i in combined]
-        for rejected_array in (T.JAX_ARRAY, T.TORCH_TENSOR):
-            if any(t.name == rejected_array.name for t in types):
-                return self._one(expr, Inferred(rejected_array))
-        if any(t.name == "numpy.ndarray" for t in types):
-            return self._one(expr, Inferred(T.NUMPY_ARRAY))
-        nonfinite = any(i.nonfinite for i in combined) and not isinstance(expr.operator, (cst.FloorDivide, cst.Modulo))
+        for kind in T.ARRAY_TYPES:
+            arrays = [t for t in types if T.array_kind(t) is kind]
+            if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
+                return self._one(expr, Inferred(arrays[0]))
+        if any(t is T.COMPLEX for t in types):  # 1 + 2j
+            return self._one(expr, Inferred(T.COMPLEX))
+        bitwise = isinstance(expr.operator, (cst.BitOr, cst.BitAnd, cst.BitXor))
+        if bitwise and len(set(types)) == 1 and types[0].name.startswith("enum"):
+            return self._one(expr, Inferred(types[0]))  # Flag.A | Flag.B is a member of the same flag
+        # inf // 2 and inf % 2 are NaN, but x / inf, x // inf and x % inf are finite for finite x
+        nonfinite = any(i.nonfinite for i in left) or (
+            any(i.nonfinite for i in right) and not isinstance(expr.operator, (cst.Divide, cst.FloorDivide, cst.Modulo))
+        )
         if all(t.json is T.JsonKind.STRING for t in types) and isinstance(expr.operator, cst.Add):
             return self._one(expr, Inferred(T.STR))
         if isinstance(expr.operator, cst.Modulo) and types[0].json is T.JsonKind.STRING:
@@ -242,10 +237,10 @@ class ValueClassifier:
         if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
             return T.BOOL
         types = [o.inferred.type for e in operands for o in self.origins(e, depth + 1)]
-        if any(t is not None and t.name in ("jax.Array", "torch.Tensor") for t in types):
-            return T.JAX_ARRAY if any(t is not None and t.name == "jax.Array" for t in types) else T.TORCH_TENSOR
-        if any(t is not None and t.name == "numpy.ndarray" for t in types):
-            return T.NUMPY_ARRAY
+        kinds = {T.array_kind(t) for t in types}
+        for kind in T.ARRAY_TYPES:  # element-wise comparison: an array of bools
+            if kind in kinds:
+                return kind
         if any(t is not None and t.name.startswith("numpy.") and t.json is T.JsonKind.NUMBER for t in types):
             return T.NUMPY_BOOL  # numpy scalar comparisons return numpy.bool_
         if any(t is None for t in types):
@@ -280,7 +275,12 @@ class ValueClassifier:
             elif binding.augmented is not None:
                 result.extend(self._augmented(expr, binding.augmented, depth))
             elif binding.value is not None:
-                result.extend(self.origins(binding.value, depth + 1))
+                found = self.origins(binding.value, depth + 1)
+                if binding.annotation is not None and any(o.inferred.type is None for o in found):
+                    # `x: T = unknown()`: the declared type stands for what the checker cannot see
+                    found = [o for o in found if o.inferred.type is not None]
+                    found += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+                result.extend(found)
             elif binding.annotation is not None:
                 result.extend(Origin(expr, i) for i in self.from_annotation(binding.annotation))
             else:
@@ -319,6 +319,10 @@ class ValueClassifier:
                 return result
         if attr in ("ndim", "size", "itemsize", "nbytes"):
             return self._one(expr, Inferred(T.INT))
+        if attr == "dtype":  # x.dtype of an array is a dtype object (section 1, np.dtype row)
+            base = self.origins(expr.value, depth + 1)
+            if base and all(T.array_kind(o.inferred.type) is not None for o in base):
+                return self._one(expr, Inferred(T.DTYPE))
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._one(expr, UNKNOWN)
@@ -386,7 +390,7 @@ class ValueClassifier:
                 return self._one(expr, Inferred(instance))
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
-            return self._one(expr, Inferred(instance))
+            return self._one(expr, Inferred(instance, cls=definition))
         if isinstance(definition, cst.FunctionDef):
             return self._function_result(expr, definition, depth)
         if isinstance(expr.func, cst.Attribute):
@@ -412,8 +416,8 @@ class ValueClassifier:
             result = []
             for origin in receiver:
                 t = origin.inferred.type
-                if t is not None and t.name in ("jax.Array", "torch.Tensor", "numpy.ndarray"):
-                    result.append(Origin(expr, Inferred(t)))
+                if T.array_kind(t) is not None:
+                    result.append(Origin(expr, Inferred(T.array_kind(t))))
                 elif method == "copy" and t is T.DICT:
                     result.append(Origin(expr, origin.inferred))
                 else:
@@ -468,11 +472,11 @@ class ValueClassifier:
         base = self.origins(expr.value, depth + 1)
         result = []
         for origin in base:
-            t = origin.inferred.type
-            if t is not None and t.name in ("jax.Array", "torch.Tensor"):
-                result.append(Origin(expr, Inferred(t)))
-            elif t is not None and t.name == "numpy.ndarray":
+            kind = T.array_kind(origin.inferred.type)
+            if kind is T.NUMPY_ARRAY:
                 result.append(Origin(expr, Inferred(T.NUMPY_VALUE)))
+            elif kind is not None:  # indexing a jax.Array or torch.Tensor gives another one
+                result.append(Origin(expr, Inferred(kind)))
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result
@@ -567,7 +571,7 @@ class ValueClassifier:
             cls = local_definition(self.parsed, annotation)
             if isinstance(cls, cst.ClassDef):
                 instance = self.instance_type(cls)
-                return [Inferred(instance) if instance is not None else UNKNOWN]
+                return [Inferred(instance, cls=cls) if instance is not None else UNKNOWN]
         return [UNKNOWN]
 
     def _string_annotation(self, expr: cst.BaseExpression, anchor: cst.BaseExpression, depth: int) -> list[Inferred]:
@@ -599,7 +603,7 @@ class ValueClassifier:
                     node = getattr(assignment, "node", None)
                     if isinstance(node, cst.ClassDef):
                         instance = self.instance_type(node)
-                        return [Inferred(instance) if instance is not None else UNKNOWN]
+                        return [Inferred(instance, cls=node) if instance is not None else UNKNOWN]
         return inferred
 
     def _scope_names(self, dotted: str | None, anchor: cst.CSTNode) -> set[str]:
@@ -685,7 +689,8 @@ class ValueClassifier:
         if shape is not None:
             findings.extend(self._check_shape(origin, path, shape))
         if depth < MAX_DEPTH:
-            element_shape = shape.element if shape is not None else None
+            # numpy arrays list their elements flattened: only a literal array's nesting is known
+            element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
             element_path = path.child("an element")
             for element in inferred.elements:
                 for inner in self.origins(element, depth + 1):
@@ -699,12 +704,17 @@ class ValueClassifier:
         inferred = origin.inferred
         assert inferred.type is not None
         kind = inferred.type.json
-        key = path.key
+        key = SPECIAL_KEY_EMITTED_AS.get(path.key, path.key)  # channel_handle is parsed as channel_id
         expected = shape.value
         if shape is XlaShape.SCALAR:
             wrong = kind in (T.JsonKind.STRING, T.JsonKind.ARRAY, T.JsonKind.OBJECT)
         else:
             wrong = kind not in (T.JsonKind.ARRAY, T.JsonKind.ANY)
+        if shape.length is not None and kind is T.JsonKind.ARRAY and isinstance(origin.node, (cst.List, cst.Tuple)):
+            elements = origin.node.elements
+            if not any(isinstance(e, cst.StarredElement) for e in elements) and len(elements) != shape.length:
+                return [Finding(origin.node, "ACC105", f"{path.describe()} has {len(elements)} elements, but XLA parses "
+                                f'each element of "{key}" as {expected}: compiling fails a RET_CHECK; pass {expected}')]
         if wrong:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is {inferred.type.name} (JSON {kind.value}), but XLA "
                             f'parses "{key}" as {expected}: compiling aborts the process or fails a RET_CHECK; '
@@ -731,14 +741,15 @@ class ValueClassifier:
                                         f"_emit_async_start_custom_call reads cfg[\"{entry.key}\"].{attribute}, so "
                                         f"lowering raises AttributeError; {remedy}"))
                 continue
-            member_value = origin.inferred.member_value
-            if member_value is not None:
-                attr_path = _Path(emitted, [f"the .{attribute} of the value"])
-                attr_path.key = entry.key
-                for inner in self.origins(member_value, depth + 1):
+            # the attribute's value is what gets serialized (and parsed by XLA as `emitted`)
+            attr_path = _Path(entry.key, [f"the .{attribute} of the value"])
+            for source in _attribute_values(origin.inferred, attribute):
+                for inner in self.origins(source, depth + 1):
                     findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
         return findings
 
+
+_SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 
 _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',
@@ -748,6 +759,63 @@ _KEY_REMEDIES = {
 }
 
 __builtins_names__ = frozenset(dir(__import__("builtins")))
+
+
+#: ints at least this large have more than INT_MAX_STR_DIGITS digits: json.dumps cannot print them.
+_UNPRINTABLE_INT = 10**INT_MAX_STR_DIGITS
+#: constant folding stops above this many bits; larger results are only known to be unprintable.
+_MAX_FOLD_BITS = 16 * INT_MAX_STR_DIGITS  # ~3.3 bits per decimal digit: far past the print limit
+_INT_OPERATORS = {
+    cst.Add: operator.add,
+    cst.Subtract: operator.sub,
+    cst.Multiply: operator.mul,
+    cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift,
+}
+
+
+def _int_constant(expr: cst.BaseExpression) -> int | None:
+    """The value of an int constant expression (literals, unary -/+, ``+ - * ** <<``), else ``None``.
+
+    ``2**70`` and ``1 << 70`` matter under XLA's int64 keys. Results too long to compute
+    cheaply are clamped to a stand-in with the right sign that is still too long to print.
+    """
+    if isinstance(expr, cst.Integer):
+        text = expr.value.replace("_", "").lower()
+        if not text.startswith(("0x", "0o", "0b")) and len(text) > INT_MAX_STR_DIGITS:
+            return _UNPRINTABLE_INT  # int() would refuse the text itself
+        return int(text, 0)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        inner = _int_constant(expr.expression)
+        if inner is None:
+            return None
+        return -inner if isinstance(expr.operator, cst.Minus) else inner
+    if not isinstance(expr, cst.BinaryOperation) or type(expr.operator) not in _INT_OPERATORS:
+        return None
+    left, right = _int_constant(expr.left), _int_constant(expr.right)
+    if left is None or right is None:
+        return None
+    if isinstance(expr.operator, (cst.Power, cst.LeftShift)):
+        if right < 0:
+            return None  # a float, or ValueError
+        if isinstance(expr.operator, cst.Power):
+            trivial, bits = abs(left) <= 1, left.bit_length() * right  # 0**n, 1**n, (-1)**n stay small
+        else:
+            trivial, bits = left == 0, left.bit_length() + right
+        if not trivial and bits > _MAX_FOLD_BITS:
+            negative = left < 0 and (isinstance(expr.operator, cst.LeftShift) or right % 2 == 1)
+            return -_UNPRINTABLE_INT if negative else _UNPRINTABLE_INT
+    result = _INT_OPERATORS[type(expr.operator)](left, right)
+    if result.bit_length() > _MAX_FOLD_BITS:
+        return _UNPRINTABLE_INT if result > 0 else -_UNPRINTABLE_INT
+    return result
+
+
+def _int_inferred(value: int) -> Inferred:
+    """What an int of known ``value`` is: unprintable past 4300 digits (ValueError), else an int."""
+    if abs(value) >= _UNPRINTABLE_INT:
+        return Inferred(T.rejected(f"int with more than {INT_MAX_STR_DIGITS} digits", "keep ints in the int64 range"))
+    return Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX)
 
 
 def _dotted(expr: cst.BaseExpression) -> str | None:
@@ -784,21 +852,58 @@ def _class_attribute_value(cls: cst.ClassDef, name: str) -> cst.BaseExpression |
     return None
 
 
-def _instance_attributes(cls: cst.ClassDef) -> frozenset[str]:
-    """Which of ``handle``/``value`` instances of ``cls`` have (class attributes, properties, ``self.x =``)."""
-    found: set[str] = set()
+def _attribute_sources(cls: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
+    """Where instances of ``cls`` get ``handle``/``value`` from.
 
-    class _Attrs(cst.CSTVisitor):
+    Sources are class attributes, ``self.x = ...`` in methods and the returns of a method or
+    property named ``x``. A name mapped to an empty list exists but its value is not known.
+    """
+    found: dict[str, list[cst.BaseExpression]] = {}
+
+    def self_attribute(target: cst.BaseExpression) -> str | None:
+        if (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and target.value.value == "self" and target.attr.value in _SPECIAL_ATTRIBUTES):
+            return target.attr.value
+        return None
+
+    class _Sources(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            if node.name.value in ("handle", "value"):
-                found.add(node.name.value)
+            if node.name.value in _SPECIAL_ATTRIBUTES:
+                found.setdefault(node.name.value, []).extend(r.value for r in returns_of(node) if r.value is not None)
 
         def visit_Attribute(self, node: cst.Attribute) -> None:
-            if isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in ("handle", "value"):
-                found.add(node.attr.value)
+            name = self_attribute(node)
+            if name is not None:
+                found.setdefault(name, [])
 
-    cls.body.visit(_Attrs())
-    for name in ("handle", "value"):
-        if _class_attribute_value(cls, name) is not None:
-            found.add(name)
-    return frozenset(found)
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                name = self_attribute(target.target)
+                if name is not None:
+                    found.setdefault(name, []).append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            name = self_attribute(node.target)
+            if name is not None and node.value is not None:
+                found.setdefault(name, []).append(node.value)
+
+    cls.body.visit(_Sources())
+    for name in _SPECIAL_ATTRIBUTES:
+        value = _class_attribute_value(cls, name)
+        if value is not None:
+            found.setdefault(name, []).append(value)
+    return found
+
+
+def _instance_attributes(cls: cst.ClassDef) -> frozenset[str]:
+    """Which of ``handle``/``value`` instances of ``cls`` have (class attributes, properties, ``self.x =``)."""
+    return frozenset(_attribute_sources(cls))
+
+
+def _attribute_values(inferred: Inferred, attribute: str) -> list[cst.BaseExpression]:
+    """The expressions ``value.<attribute>`` may come from: an enum member's value, or the class's sources."""
+    if attribute == "value" and inferred.member_value is not None:
+        return [inferred.member_value]
+    if inferred.cls is not None:
+        return _attribute_sources(inferred.cls).get(attribute, [])
+    return []

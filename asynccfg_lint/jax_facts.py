@@ -90,15 +90,29 @@ class XlaShape(Enum):
 
     #: a number, bool or null (``tiled``, ``channel_id``, the ``*_dimension`` keys, ``split_count``)
     SCALAR = "a number or bool"
-    #: an array of arrays of numbers (``permutation``, ``replica_groups``)
+    #: an array of arrays of numbers (``replica_groups``)
     NESTED_NUMBERS = "a list of lists of numbers"
     #: one row of ``NESTED_NUMBERS``
     NUMBERS = "a list of numbers"
+    #: an array of [source, target] pairs (``permutation``; RET_CHECK pair.size() == 2)
+    PAIRS = "a list of [source, target] pairs"
+    #: one row of ``PAIRS``
+    PAIR = "a [source, target] pair"
 
     @property
     def element(self) -> XlaShape | None:
         """The shape each element of a value of this shape must have."""
-        return {XlaShape.NESTED_NUMBERS: XlaShape.NUMBERS, XlaShape.NUMBERS: XlaShape.SCALAR}.get(self)
+        return {
+            XlaShape.NESTED_NUMBERS: XlaShape.NUMBERS,
+            XlaShape.NUMBERS: XlaShape.SCALAR,
+            XlaShape.PAIRS: XlaShape.PAIR,
+            XlaShape.PAIR: XlaShape.SCALAR,
+        }.get(self)
+
+    @property
+    def length(self) -> int | None:
+        """The number of elements a value of this shape must have, when fixed."""
+        return 2 if self is XlaShape.PAIR else None
 
 
 #: keys XLA parses whatever the target; a value of another JSON shape aborts or fails compile.
@@ -111,7 +125,7 @@ XLA_KEYS: dict[str, XlaShape] = {
     "split_dimension": XlaShape.SCALAR,
     "concat_dimension": XlaShape.SCALAR,
     "split_count": XlaShape.SCALAR,
-    "permutation": XlaShape.NESTED_NUMBERS,
+    "permutation": XlaShape.PAIRS,
     "replica_groups": XlaShape.NESTED_NUMBERS,
 }
 

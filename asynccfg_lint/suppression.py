@@ -27,10 +27,13 @@ def noqa_lines(text: str) -> dict[int, str]:
     Lines inside a multi-line token map to the joined text of the token's lines. When the
     file cannot be tokenized, each line maps to itself.
     """
-    lines = text.splitlines(keepends=True)
+    # Split physical lines as Python's tokenizer and flake8 do (\n, \r\n, \r), not with
+    # str.splitlines, which also breaks at form feeds and other separators and would shift
+    # every later line number.
+    lines = io.StringIO(text, newline="").readlines()
     mapping: dict[int, str] = {}
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        tokens = list(tokenize.generate_tokens(io.StringIO(text, newline="").readline))
     except (tokenize.TokenError, SyntaxError):
         return {number: line for number, line in enumerate(lines, start=1)}
     min_line, max_line = len(lines) + 2, -1

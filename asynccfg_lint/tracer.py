@@ -24,9 +24,12 @@ from asynccfg_lint.resolution import (
 _DICT_CONSTRUCTORS = frozenset(
     {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
 )
+_DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+_FIELD = frozenset({"dataclasses.field"})
+_NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
 MAX_DEPTH = 12
 
 
@@ -144,6 +147,8 @@ class DictTracer:
     def _call(self, call: cst.Call, depth: int) -> TracedDict | None:
         names = qualified_names(self.parsed, call.func)
         if names & _DICT_CONSTRUCTORS:
+            if names & _DEFAULTDICT and call.args and call.args[0].keyword is None and not call.args[0].star:
+                call = call.with_changes(args=call.args[1:])  # the first argument is the default factory
             return self._dict_call(call, depth)
         if names & _COPIERS and call.args:
             return self.trace(call.args[0].value, depth + 1)
@@ -276,7 +281,7 @@ class DictTracer:
         cls = local_definition(self.parsed, call.func)
         if not isinstance(cls, cst.ClassDef) or not is_dataclass(self.parsed, cls):
             return None
-        fields = dataclass_fields(cls)
+        fields = dataclass_fields(self.parsed, cls)
         positional = [a for a in call.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         entries = []
@@ -319,21 +324,26 @@ def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
     return False
 
 
-def dataclass_fields(cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:
-    """Return ``(name, annotation, default)`` for each annotated field of a dataclass body, in order."""
+def dataclass_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:
+    """Return ``(name, annotation, default)`` for each field of a dataclass body, in order.
+
+    ``ClassVar``/``InitVar``/``KW_ONLY`` annotations are not fields (``asdict`` skips them). The
+    default of ``field(default=v)`` is ``v``; ``field(default_factory=f)`` leaves only the annotation.
+    """
     fields = []
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
-            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                default = small.value
-                if isinstance(default, cst.Call) and isinstance(default.func, (cst.Name, cst.Attribute)):
-                    # field(default=...) / field(default_factory=...)
-                    for arg in default.args:
-                        if arg.keyword is not None and arg.keyword.value == "default":
-                            default = arg.value
-                            break
-                fields.append((small.target.value, small.annotation.annotation, default))
+            if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
+                continue
+            annotation = small.annotation.annotation
+            head = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+            if qualified_names(parsed, head) & _NOT_FIELDS:
+                continue
+            default = small.value
+            if isinstance(default, cst.Call) and qualified_names(parsed, default.func) & _FIELD:
+                default = next((a.value for a in default.args if a.keyword and a.keyword.value == "default"), None)
+            fields.append((small.target.value, annotation, default))
     return fields

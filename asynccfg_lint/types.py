@@ -87,6 +87,21 @@ FUNCTION = rejected("function", "call it, or pass its name as a string")
 ENUM_MEMBER = rejected("enum.Enum member", "use x.value (or x.name)")
 DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
 OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
+COMPLEX = rejected("complex", "use [x.real, x.imag]")
+
+#: array types, in the order mixed arithmetic promotes to (a jax.Array + an ndarray is a jax.Array).
+ARRAY_TYPES: tuple[PyType, ...] = (JAX_ARRAY, TORCH_TENSOR, NUMPY_ARRAY)
+
+
+def array_kind(pytype: PyType | None) -> PyType | None:
+    """Return the array type ``pytype`` is, also under a derived name (``jax.Array (from jax.numpy.int32)``)."""
+    if pytype is None:
+        return None
+    for kind in ARRAY_TYPES:
+        if pytype.name == kind.name or pytype.name.startswith(f"{kind.name} "):
+            return kind
+    return None
+
 
 _SET_REMEDY = "use sorted(...) or list(...)"
 _LIST_REMEDY = "use list(...)"
@@ -122,7 +137,7 @@ CALL_RESULTS: dict[str, PyType] = {
     "builtins.bytes": rejected("bytes", "use x.decode()"),
     "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)"),
     "builtins.memoryview": rejected("memoryview", "use x.tolist()"),
-    "builtins.complex": rejected("complex", "use [x.real, x.imag]"),
+    "builtins.complex": COMPLEX,
     "builtins.range": rejected("range", _LIST_REMEDY),
     "builtins.map": rejected("map", _LIST_REMEDY),
     "builtins.filter": rejected("filter", _LIST_REMEDY),
@@ -314,7 +329,7 @@ ANNOTATIONS: dict[str, PyType] = {
     "builtins.frozenset": rejected("frozenset", _SET_REMEDY),
     "typing.Set": rejected("set", _SET_REMEDY),
     "typing.FrozenSet": rejected("frozenset", _SET_REMEDY),
-    "builtins.complex": rejected("complex", "use [x.real, x.imag]"),
+    "builtins.complex": COMPLEX,
     "builtins.bytes": rejected("bytes", "use x.decode()"),
 }
 for _qualname, _type in CALL_RESULTS.items():

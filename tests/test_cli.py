@@ -1,0 +1,238 @@
+"""The real CLI (``python -m asynccfg_lint check``) in a subprocess: output, options, exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import flake8.defaults
+import pytest
+
+import asynccfg_lint
+from asynccfg_lint.suppression import NOQA_INLINE_REGEXP
+from tests.expectations import expected_diagnostics, fixture_options
+from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
+
+
+@pytest.mark.parametrize("path", cli_fixtures(), ids=lambda p: p.name)
+def test_fixture_text_output(path):
+    """Each fixture prints exactly its ``# expect:`` lines, exit 1 when it has any and 0 when clean."""
+    expected = expected_diagnostics(path)
+    result = run_cli(*fixture_options(path), path.name)
+    rows = parse_text(result.stdout)
+    assert result.stderr == ""
+    assert sorted(row.expected for row in rows) == sorted(expected)
+    assert {row.path for row in rows} <= {path.name}
+    assert result.returncode == (1 if expected else 0)
+
+
+def test_text_output_is_flake8_format_exactly(tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\n" + SINK_IMPORT
+        + 'emit("all-gather-start", 1, 2, {"tiled": "yes", "overlap": np.bool_(True)})\n',
+        encoding="utf-8",
+    )
+    result = run_cli("m.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        'm.py:3:42: ACC105 value for key "tiled" is str (JSON string), but XLA parses "tiled" as a number '
+        "or bool: compiling aborts the process or fails a RET_CHECK; pass a number or bool",
+        'm.py:3:60: ACC101 value for key "overlap" is numpy.bool_, which JAX cannot serialize to JSON: '
+        "lowering raises ValueError; use bool(...)",
+    ]
+
+
+def test_json_output():
+    result = run_cli("--output-format", "json", "findings.py")
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert [list(item) for item in data] == [
+        ["path", "line", "column", "end_line", "end_column", "code", "message", "fix"]
+    ] * len(data)
+    assert [(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["fix"]) for d in data] == [
+        ("findings.py", 18, 47, 18, 56, "ACC101", None),  # Mode.RING
+        ("findings.py", 19, 39, 19, 45, "ACC102", None),  # (0, 1), parentheses included
+        ("findings.py", 20, 48, 20, 56, "ACC103", None),  # math.inf
+        ("findings.py", 21, 64, 21, 68, "ACC104", None),  # True
+        ("findings.py", 22, 48, 22, 53, "ACC105", None),  # "yes"
+        ("findings.py", 27, 44, 27, 47, "ACC101", None),  # {1}
+        ("findings.py", 27, 49, 27, 53, "ACC102", None),  # b"k"
+        ("findings.py", 27, 55, 27, 69, "ACC101", None),  # np.bool_(True)
+    ]
+    text_messages = [row.message for row in parse_text(run_cli("findings.py").stdout)]
+    assert [d["message"] for d in data] == text_messages
+
+
+def test_json_output_of_a_clean_file_is_an_empty_list():
+    result = run_cli("--output-format", "json", "clean.py")
+    assert (result.returncode, json.loads(result.stdout)) == (0, [])
+
+
+def test_multi_line_range_in_json():
+    data = json.loads(run_cli("--output-format", "json", "multiline.py").stdout)
+    overlap = next(d for d in data if d["line"] == 13)
+    # np.bool_(  /  True,  /  ) : from the start of the call to its closing parenthesis
+    assert (overlap["line"], overlap["column"], overlap["end_line"], overlap["end_column"]) == (13, 24, 15, 14)
+
+
+def test_stdin_with_stdin_filename():
+    source = (CLI_FIXTURES / "findings.py").read_bytes()
+    named = run_cli("--stdin-filename", "pkg/lowering.py", "-", stdin=source)
+    from_file = run_cli("findings.py")
+    assert named.returncode == 1
+    assert named.stdout == from_file.stdout.replace("findings.py:", "pkg/lowering.py:")
+    assert named.stdout.startswith("pkg/lowering.py:18:47: ACC101 ")
+
+
+def test_stdin_without_a_name_reports_dash():
+    result = run_cli("-", stdin=SINK_IMPORT.encode() + b'emit("t", 1, 2, {"a": {1}})\n')
+    assert result.returncode == 1
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(result.stdout)] == [("-", 2, 23, "ACC101")]
+
+
+def test_stdin_clean_source_exits_zero():
+    result = run_cli("-", stdin=SINK_IMPORT.encode() + b'emit("t", 1, 2, {"a": [1]})\n')
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def _codes(*args: str) -> list[tuple[int, int, str]]:
+    return [(r.line, r.column, r.code) for r in parse_text(run_cli(*args).stdout)]
+
+
+def test_select_replaces_the_default():
+    assert _codes("--select", "ACC102", "findings.py") == [(19, 39, "ACC102"), (27, 49, "ACC102")]
+    assert _codes("--select", "ACC103,ACC105", "findings.py") == [(20, 48, "ACC103"), (22, 48, "ACC105")]
+
+
+def test_select_prefix_and_ignore_of_a_more_specific_code():
+    assert _codes("--select", "ACC10", "--ignore", "ACC101,ACC102", "findings.py") == [
+        (20, 48, "ACC103"), (21, 64, "ACC104"), (22, 48, "ACC105"),
+    ]
+
+
+def test_ignore_removes_codes_from_the_default():
+    assert _codes("--ignore", "ACC101", "findings.py") == [
+        (19, 39, "ACC102"), (20, 48, "ACC103"), (21, 64, "ACC104"), (22, 48, "ACC105"), (27, 49, "ACC102"),
+    ]
+
+
+def test_ignore_of_a_selected_prefix_wins_the_tie():
+    result = run_cli("--select", "ACC1", "--ignore", "ACC1", "findings.py")
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_acc201_is_opt_in():
+    default = run_cli("untraceable.py")
+    assert (default.returncode, default.stdout) == (0, "")
+    extended = run_cli("--extend-select", "ACC201", "untraceable.py")
+    assert extended.returncode == 1
+    assert [(r.line, r.column, r.code) for r in parse_text(extended.stdout)] == [
+        (7, 48, "ACC201"), (8, 56, "ACC201"), (9, 38, "ACC201"),
+    ]
+    # --select replaces the default: ACC201 alone, not the ACC1 findings beside it
+    assert _codes("--select", "ACC2", "untraceable.py", "findings.py") == [
+        (7, 48, "ACC201"), (8, 56, "ACC201"), (9, 38, "ACC201"),
+    ]
+
+
+def test_codes_are_case_insensitive_in_options():
+    assert _codes("--select", "acc104", "findings.py") == [(21, 64, "ACC104")]
+
+
+def test_exit_zero_still_prints_findings():
+    result = run_cli("--exit-zero", "findings.py")
+    assert result.returncode == 0
+    assert len(parse_text(result.stdout)) == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "stderr_part"),
+    [
+        (["--no-such-option", "findings.py"], "unrecognized arguments: --no-such-option"),
+        (["--select", "E501", "findings.py"], "--select: unknown rule code or prefix 'E501'"),
+        (["--extend-select", "ACC9", "findings.py"], "--extend-select: unknown rule code or prefix 'ACC9'"),
+        (["--ignore", "ACC1,W605", "findings.py"], "--ignore: unknown rule code or prefix 'W605'"),
+        (["--output-format", "sarif", "findings.py"], "invalid choice: 'sarif'"),
+        (["no_such_file.py"], "no such file or directory: no_such_file.py"),
+        (["findings.py", "no_such_dir"], "no such file or directory: no_such_dir"),
+    ],
+)
+def test_usage_errors_exit_2(args, stderr_part):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert stderr_part in result.stderr
+    assert result.stdout == ""
+
+
+def test_missing_command_exits_2():
+    result = run_program()
+    assert result.returncode == 2
+    assert "the following arguments are required: command" in result.stderr
+
+
+def test_syntax_error_is_acc001(tmp_path):
+    (tmp_path / "broken.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": 1} {"b": 2})\n')
+    result = run_cli("broken.py", cwd=tmp_path)
+    rows = parse_text(result.stdout)
+    assert result.returncode == 1
+    assert [(r.path, r.line, r.code) for r in rows] == [("broken.py", 2, "ACC001")]
+    assert rows[0].message.startswith("file not analysed: syntax error: ")
+    assert run_cli("--ignore", "ACC001", "broken.py", cwd=tmp_path).returncode == 0
+
+
+def test_undecodable_file_is_acc001(tmp_path):
+    (tmp_path / "latin.py").write_bytes(SINK_IMPORT.encode() + b'emit("t", 1, 2, {"caf\xe9": 1})\n')
+    rows = parse_text(run_cli("latin.py", cwd=tmp_path).stdout)
+    assert [(r.line, r.column, r.code) for r in rows] == [(1, 1, "ACC001")]
+    assert rows[0].message.startswith("file not analysed: cannot decode the file: ")
+
+
+def test_syntax_error_in_a_file_without_a_sink_is_not_parsed(tmp_path):
+    """The prefilter skips files that never name a sink: they cannot hold a finding, so they are not parsed."""
+    (tmp_path / "other.py").write_text("def f(:\n")
+    result = run_cli("other.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_directory_walk_skips_environments_and_build_output(tmp_path):
+    bad = SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n'
+    for relative in [
+        "pkg/mod.py", "pkg/sub/deep.py", "stubs/mod.pyi", "top.py",
+        ".venv/lib/mod.py", "venv/mod.py", "env_without_dot/lib/mod.py", "build/lib/mod.py", "dist/mod.py",
+        "pkg/__pycache__/mod.py", ".git/hooks/mod.py", "node_modules/x/mod.py", "pkg.egg-info/mod.py",
+    ]:
+        file = tmp_path / relative
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(bad)
+    (tmp_path / "env_without_dot" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "pkg" / "notes.txt").write_text(bad)
+    result = run_cli(".", cwd=tmp_path)
+    assert result.returncode == 1
+    # os.walk order with sorted names: a folder's own files, then its sub-folders
+    assert [r.path for r in parse_text(result.stdout)] == [
+        "./top.py", "./pkg/mod.py", "./pkg/sub/deep.py", "./stubs/mod.pyi",
+    ]
+
+
+def test_a_file_named_on_the_command_line_is_checked_whatever_its_suffix(tmp_path):
+    (tmp_path / "script").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n')
+    assert [(r.path, r.line, r.code) for r in parse_text(run_cli("script", cwd=tmp_path).stdout)] == [
+        ("script", 2, "ACC101")
+    ]
+
+
+def test_several_paths_print_in_argument_order():
+    rows = parse_text(run_cli("non_ascii.py", "latin1.py").stdout)
+    assert [(r.path, r.line) for r in rows] == [
+        ("non_ascii.py", 7), ("non_ascii.py", 8), ("non_ascii.py", 8), ("non_ascii.py", 9), ("latin1.py", 7),
+    ]
+
+
+def test_noqa_pattern_is_flake8s():
+    assert NOQA_INLINE_REGEXP.pattern == flake8.defaults.NOQA_INLINE_REGEXP.pattern
+    assert NOQA_INLINE_REGEXP.flags & re.IGNORECASE == flake8.defaults.NOQA_INLINE_REGEXP.flags & re.IGNORECASE
+
+
+def test_version():
+    result = run_program("--version")
+    assert (result.returncode, result.stdout) == (0, f"asynccfg-lint {asynccfg_lint.__version__}\n")

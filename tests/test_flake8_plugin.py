@@ -1,0 +1,142 @@
+"""The real ``flake8`` executable with the installed plugin, over the CLI's fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+import asynccfg_lint
+from tests.expectations import expected_diagnostics, fixture_options
+from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, acc_rows, cli_fixtures, parse_text, run_cli, run_flake8
+
+
+def test_plugin_is_registered():
+    result = run_flake8("--version")
+    assert result.returncode == 0
+    assert f"asynccfg-lint: {asynccfg_lint.__version__}" in result.stdout
+
+
+@pytest.mark.parametrize("path", cli_fixtures(), ids=lambda p: p.name)
+def test_fixture_through_flake8(path):
+    """flake8 (its own noqa, default ignore list and output) reports exactly the ``# expect:`` lines,
+    and prints them exactly as the CLI does: path, line, 1-based character column, code and message."""
+    result = run_flake8(*fixture_options(path), path.name)
+    assert result.stderr == ""
+    rows = acc_rows(result.stdout)
+    assert sorted(row.expected for row in rows) == sorted(expected_diagnostics(path))
+    assert rows == parse_text(run_cli(*fixture_options(path), path.name).stdout)
+
+
+def test_columns_count_characters_not_bytes():
+    """On non_ascii.py the character column and the UTF-8 byte column differ, and flake8 prints characters."""
+    lines = (CLI_FIXTURES / "non_ascii.py").read_text(encoding="utf-8").splitlines()
+    rows = acc_rows(run_flake8("--select", "ACC", "non_ascii.py").stdout)
+    assert [(r.line, r.column) for r in rows] == [(7, 48), (8, 45), (8, 56), (9, 66)]
+    for row in rows:
+        before = lines[row.line - 1][: row.column - 1]
+        assert len(before.encode("utf-8")) > len(before)  # the fixture really has multi-byte text first
+    assert lines[7][44:47] == "{1}"
+    assert lines[7][55:58] == "{2}"
+
+
+def test_select_acc_shows_only_this_plugin(tmp_path):
+    (tmp_path / "m.py").write_text("import os\n" + SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n')
+    everything = parse_text(run_flake8("m.py", cwd=tmp_path).stdout)
+    only_acc = parse_text(run_flake8("--select", "ACC", "m.py", cwd=tmp_path).stdout)
+    assert [(r.line, r.code) for r in everything] == [(1, "F401"), (3, "ACC101")]
+    assert [(r.line, r.column, r.code) for r in only_acc] == [(3, 23, "ACC101")]
+
+
+def test_extend_ignore():
+    result = run_flake8("--select", "ACC", "--extend-ignore", "ACC101", "findings.py")
+    assert [(r.line, r.column, r.code) for r in parse_text(result.stdout)] == [
+        (19, 39, "ACC102"), (20, 48, "ACC103"), (21, 64, "ACC104"), (22, 48, "ACC105"), (27, 49, "ACC102"),
+    ]
+    assert result.returncode == 1
+
+
+def test_acc201_is_off_by_default_and_on_with_extend_select():
+    assert acc_rows(run_flake8("untraceable.py").stdout) == []
+    extended = acc_rows(run_flake8("--extend-select", "ACC201", "untraceable.py").stdout)
+    assert [(r.line, r.column, r.code) for r in extended] == [(7, 48, "ACC201"), (8, 56, "ACC201"), (9, 38, "ACC201")]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--select", "ACC"], ["--ignore", "E501"]],
+    ids=["explicit-select-beats-default-ignore", "ignore-replaces-default-ignore"],
+)
+def test_flake8_options_that_also_turn_acc201_on(options):
+    """flake8's own semantics, documented in docs/design.md: ACC201 sits in flake8's default ignore list."""
+    rows = acc_rows(run_flake8(*options, "untraceable.py").stdout)
+    assert [(r.line, r.code) for r in rows] == [(7, "ACC201"), (8, "ACC201"), (9, "ACC201")]
+
+
+def test_noqa_is_flake8s_own():
+    """The plugin leaves ``# noqa`` to flake8; --disable-noqa shows what it hid, at the CLI's positions."""
+    suppressed = {r.line for r in acc_rows(run_flake8("noqa.py").stdout)}
+    everything = {r.line for r in acc_rows(run_flake8("--disable-noqa", "noqa.py").stdout)}
+    assert sorted(everything - suppressed) == [7, 8, 9, 11, 20, 21, 31, 36]
+
+
+def test_unparsable_file_is_e999_not_acc001(tmp_path):
+    (tmp_path / "broken.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": 1} {"b": 2})\n')
+    result = run_flake8("broken.py", cwd=tmp_path)
+    assert [r.code for r in parse_text(result.stdout)] == ["E999"]
+    assert result.stderr == ""
+
+
+def test_stdin_with_display_name():
+    source = (CLI_FIXTURES / "findings.py").read_bytes()
+    result = run_flake8("--select", "ACC", "--stdin-display-name", "pkg/lowering.py", "-", stdin=source)
+    cli = run_cli("--stdin-filename", "pkg/lowering.py", "-", stdin=source)
+    assert result.stdout == cli.stdout
+    assert len(parse_text(result.stdout)) == 8
+
+
+HOSTILE_SOURCES = {
+    # libcst's parser recurses per nesting level and gives up long before CPython's parser does
+    "deep.py": SINK_IMPORT + 'emit("t", 1, 2, ' + '{"a": ' * 190 + "1" + "}" * 190 + ")\n",
+    # cycles between names, a dict holding itself, sink calls with missing, starred and keyword arguments
+    "odd_calls.py": SINK_IMPORT + (
+        "def lower(ctx, x, flag):\n"
+        "    a = b = {}\n"
+        '    a = {"k": b}\n'
+        '    b = {"k": a}\n'
+        '    cfg = {"self": None}\n'
+        '    cfg["self"] = cfg\n'
+        "    cfg |= cfg\n"
+        '    emit("t", ctx, x, a)\n'
+        '    emit("t", ctx, x, cfg)\n'
+        '    emit("t", ctx, x)\n'
+        "    emit()\n"
+        "    emit(*flag)\n"
+        "    emit(**flag)\n"
+        '    emit("t", ctx, x, cfg=lambda: 1)\n'
+    ),
+    "empty.py": "",
+    "only_the_name.py": "# _emit_async_start_custom_call\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SOURCES))
+def test_plugin_never_raises(tmp_path, name):
+    """flake8 aborts the whole run when a plugin raises: these inputs must give a clean exit and no traceback."""
+    (tmp_path / name).write_text(HOSTILE_SOURCES[name], encoding="utf-8")
+    result = run_flake8("--select", "ACC", name, cwd=tmp_path)
+    assert result.stderr == ""
+    if name == "odd_calls.py":
+        # the opt-in rule sees the untraceable pieces; nothing default-enabled is wrong here
+        assert [(r.line, r.column, r.code) for r in parse_text(result.stdout)] == [
+            (7, 19, "ACC201"), (8, 12, "ACC201"), (15, 27, "ACC201"),
+        ]
+        assert acc_rows(run_flake8(name, cwd=tmp_path).stdout) == []
+    else:
+        assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_deep_nesting_is_acc001_in_the_cli(tmp_path):
+    """The same input the plugin stays silent on is reported, not skipped silently, by the CLI."""
+    (tmp_path / "deep.py").write_text(HOSTILE_SOURCES["deep.py"], encoding="utf-8")
+    rows = parse_text(run_cli("deep.py", cwd=tmp_path).stdout)
+    assert [(r.line, r.column, r.code) for r in rows] == [(1, 1, "ACC001")]
+    assert "RecursionError" in rows[0].message
