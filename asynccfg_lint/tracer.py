@@ -15,6 +15,7 @@ from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
     Binding,
     bindings_of_name,
+    enclosing,
     local_definition,
     qualified_names,
     starts_before,
@@ -225,12 +226,34 @@ class DictTracer:
         if not parts or all(p is None for p in parts):
             return None
         merged = self._merge(parts, exprs)
-        mutations = self._mutations(name, bindings, depth)
-        return TracedDict(merged.entries + mutations.entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
+        mutations, removals = self._mutations(name, bindings, depth)
+        entries = tuple(
+            entry for entry in merged.entries + mutations.entries
+            if not any(entry.key == key and starts_before(self.parsed, entry.value or entry.key_node, removal)
+                       for key, removal in removals)
+        )
+        return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
-    def _mutations(self, use: cst.Name, bindings: list[Binding], depth: int) -> TracedDict:
-        """Entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)`` before ``use``."""
+    def _is_unconditional_before(self, statement: cst.CSTNode, use: cst.CSTNode) -> bool:
+        """True when ``statement`` runs on every path to ``use``: its block also encloses ``use``."""
+        block = enclosing(self.parsed, statement, (cst.IndentedBlock, cst.Module))
+        ancestor = self.parsed.parents.get(use)
+        while ancestor is not None and ancestor is not block:
+            ancestor = self.parsed.parents.get(ancestor)
+        return ancestor is block
+
+    def _mutations(
+        self, use: cst.Name, bindings: list[Binding], depth: int
+    ) -> tuple[TracedDict, list[tuple[str, cst.CSTNode]]]:
+        """Mutations of the binding before ``use``.
+
+        Returns:
+            the entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, and
+            the ``(key, node)`` of each literal-key removal (``del cfg[k]``, ``cfg.pop(k)``) that runs
+            on every path to ``use``: entries for that key set before the removal are gone.
+        """
         parsed = self.parsed
+        removals: list[tuple[str, cst.CSTNode]] = []
         entries: list[Entry] = []
         complete = True
         opaque: list[cst.BaseExpression] = []
@@ -247,6 +270,9 @@ class DictTracer:
                     continue
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
+                    removed = self._deleted_key(parent)
+                    if removed is not None and self._is_unconditional_before(parent, use):
+                        removals.append((removed, parent))
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
                     if isinstance(statement, cst.Assign) and len(parent.slice) == 1:
@@ -266,7 +292,20 @@ class DictTracer:
                     elif method == "setdefault" and len(call.args) == 2:
                         key, value = call.args[0].value, call.args[1].value
                         entries.append(Entry(string_value(key), key, value))
-        return TracedDict(tuple(entries), complete, tuple(opaque))
+                    elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
+                        if self._is_unconditional_before(call, use):
+                            removals.append((string_value(call.args[0].value), call))
+        return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+
+    def _deleted_key(self, subscript: cst.Subscript) -> str | None:
+        """The literal key of ``del cfg["k"]`` (also inside ``del a, cfg["k"]``), else ``None``."""
+        parent = self.parsed.parents.get(subscript)
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            parent = self.parsed.parents.get(parent)
+        if not isinstance(parent, cst.Del) or len(subscript.slice) != 1:
+            return None
+        index = subscript.slice[0].slice
+        return string_value(index.value) if isinstance(index, cst.Index) else None
 
     def _asdict(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass defined in this module."""
