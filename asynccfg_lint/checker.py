@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import CodePosition
 
 from asynccfg_lint.classifier import Finding, ValueClassifier, _Path
 from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.fixes import build_fix, is_fixable_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, parse_source
 from asynccfg_lint.prefilter import mentions_sink
@@ -58,12 +60,71 @@ def node_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[CodePosition, C
     return position.start, position.end
 
 
+@dataclass(frozen=True)
+class Located:
+    """A finding together with the diagnostic it prints as (the fix stage needs both).
+
+    Attributes:
+        finding: the classifier's finding; its ``node`` belongs to the parsed module checked.
+        diagnostic: the positioned, printable form; its ``fix`` is set when asked for.
+    """
+
+    finding: Finding
+    diagnostic: Diagnostic
+
+
+def check_parsed(
+    parsed: ParsedModule,
+    selection: Selection = Selection(),
+    sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
+    apply_noqa: bool = True,
+    with_fixes: bool = False,
+) -> list[Located]:
+    """Check a parsed module.
+
+    Args:
+        parsed: the module (see :func:`asynccfg_lint.parse.parse_source`).
+        selection, sinks, apply_noqa: as for :func:`check_source`.
+        with_fixes: attach each finding's :class:`~asynccfg_lint.diagnostics.Fix` to its diagnostic.
+    Returns:
+        the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
+        1-based character columns). A finding's fix is applicable only if ``finding.fix`` is set
+        and its node can be rewritten in place (:func:`fixable`).
+    """
+    located = []
+    noqa = noqa_lines(parsed.text) if apply_noqa else {}
+    for finding in analyse(parsed, sinks):
+        if not selection.is_enabled(finding.code):
+            continue
+        start, end = node_range(parsed, finding.node)
+        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
+            continue
+        fix = build_fix(parsed, finding.node, finding.fix) if with_fixes and fixable(parsed, finding) else None
+        located.append(Located(finding, Diagnostic(
+            path=parsed.path,
+            line=start.line,
+            column=start.column + 1,
+            end_line=end.line,
+            end_column=end.column + 1,
+            code=finding.code,
+            message=finding.message,
+            fix=fix,
+        )))
+    return sorted(located, key=lambda item: item.diagnostic.sort_key)
+
+
+def fixable(parsed: ParsedModule, finding: Finding) -> bool:
+    """True when ``finding`` has a catalog fix and its node is an expression that can be rewritten."""
+    return finding.fix is not None and is_fixable_site(parsed, finding.node)
+
+
 def check_source(
     source: str | bytes,
     path: str,
     selection: Selection = Selection(),
     sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
     apply_noqa: bool = True,
+    with_fixes: bool = False,
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -73,6 +134,7 @@ def check_source(
         selection: which rule codes to report.
         sinks: the sink specs (built-in ones by default).
         apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves that to flake8).
+        with_fixes: attach each diagnostic's :class:`~asynccfg_lint.diagnostics.Fix` when it has one.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic.
@@ -85,23 +147,11 @@ def check_source(
     except ParseFailure as failure:
         if not selection.is_enabled("ACC001"):
             return []
-        return [Diagnostic(path, failure.line, failure.column, failure.line, failure.column, "ACC001",
-                           f"file not analysed: {failure}")]
-    diagnostics = []
-    noqa = noqa_lines(parsed.text) if apply_noqa else {}
-    for finding in analyse(parsed, sinks):
-        if not selection.is_enabled(finding.code):
-            continue
-        start, end = node_range(parsed, finding.node)
-        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
-            continue
-        diagnostics.append(Diagnostic(
-            path=path,
-            line=start.line,
-            column=start.column + 1,
-            end_line=end.line,
-            end_column=end.column + 1,
-            code=finding.code,
-            message=finding.message,
-        ))
-    return sorted(diagnostics, key=lambda d: d.sort_key)
+        return [parse_failure_diagnostic(path, failure)]
+    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes)]
+
+
+def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:
+    """The ACC001 diagnostic of a file that could not be decoded or parsed (at libcst's 1-based position)."""
+    return Diagnostic(path, failure.line, failure.column, failure.line, failure.column, "ACC001",
+                      f"file not analysed: {failure}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -74,11 +74,16 @@ class Origin:
 
 @dataclass(frozen=True)
 class Finding:
-    """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``."""
+    """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``.
+
+    ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
+    to be applied to ``node`` itself; ``None`` when the fault has none.
+    """
 
     node: cst.CSTNode
     code: str
     message: str
+    fix: T.FixTemplate | None = None
 
 
 @dataclass
@@ -152,7 +157,7 @@ class ValueClassifier:
         if isinstance(expr, cst.ListComp):
             return self._one(expr, Inferred(T.LIST, elements=(expr.elt,)))
         if isinstance(expr, cst.GeneratorExp):
-            return self._one(expr, Inferred(T.rejected("generator", "use list(...)")))
+            return self._one(expr, Inferred(T.GENERATOR))
         if isinstance(expr, (cst.Dict, cst.DictComp)):
             return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
         if isinstance(expr, cst.Lambda):
@@ -207,7 +212,10 @@ class ValueClassifier:
         for kind in T.ARRAY_TYPES:
             arrays = [t for t in types if T.array_kind(t) is kind]
             if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
-                return self._one(expr, Inferred(arrays[0]))
+                # the result's shape and dtype are the operands' combined (jnp.int32(3) / 2 is a float
+                # array): only .tolist() is certain to keep the value
+                result = replace(arrays[0], fix=T.TOLIST_FIX) if arrays[0].fix is not None else arrays[0]
+                return self._one(expr, Inferred(result))
         if any(t is T.COMPLEX for t in types):  # 1 + 2j
             return self._one(expr, Inferred(T.COMPLEX))
         bitwise = isinstance(expr.operator, (cst.BitOr, cst.BitAnd, cst.BitXor))
@@ -338,6 +346,11 @@ class ValueClassifier:
 
     # -- calls -----------------------------------------------------------------------------
     def _call(self, expr: cst.Call, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
+                and expr.func.attr.value in T.METHOD_RESULTS):
+            # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
+            # with a known result type is that type, whatever the qualified name says
+            return self._method(expr, depth)
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
@@ -378,9 +391,10 @@ class ValueClassifier:
             if module == "jax.numpy" and func in T.JAX_NUMPY_NON_ARRAY:
                 return self._one(expr, UNKNOWN)
             if name.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.")) or name in ("jax.device_put", "jax.numpy"):
-                return self._one(expr, Inferred(self._jax_array(name)))
+                return self._one(expr, Inferred(self._jax_array(name, positional, keywords, depth)))
             if module == "torch" and func in T.TORCH_TENSOR_BUILDERS:
-                return self._one(expr, Inferred(T.TORCH_TENSOR))
+                fix = self._scalar_fix(func, positional, keywords, depth)
+                return self._one(expr, Inferred(replace(T.TORCH_TENSOR, fix=fix)))
         definition = local_definition(self.parsed, expr.func)
         if isinstance(definition, cst.ClassDef):
             instance = self.instance_type(definition)
@@ -454,19 +468,46 @@ class ValueClassifier:
         elements = tuple(_flatten(positional[:2]))
         return Inferred(T.NUMPY_ARRAY, elements=elements)
 
-    @staticmethod
-    def _jax_array(name: str) -> T.PyType:
-        """A jax.Array from the call ``name``; scalar constructors get the matching Python scalar remedy."""
+    def _jax_array(self, name: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                   depth: int) -> T.PyType:
+        """A jax.Array from the call ``name``; scalar constructors get the matching Python scalar remedy.
+
+        The fix is ``int(x)``/``float(x)``/``bool(x)`` when the result is known to be a scalar of
+        that kind (``jnp.int32(3)``, ``jnp.array(2.5)``), else ``x.tolist()``.
+        """
         func = name.rpartition(".")[2]
         if func.startswith(("int", "uint")):
-            remedy = "use int(...)"
+            remedy, kind = "use int(...)", "int"
         elif func.startswith(("float", "bfloat")):
-            remedy = "use float(...)"
+            remedy, kind = "use float(...)", "float"
         elif func in ("bool_", "bool"):
-            remedy = "use bool(...)"
+            remedy, kind = "use bool(...)", "bool"
         else:
-            remedy = T.JAX_ARRAY.remedy
-        return T.rejected(f"jax.Array (from {name})", remedy)
+            remedy, kind = T.JAX_ARRAY.remedy, None
+        if kind is not None:
+            fix = T.SCALAR_FIXES[kind] if self._scalar_argument(positional, keywords, depth) else T.TOLIST_FIX
+        else:
+            fix = self._scalar_fix(func, positional, keywords, depth)
+        return T.rejected(f"jax.Array (from {name})", remedy, fix=fix)
+
+    def _scalar_argument(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                         depth: int) -> T.PyType | None:
+        """The scalar type of a one-argument constructor call's argument (Python or numpy number/bool), else ``None``."""
+        if len(positional) != 1 or keywords:
+            return None
+        types = [o.inferred.type for o in self.origins(positional[0], depth + 1)]
+        if not types or any(t is None or t.json not in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
+            return None
+        return types[0] if len(set(types)) == 1 else None
+
+    def _scalar_fix(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                    depth: int) -> T.FixTemplate:
+        """The fix for an array built by ``func``: ``int``/``float``/``bool(x)`` for ``array(3)``/``tensor(2.5)``, else ``x.tolist()``."""
+        if func in ("array", "asarray", "tensor", "as_tensor"):
+            scalar = self._scalar_argument(positional, keywords, depth)
+            if scalar is not None and scalar.name in T.SCALAR_FIXES:  # a Python literal's kind fixes the dtype
+                return T.SCALAR_FIXES[scalar.name]
+        return T.TOLIST_FIX
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
         base = self.origins(expr.value, depth + 1)
@@ -523,7 +564,8 @@ class ValueClassifier:
             if enum_kind or json_base is not None:
                 return T.PyType(f"enum member {name} (int/str enum)", (json_base or T.INT).json, key_ok=True,
                                 attrs=frozenset({"value"}))
-            return T.PyType(f"enum.Enum member {name}", None, remedy=T.ENUM_MEMBER.remedy, attrs=frozenset({"value"}))
+            return T.PyType(f"enum.Enum member {name}", None, remedy=T.ENUM_MEMBER.remedy, attrs=frozenset({"value"}),
+                            fix=T.ENUM_MEMBER.fix)
         if json_base is not None:
             return T.PyType(f"{name} (a {json_base.name} subclass)", json_base.json, key_ok=json_base.key_ok,
                             attrs=attrs)
@@ -652,7 +694,8 @@ class ValueClassifier:
             where = f'key of the dict under key "{path.key}"' if path.steps else "config key"
             findings.append(Finding(origin.node, "ACC102",
                                     f"{where} is {pytype.name}, which json cannot use as a key: lowering raises "
-                                    f"TypeError (keys must be str, int, float, bool or None); {remedy}"))
+                                    f"TypeError (keys must be str, int, float, bool or None); {remedy}",
+                                    fix=pytype.key_fix))
         return findings
 
     def check_value(self, entry: Entry, top_level: bool, path: _Path, depth: int = 0) -> list[Finding]:
@@ -680,7 +723,7 @@ class ValueClassifier:
         if not pytype.serializes:
             remedy = f"; {pytype.remedy}" if pytype.remedy else ""
             return [Finding(node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot serialize to JSON: "
-                            f"lowering raises {pytype.error}{remedy}")]
+                            f"lowering raises {pytype.error}{remedy}", fix=self._value_fix(inferred, depth))]
         if inferred.nonfinite:
             return [Finding(node, "ACC103", f"{path.describe()} is a non-finite float (NaN or Infinity): JAX emits "
                             "non-standard JSON and XLA's compile fails (Failed to parse collective op config JSON); "
@@ -698,6 +741,20 @@ class ValueClassifier:
             if inferred.traced is not None:
                 findings.extend(self.check_entries(inferred.traced, path, depth + 1))
         return findings
+
+    def _value_fix(self, inferred: Inferred, depth: int) -> T.FixTemplate | None:
+        """The catalog's fix for a rejected value; an Enum member's ``.value`` only when that value is a JSON scalar."""
+        fix = inferred.type.fix if inferred.type is not None else None
+        if fix is not T.ENUM_VALUE_FIX:
+            return fix
+        if inferred.member_value is None:  # Schedule(x), a parameter annotated Schedule, Flag.A | Flag.B
+            return None
+        scalars = (T.JsonKind.NUMBER, T.JsonKind.BOOL, T.JsonKind.NULL, T.JsonKind.STRING)
+        for origin in self.origins(inferred.member_value, depth + 1):
+            found = origin.inferred
+            if found.type is None or found.type.json not in scalars or found.nonfinite or found.beyond_int64:
+                return None
+        return fix
 
     @staticmethod
     def _check_shape(origin: Origin, path: _Path, shape: XlaShape) -> list[Finding]:

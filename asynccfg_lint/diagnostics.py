@@ -8,17 +8,26 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Fix:
-    """An edit that would make a reported value JSON-safe (filled in by the fix stage).
+    """An edit that would make a reported value JSON-safe (built by :mod:`asynccfg_lint.fixes`).
+
+    The edited range is the reported expression together with its own parentheses, so it can
+    start before the diagnostic's column (``(a + b)`` is reported at ``a``, edited from ``(``).
 
     Attributes:
-        safety: ``"safe"`` or ``"unsafe"``.
-        replacement: the new source text for the reported range.
-        description: what the edit does, e.g. ``"wrap in bool(...)"``.
+        safety: ``"safe"`` or ``"unsafe"`` (unsafe fixes run only with ``--unsafe-fixes``).
+        replacement: the new source text for the edited range, e.g. ``"bool(np.bool_(True))"``.
+        description: what the edit does, e.g. ``"wrap in bool(...)"`` or ``"append .tolist()"``.
+        line, column, end_line, end_column: the edited range; 1-based lines, 1-based character
+            columns as flake8 prints them, ``end_column`` exclusive.
     """
 
     safety: str
     replacement: str
     description: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
 
 
 @dataclass(frozen=True)

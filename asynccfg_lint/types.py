@@ -26,6 +26,51 @@ class JsonKind(Enum):
 
 
 @dataclass(frozen=True)
+class FixTemplate:
+    """A mechanical remedy: the expression that replaces an offending value.
+
+    Attributes:
+        template: the new expression with ``{}`` standing for the value, e.g. ``"bool({})"``
+            (wrap the value in a call) or ``"{}.tolist()"`` (append to the value, which is
+            parenthesized when precedence needs it).
+        safety: :data:`SAFE` when the emitted JSON is what the code evidently meant,
+            :data:`UNSAFE` when the edit may change meaning (ordering, precision, encoding,
+            an Enum member becoming its value); unsafe fixes run only when asked for.
+    """
+
+    template: str
+    safety: str
+
+    @property
+    def appends(self) -> bool:
+        """True when the edit appends to the value (``{}.value``) instead of wrapping it in a call."""
+        return self.template.startswith("{}")
+
+    def describe(self) -> str:
+        """Say what the edit does: ``"wrap in bool(...)"`` or ``"append .tolist()"``."""
+        if self.appends:
+            return f"append {self.template[2:]}"
+        return f"wrap in {self.template.replace('{}', '...')}"
+
+
+SAFE, UNSAFE = "safe", "unsafe"
+
+BOOL_FIX = FixTemplate("bool({})", SAFE)
+INT_FIX = FixTemplate("int({})", SAFE)
+FLOAT_FIX = FixTemplate("float({})", SAFE)
+TOLIST_FIX = FixTemplate("{}.tolist()", SAFE)
+LIST_FIX = FixTemplate("list({})", SAFE)
+STR_FIX = FixTemplate("str({})", SAFE)
+ENUM_VALUE_FIX = FixTemplate("{}.value", UNSAFE)  # the emitted field changes meaning
+SORTED_FIX = FixTemplate("sorted({})", UNSAFE)  # imposes an order (and fails on unorderable elements)
+LOSSY_FLOAT_FIX = FixTemplate("float({})", UNSAFE)  # Decimal/Fraction lose precision
+DECODE_FIX = FixTemplate("{}.decode()", UNSAFE)  # assumes UTF-8
+ISOFORMAT_FIX = FixTemplate("{}.isoformat()", UNSAFE)  # a string instead of a date
+#: the scalar fixes for a value whose Python kind is known, by JSON kind name of that kind
+SCALAR_FIXES: dict[str, FixTemplate] = {"int": INT_FIX, "float": FLOAT_FIX, "bool": BOOL_FIX}
+
+
+@dataclass(frozen=True)
 class PyType:
     """A Python type as JAX's config serializer sees it.
 
@@ -37,6 +82,8 @@ class PyType:
         remedy: what to do instead, shown in messages (e.g. ``"use bool(...)"``).
         attrs: attributes instances are known to have among ``handle`` and ``value``
             (``_emit_async_start_custom_call`` reads them for the special keys).
+        fix: the mechanical remedy for a value of this type (ACC101), if there is one.
+        key_fix: the mechanical remedy for a dict key of this type (ACC102), if there is one.
     """
 
     name: str
@@ -45,6 +92,8 @@ class PyType:
     error: str = "ValueError"
     remedy: str | None = None
     attrs: frozenset[str] = frozenset()
+    fix: FixTemplate | None = None
+    key_fix: FixTemplate | None = None
 
     def named(self, name: str) -> PyType:
         """Return the same type under another display name."""
@@ -56,9 +105,9 @@ class PyType:
         return self.json is not None
 
 
-def rejected(name: str, remedy: str | None = None, error: str = "ValueError") -> PyType:
-    """Return a type that JAX's serializer rejects at lowering."""
-    return PyType(name, None, error=error, remedy=remedy)
+def rejected(name: str, remedy: str | None = None, error: str = "ValueError", fix: FixTemplate | None = None) -> PyType:
+    """Return a type that JAX's serializer rejects at lowering, with its mechanical ``fix`` if any."""
+    return PyType(name, None, error=error, remedy=remedy, fix=fix)
 
 
 INT = PyType("int", JsonKind.NUMBER, key_ok=True)
@@ -71,20 +120,21 @@ TUPLE = PyType("tuple", JsonKind.ARRAY)
 DICT = PyType("dict", JsonKind.OBJECT)
 JSON_ANY = PyType("JSON-compatible value", JsonKind.ANY)
 
-NUMPY_INT = PyType("numpy integer", JsonKind.NUMBER)  # converted by _json_default; not a key
+NUMPY_INT = PyType("numpy integer", JsonKind.NUMBER, key_fix=INT_FIX)  # converted by _json_default; not a key
 NUMPY_FLOAT = PyType("numpy floating", JsonKind.NUMBER)
 NUMPY_FLOAT64 = PyType("numpy.float64", JsonKind.NUMBER, key_ok=True)  # a float subclass
 NUMPY_STR = PyType("numpy.str_", JsonKind.STRING, key_ok=True)  # a str subclass
 NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY)  # converted with .tolist()
 NUMPY_VALUE = PyType("numpy value", JsonKind.ANY)
-NUMPY_BOOL = rejected("numpy.bool_", "use bool(...)")
+NUMPY_BOOL = rejected("numpy.bool_", "use bool(...)", fix=BOOL_FIX)
 
-JAX_ARRAY = rejected("jax.Array", "use np.asarray(x).tolist(), or int(...)/float(...)/bool(...) for a scalar")
-TORCH_TENSOR = rejected("torch.Tensor", "use x.tolist(), or x.item() for a scalar")
+JAX_ARRAY = rejected("jax.Array", "use np.asarray(x).tolist(), or int(...)/float(...)/bool(...) for a scalar",
+                     fix=TOLIST_FIX)
+TORCH_TENSOR = rejected("torch.Tensor", "use x.tolist(), or x.item() for a scalar", fix=TOLIST_FIX)
 TYPE_OBJECT = rejected("type object", "use its name, e.g. str(x) or x.__name__")
 DTYPE = rejected("numpy.dtype", "use str(x) or x.name")
 FUNCTION = rejected("function", "call it, or pass its name as a string")
-ENUM_MEMBER = rejected("enum.Enum member", "use x.value (or x.name)")
+ENUM_MEMBER = rejected("enum.Enum member", "use x.value (or x.name)", fix=ENUM_VALUE_FIX)
 DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
 OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
 COMPLEX = rejected("complex", "use [x.real, x.imag]")
@@ -105,6 +155,23 @@ def array_kind(pytype: PyType | None) -> PyType | None:
 
 _SET_REMEDY = "use sorted(...) or list(...)"
 _LIST_REMEDY = "use list(...)"
+SET = rejected("set", _SET_REMEDY, fix=SORTED_FIX)
+FROZENSET = rejected("frozenset", _SET_REMEDY, fix=SORTED_FIX)
+BYTES = rejected("bytes", "use x.decode()", fix=DECODE_FIX)
+GENERATOR = rejected("generator", _LIST_REMEDY, fix=LIST_FIX)
+
+
+def _iterable(name: str) -> PyType:
+    """A lazy iterable or sequence type that ``list(x)`` turns into a JSON array without changing meaning."""
+    return rejected(name, _LIST_REMEDY, fix=LIST_FIX)
+
+
+def _path(name: str) -> PyType:
+    return rejected(name, "use str(...)", fix=STR_FIX)
+
+
+DATETIME = rejected("datetime.datetime", "use x.isoformat()", fix=ISOFORMAT_FIX)
+DATE = rejected("datetime.date", "use x.isoformat()", fix=ISOFORMAT_FIX)
 
 #: builtins and stdlib callables whose result type is fixed.
 CALL_RESULTS: dict[str, PyType] = {
@@ -132,19 +199,19 @@ CALL_RESULTS: dict[str, PyType] = {
     "builtins.tuple": TUPLE,
     "builtins.sorted": LIST,
     "builtins.dict": DICT,
-    "builtins.set": rejected("set", _SET_REMEDY),
-    "builtins.frozenset": rejected("frozenset", _SET_REMEDY),
-    "builtins.bytes": rejected("bytes", "use x.decode()"),
+    "builtins.set": SET,
+    "builtins.frozenset": FROZENSET,
+    "builtins.bytes": BYTES,
     "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)"),
     "builtins.memoryview": rejected("memoryview", "use x.tolist()"),
     "builtins.complex": COMPLEX,
-    "builtins.range": rejected("range", _LIST_REMEDY),
-    "builtins.map": rejected("map", _LIST_REMEDY),
-    "builtins.filter": rejected("filter", _LIST_REMEDY),
-    "builtins.zip": rejected("zip", _LIST_REMEDY),
-    "builtins.reversed": rejected("reversed", _LIST_REMEDY),
-    "builtins.enumerate": rejected("enumerate", _LIST_REMEDY),
-    "builtins.iter": rejected("iterator", _LIST_REMEDY),
+    "builtins.range": _iterable("range"),
+    "builtins.map": _iterable("map"),
+    "builtins.filter": _iterable("filter"),
+    "builtins.zip": _iterable("zip"),
+    "builtins.reversed": _iterable("reversed"),
+    "builtins.enumerate": _iterable("enumerate"),
+    "builtins.iter": _iterable("iterator"),
     "builtins.object": OBJECT,
     "builtins.slice": rejected("slice", "use [start, stop, step]"),
     "math.floor": INT,
@@ -166,27 +233,27 @@ CALL_RESULTS: dict[str, PyType] = {
     "math.exp": FLOAT,
     "operator.index": INT,
     "json.dumps": STR,
-    "decimal.Decimal": rejected("decimal.Decimal", "use float(...) or str(...)"),
-    "fractions.Fraction": rejected("fractions.Fraction", "use float(...)"),
-    "pathlib.Path": rejected("pathlib.Path", "use str(...)"),
-    "pathlib.PurePath": rejected("pathlib.PurePath", "use str(...)"),
-    "pathlib.PosixPath": rejected("pathlib.PosixPath", "use str(...)"),
-    "pathlib.PurePosixPath": rejected("pathlib.PurePosixPath", "use str(...)"),
-    "pathlib.WindowsPath": rejected("pathlib.WindowsPath", "use str(...)"),
-    "pathlib.PureWindowsPath": rejected("pathlib.PureWindowsPath", "use str(...)"),
-    "datetime.datetime": rejected("datetime.datetime", "use x.isoformat()"),
-    "datetime.datetime.now": rejected("datetime.datetime", "use x.isoformat()"),
-    "datetime.datetime.utcnow": rejected("datetime.datetime", "use x.isoformat()"),
-    "datetime.datetime.fromtimestamp": rejected("datetime.datetime", "use x.isoformat()"),
-    "datetime.datetime.fromisoformat": rejected("datetime.datetime", "use x.isoformat()"),
-    "datetime.date": rejected("datetime.date", "use x.isoformat()"),
-    "datetime.date.today": rejected("datetime.date", "use x.isoformat()"),
+    "decimal.Decimal": rejected("decimal.Decimal", "use float(...) or str(...)", fix=LOSSY_FLOAT_FIX),
+    "fractions.Fraction": rejected("fractions.Fraction", "use float(...)", fix=LOSSY_FLOAT_FIX),
+    "pathlib.Path": _path("pathlib.Path"),
+    "pathlib.PurePath": _path("pathlib.PurePath"),
+    "pathlib.PosixPath": _path("pathlib.PosixPath"),
+    "pathlib.PurePosixPath": _path("pathlib.PurePosixPath"),
+    "pathlib.WindowsPath": _path("pathlib.WindowsPath"),
+    "pathlib.PureWindowsPath": _path("pathlib.PureWindowsPath"),
+    "datetime.datetime": DATETIME,
+    "datetime.datetime.now": DATETIME,
+    "datetime.datetime.utcnow": DATETIME,
+    "datetime.datetime.fromtimestamp": DATETIME,
+    "datetime.datetime.fromisoformat": DATETIME,
+    "datetime.date": DATE,
+    "datetime.date.today": DATE,
     "datetime.time": rejected("datetime.time", "use x.isoformat()"),
     "datetime.timedelta": rejected("datetime.timedelta", "use x.total_seconds()"),
     "uuid.UUID": rejected("uuid.UUID", "use str(...)"),
     "uuid.uuid4": rejected("uuid.UUID", "use str(...)"),
     "uuid.uuid1": rejected("uuid.UUID", "use str(...)"),
-    "collections.deque": rejected("collections.deque", _LIST_REMEDY),
+    "collections.deque": _iterable("collections.deque"),
     "collections.UserDict": rejected("collections.UserDict", "use dict(...)"),
     "collections.UserList": rejected("collections.UserList", _LIST_REMEDY),
     "collections.UserString": rejected("collections.UserString", "use str(...)"),
@@ -204,7 +271,7 @@ CALL_RESULTS: dict[str, PyType] = {
     "numpy.double": NUMPY_FLOAT64,
     "numpy.float_": NUMPY_FLOAT64,
     "numpy.str_": NUMPY_STR,
-    "numpy.bytes_": rejected("numpy.bytes_", "use x.decode()"),
+    "numpy.bytes_": rejected("numpy.bytes_", "use x.decode()", fix=DECODE_FIX),
     "numpy.complex64": rejected("numpy.complex64", "use [float(x.real), float(x.imag)]"),
     "numpy.complex128": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
     "numpy.complex_": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
@@ -325,12 +392,12 @@ ANNOTATIONS: dict[str, PyType] = {
     "jax.numpy.ndarray": JAX_ARRAY,
     "jax.typing.ArrayLike": rejected("jax.typing.ArrayLike", JAX_ARRAY.remedy),
     "torch.Tensor": TORCH_TENSOR,
-    "builtins.set": rejected("set", _SET_REMEDY),
-    "builtins.frozenset": rejected("frozenset", _SET_REMEDY),
-    "typing.Set": rejected("set", _SET_REMEDY),
-    "typing.FrozenSet": rejected("frozenset", _SET_REMEDY),
+    "builtins.set": SET,
+    "builtins.frozenset": FROZENSET,
+    "typing.Set": SET,
+    "typing.FrozenSet": FROZENSET,
     "builtins.complex": COMPLEX,
-    "builtins.bytes": rejected("bytes", "use x.decode()"),
+    "builtins.bytes": BYTES,
 }
 for _qualname, _type in CALL_RESULTS.items():
     if _qualname.startswith(("numpy.", "decimal.", "fractions.", "pathlib.", "datetime.", "uuid.", "ml_dtypes.")):
@@ -360,8 +427,8 @@ METHOD_RESULTS: dict[str, PyType] = {
     "count": INT,
     "index": INT,
     "encode": rejected("bytes", "keep it a str (drop .encode())"),
-    "keys": rejected("dict_keys", _LIST_REMEDY),
-    "values": rejected("dict_values", _LIST_REMEDY),
+    "keys": _iterable("dict_keys"),
+    "values": _iterable("dict_values"),
     "items": rejected("dict_items", "use list(...) of pairs or the dict itself"),
     "_asdict": DICT,
 }

@@ -49,15 +49,18 @@ def test_json_output():
     assert [list(item) for item in data] == [
         ["path", "line", "column", "end_line", "end_column", "code", "message", "fix"]
     ] * len(data)
-    assert [(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["fix"]) for d in data] == [
-        ("findings.py", 18, 47, 18, 56, "ACC101", None),  # Mode.RING
-        ("findings.py", 19, 39, 19, 45, "ACC102", None),  # (0, 1), parentheses included
-        ("findings.py", 20, 48, 20, 56, "ACC103", None),  # math.inf
-        ("findings.py", 21, 64, 21, 68, "ACC104", None),  # True
-        ("findings.py", 22, 48, 22, 53, "ACC105", None),  # "yes"
-        ("findings.py", 27, 44, 27, 47, "ACC101", None),  # {1}
+    def fix(d):
+        return d["fix"] and (d["fix"]["safety"], d["fix"]["replacement"], d["fix"]["line"], d["fix"]["column"])
+
+    assert [(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], fix(d)) for d in data] == [
+        ("findings.py", 18, 47, 18, 56, "ACC101", ("unsafe", "Mode.RING.value", 18, 47)),  # Mode.RING
+        ("findings.py", 19, 39, 19, 45, "ACC102", None),  # (0, 1), parentheses included; no fix for tuple keys
+        ("findings.py", 20, 48, 20, 56, "ACC103", None),  # math.inf: no fix
+        ("findings.py", 21, 64, 21, 68, "ACC104", None),  # True: no fix
+        ("findings.py", 22, 48, 22, 53, "ACC105", None),  # "yes": no fix
+        ("findings.py", 27, 44, 27, 47, "ACC101", ("unsafe", "sorted({1})", 27, 44)),  # {1}
         ("findings.py", 27, 49, 27, 53, "ACC102", None),  # b"k"
-        ("findings.py", 27, 55, 27, 69, "ACC101", None),  # np.bool_(True)
+        ("findings.py", 27, 55, 27, 69, "ACC101", ("safe", "bool(np.bool_(True))", 27, 55)),  # np.bool_(True)
     ]
     text_messages = [row.message for row in parse_text(run_cli("findings.py").stdout)]
     assert [d["message"] for d in data] == text_messages
@@ -210,7 +213,7 @@ def test_directory_walk_skips_environments_and_build_output(tmp_path):
     assert result.returncode == 1
     # os.walk order with sorted names: a folder's own files, then its sub-folders
     assert [r.path for r in parse_text(result.stdout)] == [
-        "./top.py", "./pkg/mod.py", "./pkg/sub/deep.py", "./stubs/mod.pyi",
+        "./pkg/mod.py", "./pkg/sub/deep.py", "./stubs/mod.pyi", "./top.py",  # sorted by path, as ruff prints
     ]
 
 
@@ -221,10 +224,10 @@ def test_a_file_named_on_the_command_line_is_checked_whatever_its_suffix(tmp_pat
     ]
 
 
-def test_several_paths_print_in_argument_order():
+def test_several_paths_print_sorted_by_path_and_position():
     rows = parse_text(run_cli("non_ascii.py", "latin1.py").stdout)
     assert [(r.path, r.line) for r in rows] == [
-        ("non_ascii.py", 7), ("non_ascii.py", 8), ("non_ascii.py", 8), ("non_ascii.py", 9), ("latin1.py", 7),
+        ("latin1.py", 7), ("non_ascii.py", 7), ("non_ascii.py", 8), ("non_ascii.py", 8), ("non_ascii.py", 9),
     ]
 
 

@@ -1,0 +1,54 @@
+"""The fix stage as a LibCST codemod command, for ``python -m libcst.tool codemod``.
+
+``python -m libcst.tool codemod codemod.FixAsyncConfigCommand PATH`` (with ``asynccfg_lint`` among
+the ``modules`` of ``.libcst.codemod.yaml``), or ``asynccfg_lint.codemod.FixAsyncConfigCommand``
+with libcst's default configuration. It applies the same fixes as ``asynccfg-lint fix``, through
+the same :func:`asynccfg_lint.fixer.fix_source` (one transform, then the re-check).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import libcst as cst
+from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
+
+from asynccfg_lint.fixer import FixOptions, fix_source
+
+
+class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
+    """Rewrite config values JAX's async collectives cannot serialize into JSON-safe ones.
+
+    Args:
+        context: the codemod context (``context.filename`` names the file in messages).
+        unsafe_fixes: also apply unsafe fixes (``Enum`` -> ``.value``, ``set`` -> ``sorted``, ...).
+
+    A file with nothing to fix is skipped (``SkipFile``); so is one whose fixed source would not
+    parse or re-check clean, with the reason as a warning.
+    """
+
+    DESCRIPTION = "Make config values passed to JAX's async collectives JSON-safe (asynccfg-lint fix)."
+
+    def __init__(self, context: CodemodContext, unsafe_fixes: bool = False) -> None:
+        super().__init__(context)
+        self.unsafe_fixes = unsafe_fixes
+
+    @staticmethod
+    def add_args(arg_parser: argparse.ArgumentParser) -> None:
+        """Add ``--unsafe-fixes`` to the codemod's command line."""
+        arg_parser.add_argument("--unsafe-fixes", dest="unsafe_fixes", action="store_true",
+                                help="also apply fixes that may change meaning")
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        """Return ``tree`` with its fixes applied.
+
+        Raises:
+            SkipFile: when there is nothing to fix, or the fixed source fails the re-check.
+        """
+        result = fix_source(tree.bytes, self.context.filename or "-", FixOptions(unsafe=self.unsafe_fixes, write=False))
+        if result.failure is not None:
+            self.warn(result.failure)
+            raise SkipFile(result.failure)
+        if not result.changed:
+            raise SkipFile("no fixable config values")
+        return cst.parse_module(result.fixed)

@@ -1,0 +1,121 @@
+"""Fix building: a catalog :class:`~asynccfg_lint.types.FixTemplate` applied to one value expression.
+
+This is the only place that turns a template (``"bool({})"``, ``"{}.tolist()"``) into libcst nodes,
+so the ``fix`` data every diagnostic carries and the edit the ``fix`` command makes are the same.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from asynccfg_lint.diagnostics import Fix
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.types import FixTemplate
+
+_PLACEHOLDER = "__asynccfg_lint_value__"
+
+#: expressions that bind tighter than attribute access: ``x.tolist()`` needs no parentheses around them
+_ATOMS = (
+    cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set,
+    cst.ListComp, cst.SetComp, cst.DictComp, cst.SimpleString, cst.FormattedString,
+)
+
+
+class _Substitute(cst.CSTTransformer):
+    """Replace the placeholder name of a parsed template by the value expression."""
+
+    def __init__(self, value: cst.BaseExpression) -> None:
+        super().__init__()
+        self.value = value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.value if original_node.value == _PLACEHOLDER else updated_node
+
+
+def _parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _plain_parentheses(value: cst.BaseExpression) -> bool:
+    """True when ``value`` has exactly one pair of parentheses with no comment or line break inside them."""
+    if len(value.lpar) != 1 or len(value.rpar) != 1:
+        return False
+    return (isinstance(value.lpar[0].whitespace_after, cst.SimpleWhitespace)
+            and isinstance(value.rpar[0].whitespace_before, cst.SimpleWhitespace))
+
+
+def apply_template(template: FixTemplate, value: cst.BaseExpression) -> cst.BaseExpression:
+    """Return the expression ``template`` makes of ``value``, keeping ``value``'s own formatting and comments.
+
+    ``value`` is parenthesized when precedence needs it: ``a + b`` with ``{}.tolist()`` gives
+    ``(a + b).tolist()``; a value that already has parentheses, or is an atom (a name, call,
+    subscript, display, string), gets none. As a call argument only a bare tuple needs them, and
+    a generator expression loses its own plain pair (``list(x for x in y)``).
+
+    Raises:
+        libcst.ParserSyntaxError: if ``template.template`` is not an expression (a catalog bug).
+    """
+    shell = cst.parse_expression(template.template.format(_PLACEHOLDER))
+    if not value.lpar:
+        if template.appends and not isinstance(value, _ATOMS):
+            value = _parenthesized(value)
+        elif not template.appends and isinstance(value, cst.Tuple):
+            value = _parenthesized(value)
+    elif not template.appends and isinstance(value, cst.GeneratorExp) and _plain_parentheses(value):
+        value = value.with_changes(lpar=[], rpar=[])  # list(x for x in y), not list((x for x in y))
+    result = shell.visit(_Substitute(value))
+    assert isinstance(result, cst.BaseExpression)
+    return result
+
+
+def edit_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[int, int, int, int]:
+    """Return the source range a fix of ``node`` replaces, parentheses of the node included.
+
+    Returns:
+        ``(line, column, end_line, end_column)``: 1-based lines, 1-based character columns
+        (as flake8 prints them), ``end_column`` exclusive.
+    """
+    first = node.lpar[0] if getattr(node, "lpar", None) else node
+    last = node.rpar[-1] if getattr(node, "rpar", None) else node
+    start = parsed.positions[first].start
+    end = parsed.positions[last].end
+    return start.line, start.column + 1, end.line, end.column + 1
+
+
+def is_fixable_site(parsed: ParsedModule, node: cst.CSTNode) -> bool:
+    """True when ``node`` is an expression that can be rewritten in place.
+
+    A finding may point at an annotation (a dataclass field seen through ``dataclasses.asdict``,
+    a parameter's declared type): rewriting the annotation would not change the value, so such
+    sites get no fix.
+    """
+    if not isinstance(node, cst.BaseExpression):
+        return False
+    parent = parsed.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, cst.Annotation):
+            return False
+        if isinstance(parent, cst.BaseStatement):
+            return True
+        parent = parsed.parents.get(parent)
+    return True
+
+
+def build_fix(parsed: ParsedModule, node: cst.CSTNode, template: FixTemplate) -> Fix:
+    """Return the :class:`~asynccfg_lint.diagnostics.Fix` data of applying ``template`` to ``node``.
+
+    The replacement text is the new expression as it will be written (in the module's own
+    line endings), replacing :func:`edit_range` of ``node``.
+    """
+    assert isinstance(node, cst.BaseExpression)
+    replacement = parsed.module.code_for_node(apply_template(template, node))
+    line, column, end_line, end_column = edit_range(parsed, node)
+    return Fix(
+        safety=template.safety,
+        replacement=replacement,
+        description=template.describe(),
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+    )

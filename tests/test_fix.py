@@ -1,0 +1,208 @@
+"""``asynccfg-lint fix``: the real CLI in a subprocess over copies of ``tests/fixtures/fix/``.
+
+Each ``name.py`` there is fixed into exactly ``name.fixed.py`` (options from a first-line
+``# fixture-options:`` comment, e.g. ``--unsafe-fixes``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+
+import pytest
+
+from asynccfg_lint.checker import check_source
+from asynccfg_lint.diagnostics import Fix
+from tests.expectations import FIXTURES, fixture_options
+from tests.frontend_runs import SINK_IMPORT, parse_text, run_program
+
+FIX_FIXTURES = FIXTURES / "fix"
+INPUTS = sorted(p for p in FIX_FIXTURES.glob("*.py") if not p.name.endswith(".fixed.py"))
+OUTPUTS = sorted(FIX_FIXTURES.glob("*.fixed.py"))
+
+
+def run_fix(*args: str, cwd):
+    """Run ``python -m asynccfg_lint fix ARGS`` in ``cwd``."""
+    return run_program("fix", *args, cwd=cwd)
+
+
+def test_every_input_has_its_output():
+    assert [p.name.removesuffix(".py") for p in INPUTS] == [p.name.removesuffix(".fixed.py") for p in OUTPUTS]
+    assert [p.name for p in INPUTS] == ["no_fix.py", "safe_containers.py", "safe_scalars.py", "unsafe.py"]
+
+
+@pytest.mark.parametrize("source", INPUTS, ids=lambda p: p.name)
+def test_fixture_is_fixed_into_its_pair(source, tmp_path):
+    target = tmp_path / source.name
+    shutil.copyfile(source, target)
+    result = run_fix(*fixture_options(source), source.name, cwd=tmp_path)
+    assert target.read_bytes() == source.with_name(source.name.replace(".py", ".fixed.py")).read_bytes()
+    # what is left is exactly what `check` reports on the expected output
+    left = parse_text(run_program("check", source.name, cwd=tmp_path).stdout)
+    assert parse_text(result.stdout) == left
+    assert result.returncode == (1 if left else 0)
+
+
+@pytest.mark.parametrize("fixed", OUTPUTS, ids=lambda p: p.name)
+def test_fixing_the_output_again_changes_nothing(fixed, tmp_path):
+    target = tmp_path / "module.py"
+    shutil.copyfile(fixed, target)
+    result = run_fix("--unsafe-fixes", "module.py", cwd=tmp_path)
+    assert target.read_bytes() == fixed.read_bytes()
+    assert "0 files changed, 0 fixes applied" in result.stderr
+
+
+def test_summary_and_exit_code_of_a_fix_that_leaves_nothing(tmp_path):
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", tmp_path / "m.py")
+    result = run_fix("m.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert result.stderr == "1 file scanned, 1 file changed, 13 fixes applied, 0 findings left\n"
+
+
+def test_exit_non_zero_on_fix(tmp_path):
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", tmp_path / "m.py")
+    assert run_fix("--exit-non-zero-on-fix", "m.py", cwd=tmp_path).returncode == 1
+    assert run_fix("--exit-non-zero-on-fix", "m.py", cwd=tmp_path).returncode == 0  # nothing left to fix
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path):
+    source = FIX_FIXTURES / "unsafe.py"
+    shutil.copyfile(source, tmp_path / "m.py")
+    result = run_fix("m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_bytes() == source.read_bytes()
+    assert result.returncode == 1
+    assert len(parse_text(result.stdout)) == 12
+    assert result.stderr == (
+        "1 file scanned, 0 files changed, 0 fixes applied, 12 findings left (12 more fixable with --unsafe-fixes)\n"
+    )
+
+
+def test_diff_writes_nothing_and_exits_1(tmp_path):
+    source = FIX_FIXTURES / "safe_containers.py"
+    shutil.copyfile(source, tmp_path / "m.py")
+    result = run_fix("--diff", "m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_bytes() == source.read_bytes()
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["--- m.py", "+++ m.py", "@@ -10,22 +10,22 @@"]
+    assert '-        "sum": jnp.ones(3) + jnp.zeros(3),' in lines
+    assert '+        "sum": (jnp.ones(3) + jnp.zeros(3)).tolist(),' in lines
+    assert result.stderr == "1 file scanned, 1 file would change, 15 fixes would be applied, 0 findings left\n"
+
+
+def test_diff_of_a_file_without_fixes_is_empty(tmp_path):
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.fixed.py", tmp_path / "m.py")
+    result = run_fix("--diff", "m.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_select_and_ignore_limit_what_is_fixed(tmp_path):
+    (tmp_path / "m.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {np.int64(1): np.bool_(True)})\nimport numpy as np\n')
+    result = run_fix("--ignore", "ACC101", "m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_text().splitlines()[1] == 'emit("t", 1, 2, {int(np.int64(1)): np.bool_(True)})'
+    assert (result.returncode, result.stdout) == (0, "")
+    result = run_fix("--select", "ACC101", "m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_text().splitlines()[1] == 'emit("t", 1, 2, {int(np.int64(1)): bool(np.bool_(True))})'
+    assert run_fix("--select", "XYZ", "m.py", cwd=tmp_path).returncode == 2
+
+
+def test_crlf_line_endings_are_kept(tmp_path):
+    source = (SINK_IMPORT + "import numpy as np\n\nemit('t', 1, 2, {\n    'a': np.bool_(1),  # c\n})\n").replace("\n", "\r\n")
+    (tmp_path / "m.py").write_bytes(source.encode())
+    assert run_fix("m.py", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "m.py").read_bytes() == source.replace("np.bool_(1)", "bool(np.bool_(1))").encode()
+
+
+def test_bom_and_latin1_cookie_are_kept(tmp_path):
+    bom = b"\xef\xbb\xbf" + (SINK_IMPORT + "import numpy as np\nemit('t', 1, 2, {'\xe9': {1}, 'b': np.bool_(1)})\n").encode()
+    (tmp_path / "bom.py").write_bytes(bom)
+    latin1 = ("# -*- coding: latin-1 -*-\n" + SINK_IMPORT + "import numpy as np\n"
+              "emit('t', 1, 2, {'\xe9': np.bool_(1)})\n").encode("latin-1")
+    (tmp_path / "latin1.py").write_bytes(latin1)
+    result = run_fix("bom.py", "latin1.py", cwd=tmp_path)
+    assert (tmp_path / "bom.py").read_bytes() == bom.replace(b"np.bool_(1)", b"bool(np.bool_(1))")
+    assert (tmp_path / "latin1.py").read_bytes() == latin1.replace(b"np.bool_(1)", b"bool(np.bool_(1))")
+    assert result.stderr == "2 files scanned, 2 files changed, 2 fixes applied, 1 finding left (1 more fixable with --unsafe-fixes)\n"
+
+
+def test_a_file_libcst_does_not_round_trip_is_not_written(tmp_path):
+    # libcst drops the form feed at the start of a line: writing its bytes would change the file
+    source = (SINK_IMPORT + "import numpy as np\n\x0cemit('t', 1, 2, {'a': np.bool_(1)})\n").encode()
+    (tmp_path / "m.py").write_bytes(source)
+    result = run_fix("m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_bytes() == source
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "m.py: not fixed: libcst does not give back the file's exact bytes (mixed line endings?); not written"
+    )
+
+
+def test_mixed_line_endings_round_trip_and_are_kept(tmp_path):
+    source = (SINK_IMPORT + "import numpy as np\r\nemit('t', 1, 2, {'a': np.bool_(1)})\n").encode()
+    (tmp_path / "m.py").write_bytes(source)
+    assert run_fix("m.py", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "m.py").read_bytes() == source.replace(b"np.bool_(1)", b"bool(np.bool_(1))")
+
+
+def test_a_file_that_does_not_parse_is_untouched(tmp_path):
+    source = (SINK_IMPORT + "emit('t', 1, 2, {'a': {1}}\n").encode()
+    (tmp_path / "m.py").write_bytes(source)
+    result = run_fix("--unsafe-fixes", "m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_bytes() == source
+    assert result.returncode == 1
+    assert [(r.line, r.code) for r in parse_text(result.stdout)] == [(2, "ACC001")]
+
+
+def test_permissions_are_kept(tmp_path):
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", tmp_path / "m.py")
+    os.chmod(tmp_path / "m.py", 0o750)
+    assert run_fix("m.py", cwd=tmp_path).returncode == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "m.py").st_mode) == 0o750
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]  # no temporary file left behind
+
+
+def test_parallel_run_over_a_tree(tmp_path):
+    for index, source in enumerate(INPUTS):
+        folder = tmp_path / f"pkg{index % 2}"
+        folder.mkdir(exist_ok=True)
+        shutil.copyfile(source, folder / source.name)
+    (tmp_path / "pkg0" / "unrelated.py").write_text("x = {1}\n")
+    result = run_fix("-j", "2", "--unsafe-fixes", ".", cwd=tmp_path)
+    for index, source in enumerate(INPUTS):
+        fixed = source.with_name(source.name.replace(".py", ".fixed.py"))
+        assert (tmp_path / f"pkg{index % 2}" / source.name).read_bytes() == fixed.read_bytes()
+    assert result.returncode == 1  # no_fix.py's findings are left
+    assert [r.path for r in parse_text(result.stdout)] == ["./pkg0/no_fix.py"] * 10
+    assert result.stderr == "5 files scanned, 3 files changed, 40 fixes applied, 10 findings left\n"
+
+
+def test_fix_data_of_diagnostics():
+    source = (SINK_IMPORT + "import numpy as np\nimport jax.numpy as jnp\nx = jnp.ones(2)\n"
+              "emit('t', 1, 2, {'a': (x + x), 'b': np.bool_(1), 'c': {1}, 'd': 1.5j})\n")
+    fixes = [d.fix for d in check_source(source, "m.py", with_fixes=True)]
+    assert fixes == [  # the edit of (x + x) includes its parentheses: it starts one column before the diagnostic
+        Fix("safe", "(x + x).tolist()", "append .tolist()", 5, 23, 5, 30),
+        Fix("safe", "bool(np.bool_(1))", "wrap in bool(...)", 5, 37, 5, 48),
+        Fix("unsafe", "sorted({1})", "wrap in sorted(...)", 5, 55, 5, 58),
+        None,
+    ]
+    assert [d.column for d in check_source(source, "m.py")] == [24, 37, 55, 65]
+    assert [d.fix for d in check_source(source, "m.py")] == [None] * 4
+
+
+def test_libcst_codemod_command_applies_the_same_fixes(tmp_path):
+    shutil.copyfile(FIX_FIXTURES / "unsafe.py", tmp_path / "m.py")
+    result = run_program_module("libcst.tool", "codemod", "-x", "--no-format",
+                                "asynccfg_lint.codemod.FixAsyncConfigCommand", "--unsafe-fixes", "m.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "m.py").read_bytes() == (FIX_FIXTURES / "unsafe.fixed.py").read_bytes()
+    assert " - Transformed 1 files successfully." in result.stderr
+
+
+def run_program_module(module: str, *args: str, cwd):
+    """Run ``python -m MODULE ARGS`` in ``cwd``."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
