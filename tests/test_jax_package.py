@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.jax_facts import JAX_VERSION
-from tests.frontend_runs import run_cli
+from tests.frontend_runs import run_cli, run_program
 
 pytestmark = pytest.mark.jax
 
@@ -82,3 +84,21 @@ def test_parallel_py_sink_calls_are_traced(jax_dir):
         "tiled",                      # psum_scatter: the user's `tiled` argument
     ]
     assert [line for line, _, _ in found] == [966, 980, 1002, 1234, 1630, 1631, 2084, 2317, 2318]
+
+
+def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):
+    """`fix -j 2` over a copy of the jax sources plus the fix fixtures: jax untouched, fixtures fixed."""
+    tree = tmp_path / "tree"
+    shutil.copytree(jax_dir, tree / "jax", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
+    fixtures = Path(__file__).parent / "fixtures" / "fix"
+    (tree / "fixtures").mkdir()
+    shutil.copyfile(fixtures / "safe_scalars.py", tree / "fixtures" / "safe_scalars.py")
+    before = {p: p.read_bytes() for p in (tree / "jax").rglob("*.py")}
+    started = time.perf_counter()
+    result = run_program("fix", "-j", "2", ".", cwd=tree)
+    print(f"\nasynccfg-lint fix -j 2 over a copy of jax: {time.perf_counter() - started:.2f} s")
+    assert result.returncode == 0, result.stderr
+    assert all(p.read_bytes() == data for p, data in before.items())
+    assert (tree / "fixtures" / "safe_scalars.py").read_bytes() == (fixtures / "safe_scalars.fixed.py").read_bytes()
+    scanned = len(list(iter_python_files([str(tree)])))
+    assert result.stderr == f"{scanned} files scanned, 1 file changed, 13 fixes applied, 0 findings left\n"
