@@ -1,7 +1,8 @@
 """Sink finder: calls whose callee resolves to a sink, and the argument that reaches the config.
 
 Callees are resolved with libcst's ``FullyQualifiedNameProvider`` (every import form and
-alias), and through ``functools.partial(<sink>, ...)``: either the partial call itself carries
+alias), through a name assigned the sink (``emit = P._emit_async_start_custom_call``), and
+through ``functools.partial(<sink>, ...)``: either the partial call itself carries
 the argument, or a name bound to the partial is called later with the positions shifted.
 """
 
@@ -101,6 +102,12 @@ class SinkFinder(cst.CSTVisitor):
             return
         if isinstance(node.func, cst.Name):
             for binding in bindings_of_name(self.parsed, node.func) or ():
+                aliased = self._spec_for(binding.value) if binding.value is not None else None
+                if aliased is not None:  # `emit = P._emit_async_start_custom_call`, then `emit(...)`
+                    argument = _argument(node, aliased, 0)
+                    if argument is not None:
+                        self.found.append(SinkCall(node, aliased, argument))
+                    return
                 if isinstance(binding.value, cst.Call):
                     partial = self._partial_target(binding.value)
                     if partial is not None:

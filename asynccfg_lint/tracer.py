@@ -76,16 +76,35 @@ class DictTracer:
 
     def __init__(self, parsed: ParsedModule) -> None:
         self.parsed = parsed
+        self._memo: dict[int, TracedDict | None] = {}
+        self._active: set[int] = set()
 
     def trace(self, expr: cst.BaseExpression, depth: int = 0) -> TracedDict | None:
         """Return the entries of ``expr`` if it evaluates to a dict the tracer can follow.
 
+        Each expression is traced once and each entry listed once: a name rebound from itself
+        on many paths (``cfg = {**cfg, ...}`` in a run of ``if`` s) stays linear, not exponential.
+
         Returns ``None`` when ``expr`` is not recognisably a dict (unknown call, parameter,
-        non-dict literal).
+        non-dict literal), or on a cycle.
         """
-        if depth > MAX_DEPTH:
+        key = id(expr)
+        if key in self._memo:
+            return self._memo[key]
+        if depth > MAX_DEPTH or key in self._active:
             return None
-        parsed = self.parsed
+        self._active.add(key)
+        try:
+            traced = self._trace(expr, depth)
+        finally:
+            self._active.discard(key)
+        if traced is not None:
+            traced = TracedDict(tuple(dict.fromkeys(traced.entries)), traced.complete,
+                                tuple(dict.fromkeys(traced.opaque)))
+        self._memo[key] = traced
+        return traced
+
+    def _trace(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
         if isinstance(expr, cst.Dict):
             return self._dict_display(expr, depth)
         if isinstance(expr, cst.DictComp):
@@ -102,7 +121,6 @@ class DictTracer:
             return self._name(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
-        del parsed
         return None
 
     # -- forms -------------------------------------------------------------------------
@@ -270,7 +288,7 @@ class DictTracer:
                     continue
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
-                    removed = self._deleted_key(parent)
+                    removed = self._replaced_key(parent)
                     if removed is not None and self._is_unconditional_before(parent, use):
                         removals.append((removed, parent))
                     target = parsed.parents.get(parent)
@@ -297,12 +315,12 @@ class DictTracer:
                             removals.append((string_value(call.args[0].value), call))
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
 
-    def _deleted_key(self, subscript: cst.Subscript) -> str | None:
-        """The literal key of ``del cfg["k"]`` (also inside ``del a, cfg["k"]``), else ``None``."""
+    def _replaced_key(self, subscript: cst.Subscript) -> str | None:
+        """The literal key whose earlier value ``del cfg["k"]`` or ``cfg["k"] = v`` discards, else ``None``."""
         parent = self.parsed.parents.get(subscript)
         while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
             parent = self.parsed.parents.get(parent)
-        if not isinstance(parent, cst.Del) or len(subscript.slice) != 1:
+        if not isinstance(parent, (cst.Del, cst.AssignTarget)) or len(subscript.slice) != 1:
             return None
         index = subscript.slice[0].slice
         return string_value(index.value) if isinstance(index, cst.Index) else None
