@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import CodePosition
 
-from asynccfg_lint.classifier import Finding, ValueClassifier, _Path
+from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, is_fixable_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -30,7 +30,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> list[Finding]:
         spec = sink_call.spec
         if spec.kind is SinkKind.VALUE:
             entry = Entry(spec.key, None, sink_call.argument)
-            found = classifier.check_value(entry, top_level=True, path=_Path(spec.key))
+            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key))
         else:
             traced = tracer.trace(sink_call.argument)
             if traced is None:

@@ -87,7 +87,7 @@ class Finding:
 
 
 @dataclass
-class _Path:
+class ConfigPath:
     """Where in the config a value sits, for messages: top-level key, then nested steps."""
 
     key: str | None
@@ -99,8 +99,8 @@ class _Path:
             return f"value for {head}"
         return f"{' of '.join(reversed(self.steps))} under {head}"
 
-    def child(self, step: str) -> _Path:
-        return _Path(self.key, [*self.steps, step])
+    def child(self, step: str) -> ConfigPath:
+        return ConfigPath(self.key, [*self.steps, step])
 
 
 class ValueClassifier:
@@ -438,9 +438,7 @@ class ValueClassifier:
                     result.append(Origin(expr, UNKNOWN))
             return result
         if method in T.METHOD_RESULTS:
-            if method == "index" or method == "count" or method == "format" or method == "join":
-                return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
-            if method in ("keys", "values", "items") and expr.args:
+            if method in ("keys", "values", "items") and expr.args:  # not a dict view method
                 return self._one(expr, UNKNOWN)
             return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
         return self._one(expr, UNKNOWN)
@@ -658,7 +656,7 @@ class ValueClassifier:
         return found
 
     # ================================================================ checks
-    def check_entries(self, traced: TracedDict, path: _Path | None = None, depth: int = 0) -> list[Finding]:
+    def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0) -> list[Finding]:
         """Check every key and value of a traced config dict.
 
         Args:
@@ -669,7 +667,7 @@ class ValueClassifier:
         """
         findings: list[Finding] = []
         for entry in traced.entries:
-            entry_path = _Path(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
+            entry_path = ConfigPath(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
             if entry.key_node is not None:
                 findings.extend(self._check_key(entry, entry_path, depth))
             findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
@@ -679,7 +677,7 @@ class ValueClassifier:
                                         "its keys and values are not checked"))
         return findings
 
-    def _check_key(self, entry: Entry, path: _Path, depth: int) -> list[Finding]:
+    def _check_key(self, entry: Entry, path: ConfigPath, depth: int) -> list[Finding]:
         findings = []
         assert entry.key_node is not None
         for origin in self.origins(entry.key_node, depth + 1):
@@ -698,7 +696,7 @@ class ValueClassifier:
                                     fix=pytype.key_fix))
         return findings
 
-    def check_value(self, entry: Entry, top_level: bool, path: _Path, depth: int = 0) -> list[Finding]:
+    def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0) -> list[Finding]:
         """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types."""
         if entry.value is not None:
             origins = self.origins(entry.value, depth + 1)
@@ -712,7 +710,7 @@ class ValueClassifier:
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return findings
 
-    def _check_origin(self, origin: Origin, path: _Path, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
+    def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
         inferred, node = origin.inferred, origin.node
         pytype = inferred.type
         if pytype is None:
@@ -757,7 +755,7 @@ class ValueClassifier:
         return fix
 
     @staticmethod
-    def _check_shape(origin: Origin, path: _Path, shape: XlaShape) -> list[Finding]:
+    def _check_shape(origin: Origin, path: ConfigPath, shape: XlaShape) -> list[Finding]:
         inferred = origin.inferred
         assert inferred.type is not None
         kind = inferred.type.json
@@ -781,7 +779,7 @@ class ValueClassifier:
                             "64-bit integer: compiling aborts the process; keep it in the int64 range")]
         return []
 
-    def _check_special(self, entry: Entry, origins: list[Origin], path: _Path, depth: int) -> list[Finding]:
+    def _check_special(self, entry: Entry, origins: list[Origin], path: ConfigPath, depth: int) -> list[Finding]:
         attribute = SPECIAL_KEY_ATTRIBUTE[entry.key]
         emitted = SPECIAL_KEY_EMITTED_AS[entry.key]
         findings: list[Finding] = []
@@ -799,7 +797,7 @@ class ValueClassifier:
                                         f"lowering raises AttributeError; {remedy}"))
                 continue
             # the attribute's value is what gets serialized (and parsed by XLA as `emitted`)
-            attr_path = _Path(entry.key, [f"the .{attribute} of the value"])
+            attr_path = ConfigPath(entry.key, [f"the .{attribute} of the value"])
             for source in _attribute_values(origin.inferred, attribute):
                 for inner in self.origins(source, depth + 1):
                     findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
