@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import io
 import os
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,6 +78,39 @@ def module_name_for(path: str | None) -> ModuleNameAndPackage:
     return ModuleNameAndPackage(name, package)
 
 
+def _decode_failure(source: str | bytes) -> ParseFailure | None:
+    """Say why ``source`` bytes do not decode in their declared (or the default UTF-8) encoding, if so."""
+    if isinstance(source, str):
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        source.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = source.count(b"\n", 0, exc.start) + 1
+        return ParseFailure(f"cannot decode the file as {exc.encoding}: {exc.reason} at byte {exc.start}", line)
+    except SyntaxError as exc:  # an unknown coding cookie
+        return ParseFailure(f"cannot decode the file: {exc.msg if hasattr(exc, 'msg') else exc}")
+    return None
+
+
+def _syntax_failure(source: str | bytes, path: str | None, exc: cst.ParserSyntaxError) -> ParseFailure:
+    """Describe a libcst syntax error as CPython does: its message and 1-based line/column.
+
+    libcst's own position often points past the error and its message lists expected tokens;
+    ``compile`` gives what flake8 reports as E999 (e.g. "'(' was never closed" at the bracket).
+    When CPython accepts the file, the syntax is one libcst does not support.
+    """
+    try:
+        compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        column = error.offset or 1
+        return ParseFailure(f"syntax error: {error.msg}", line, max(column, 1))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return ParseFailure(f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1)
+
+
 def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
@@ -93,13 +129,13 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             [FullyQualifiedNameProvider, ScopeProvider, ParentNodeProvider, PositionProvider]
         )
     except cst.ParserSyntaxError as exc:
-        raise ParseFailure(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from None
-    except UnicodeDecodeError as exc:
-        raise ParseFailure(f"cannot decode the file: {exc.reason} at byte {exc.start}") from None
+        raise _syntax_failure(source, path, exc) from None
+    except UnicodeDecodeError:
+        raise _decode_failure(source) or ParseFailure("cannot decode the file") from None
     except RecursionError:
         raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
     except (SyntaxError, LookupError, ValueError) as exc:
-        raise ParseFailure(f"cannot read the file: {exc}") from None
+        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {exc}") from None
     return ParsedModule(
         path=path or "-",
         text=text,

@@ -186,8 +186,8 @@ def test_syntax_error_is_acc001(tmp_path):
 def test_undecodable_file_is_acc001(tmp_path):
     (tmp_path / "latin.py").write_bytes(SINK_IMPORT.encode() + b'emit("t", 1, 2, {"caf\xe9": 1})\n')
     rows = parse_text(run_cli("latin.py", cwd=tmp_path).stdout)
-    assert [(r.line, r.column, r.code) for r in rows] == [(1, 1, "ACC001")]
-    assert rows[0].message.startswith("file not analysed: cannot decode the file: ")
+    assert [(r.line, r.column, r.code) for r in rows] == [(2, 1, "ACC001")]  # the line of the bad byte
+    assert rows[0].message.startswith("file not analysed: cannot decode the file as utf-8: invalid continuation byte")
 
 
 def test_syntax_error_in_a_file_without_a_sink_is_not_parsed(tmp_path):

@@ -1,0 +1,45 @@
+"""Parse stage: module names, and ACC001 reasons and positions as CPython (and flake8's E999) give them."""
+
+from __future__ import annotations
+
+import pytest
+
+from asynccfg_lint.parse import ParseFailure, module_name_for, parse_source
+
+
+def failure(source: str | bytes) -> ParseFailure:
+    with pytest.raises(ParseFailure) as caught:
+        parse_source(source, "m.py")
+    return caught.value
+
+
+def test_unclosed_bracket_points_at_the_bracket():
+    error = failure("import os\nx = (1,\ny = 2\n")
+    assert (error.line, error.column, str(error)) == (2, 5, "syntax error: '(' was never closed")
+
+
+def test_invalid_syntax_points_at_the_offending_token():
+    error = failure('"""doc"""\ndef f(:\n    pass\n')
+    assert (error.line, error.column, str(error)) == (2, 7, "syntax error: invalid syntax")
+
+
+def test_undecodable_bytes():
+    error = failure(b'import os\nx = "caf\xe9"\n')
+    assert (error.line, error.column) == (2, 1)
+    assert str(error) == "cannot decode the file as utf-8: invalid continuation byte at byte 18"
+
+
+def test_module_name_of_a_package_file(tmp_path):
+    package = tmp_path / "pkg" / "sub"
+    package.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text("")
+    assert named(module_name_for(str(package / "mod.py"))) == ("pkg.sub.mod", "pkg.sub")
+    assert named(module_name_for(str(package / "__init__.py"))) == ("pkg.sub", "pkg.sub")
+    assert named(module_name_for(str(tmp_path / "loose.py"))) == ("loose", "")
+    assert named(module_name_for("-")) == ("__main__", "")
+
+
+def named(module) -> tuple[str, str]:
+    return module.name, module.package
