@@ -6,18 +6,18 @@ import ast
 import io
 import os
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import (
-    FullyQualifiedNameProvider,
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
     ScopeProvider,
 )
-from libcst.metadata.name_provider import ModuleNameAndPackage
+from libcst.metadata import QualifiedName
+from libcst.metadata.name_provider import FullyQualifiedNameVisitor, ModuleNameAndPackage
 
 
 class ParseFailure(Exception):
@@ -41,16 +41,37 @@ class ParsedModule:
         path: the display path.
         text: the decoded source text (positions index into it).
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
-        qualnames / scopes / parents / positions: resolved metadata mappings, keyed by node.
+        name: the module's dotted name and package (for fully qualified local names).
+        scopes / parents / positions: resolved metadata mappings, keyed by node.
     """
 
     path: str
     text: str
     wrapper: MetadataWrapper
-    qualnames: dict
+    name: ModuleNameAndPackage
     scopes: dict
     parents: dict
     positions: dict
+    _qualnames: dict = field(default_factory=dict, repr=False)
+
+    def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """The fully qualified names ``node`` may refer to, as ``FullyQualifiedNameProvider`` gives them.
+
+        Computed on demand for the few nodes the analysis asks about: resolving the provider for
+        every node of a large module costs more than the rest of the analysis together.
+        """
+        key = id(node)
+        if key not in self._qualnames:
+            scope = self.scopes.get(node)
+            names = scope.get_qualified_names_for(node) if scope is not None else ()
+            self._qualnames[key] = frozenset(self._absolute(q) for q in names)
+        return self._qualnames[key]
+
+    def _absolute(self, qualified: QualifiedName) -> str:
+        try:
+            return FullyQualifiedNameVisitor._fully_qualify(self.name.name, self.name.package, qualified).name
+        except ImportError:  # a relative import beyond the top-level package
+            return qualified.name
 
     @property
     def module(self) -> cst.Module:
@@ -115,19 +136,15 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     Returns:
-        a :class:`ParsedModule` with qualified names, scopes, parents and positions resolved.
+        a :class:`ParsedModule` with scopes, parents and positions resolved (qualified names on demand).
     Raises:
         ParseFailure: on a decode error, a syntax error, or a ``RecursionError`` in libcst.
     """
     try:
         module = cst.parse_module(source)
         text = module.code
-        wrapper = MetadataWrapper(
-            module, unsafe_skip_copy=True, cache={FullyQualifiedNameProvider: module_name_for(path)}
-        )
-        resolved = wrapper.resolve_many(
-            [FullyQualifiedNameProvider, ScopeProvider, ParentNodeProvider, PositionProvider]
-        )
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        resolved = wrapper.resolve_many([ScopeProvider, ParentNodeProvider, PositionProvider])
     except cst.ParserSyntaxError as exc:
         raise _syntax_failure(source, path, exc) from None
     except UnicodeDecodeError:
@@ -140,7 +157,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         path=path or "-",
         text=text,
         wrapper=wrapper,
-        qualnames=resolved[FullyQualifiedNameProvider],
+        name=module_name_for(path),
         scopes=resolved[ScopeProvider],
         parents=resolved[ParentNodeProvider],
         positions=resolved[PositionProvider],

@@ -31,7 +31,7 @@ class Binding:
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
     """Return the fully qualified names ``node`` may refer to (empty when unknown)."""
-    return {qn.name for qn in parsed.qualnames.get(node, ())}
+    return set(parsed.qualified_names(node))
 
 
 def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:

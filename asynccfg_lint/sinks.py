@@ -1,6 +1,6 @@
 """Sink finder: calls whose callee resolves to a sink, and the argument that reaches the config.
 
-Callees are resolved with libcst's ``FullyQualifiedNameProvider`` (every import form and
+Callees are resolved to fully qualified names through libcst's scope analysis (every import form and
 alias), through a name assigned the sink (``emit = P._emit_async_start_custom_call``), and
 through ``functools.partial(<sink>, ...)``: either the partial call itself carries
 the argument, or a name bound to the partial is called later with the positions shifted.
