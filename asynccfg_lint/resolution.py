@@ -138,3 +138,39 @@ def string_value(node: cst.CSTNode | None) -> str | None:
             return None
         return value if isinstance(value, str) else None
     return None
+
+
+def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+    """Map each parameter of ``function`` to the expression ``call`` passes for it, or its default.
+
+    Parameters that get neither are left out. Returns ``None`` when the call cannot be matched
+    statically (``*args``/``**kwargs`` at the call site).
+    """
+    if any(arg.star for arg in call.args):
+        return None
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    bound: dict[str, cst.BaseExpression] = {
+        p.name.value: p.default for p in [*positional, *params.kwonly_params] if p.default is not None
+    }
+    passed = [arg for arg in call.args if arg.keyword is None]
+    if len(passed) > len(positional):
+        return None
+    for param, arg in zip(positional, passed):
+        bound[param.name.value] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+    return bound
+
+
+def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any."""
+    if not isinstance(name, cst.Name):
+        return None
+    bindings = bindings_of_name(parsed, name)
+    if not bindings or len(bindings) != 1:
+        return None
+    node = bindings[0].assignment.node
+    every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None

@@ -7,13 +7,15 @@ entries of every binding that reaches the use; mutations of the same binding bef
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
     Binding,
+    bind_arguments,
+    parameter_of,
     bindings_of_name,
     enclosing,
     local_definition,
@@ -179,8 +181,37 @@ class DictTracer:
         if isinstance(definition, cst.FunctionDef):
             returns = [r.value for r in returns_of(definition) if r.value is not None]
             if returns:
-                return self._union(returns, depth)
+                traced = self._union(returns, depth)
+                return self._bind(traced, definition, call, depth) if traced is not None else None
         return None
+
+    def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int) -> TracedDict:
+        """Put ``call``'s arguments where the builder's result uses its parameters directly.
+
+        ``def make(dim, mode): return {"dim": dim, "mode": mode}`` called as ``make(0, Mode.FAST)``
+        has entries ``"dim": 0`` and ``"mode": Mode.FAST`` (reported at the arguments); a parameter
+        spread into the result (``{**base}``) contributes the argument's own entries.
+        """
+        arguments = bind_arguments(builder, call)
+        if not arguments:
+            return traced
+        entries = []
+        for entry in traced.entries:
+            param = parameter_of(self.parsed, entry.value, builder) if entry.value is not None else None
+            entries.append(replace(entry, value=arguments[param]) if param in arguments else entry)
+        opaque: list[cst.BaseExpression] = []
+        complete = True
+        for expr in traced.opaque:
+            param = parameter_of(self.parsed, expr, builder)
+            inner = self.trace(arguments[param], depth + 1) if param in arguments else None
+            if inner is None:
+                opaque.append(expr)
+                continue
+            entries.extend(inner.entries)
+            opaque.extend(inner.opaque)
+            complete = complete and inner.complete
+        # every part the builder could not see is now either resolved or still listed as opaque
+        return TracedDict(tuple(entries), complete and not opaque, tuple(opaque))
 
     def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
         entries: list[Entry] = []
