@@ -14,23 +14,30 @@ from asynccfg_lint.fixes import build_fix, is_fixable_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, parse_source
 from asynccfg_lint.prefilter import mentions_sink
+from asynccfg_lint.resolution import qualified_names
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import find_sink_calls
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry
 
 
-def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> list[Finding]:
-    """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code)."""
+def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset()) -> list[Finding]:
+    """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code).
+
+    ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
+    call to one is not reported, and neither is a config that always comes from one.
+    """
     tracer = DictTracer(parsed)
-    classifier = ValueClassifier(parsed, tracer)
+    classifier = ValueClassifier(parsed, tracer, sanitizers)
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
     for sink_call in find_sink_calls(parsed, sinks):
         spec = sink_call.spec
+        if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
+            continue
         if spec.kind is SinkKind.VALUE:
             entry = Entry(spec.key, None, sink_call.argument)
-            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key))
+            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
             traced = tracer.trace(sink_call.argument)
             if traced is None:
@@ -44,6 +51,15 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> list[Finding]:
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,
+               sanitizers: frozenset[str]) -> bool:
+    """True when every value ``argument`` may have is the result of a call to a sanitizer."""
+    origins = classifier.origins(argument)
+    return bool(origins) and all(
+        isinstance(origin.node, cst.Call) and qualified_names(parsed, origin.node.func) & sanitizers for origin in origins
+    )
 
 
 def node_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[CodePosition, CodePosition]:
@@ -79,12 +95,13 @@ def check_parsed(
     sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
     apply_noqa: bool = True,
     with_fixes: bool = False,
+    sanitizers: frozenset[str] = frozenset(),
 ) -> list[Located]:
     """Check a parsed module.
 
     Args:
         parsed: the module (see :func:`asynccfg_lint.parse.parse_source`).
-        selection, sinks, apply_noqa: as for :func:`check_source`.
+        selection, sinks, apply_noqa, sanitizers: as for :func:`check_source`.
         with_fixes: attach each finding's :class:`~asynccfg_lint.diagnostics.Fix` to its diagnostic.
     Returns:
         the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
@@ -93,7 +110,7 @@ def check_parsed(
     """
     located = []
     noqa = noqa_lines(parsed.text) if apply_noqa else {}
-    for finding in analyse(parsed, sinks):
+    for finding in analyse(parsed, sinks, sanitizers):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)
@@ -125,6 +142,7 @@ def check_source(
     sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
     apply_noqa: bool = True,
     with_fixes: bool = False,
+    sanitizers: frozenset[str] = frozenset(),
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -132,9 +150,10 @@ def check_source(
         source: the file's bytes (decoded as Python does) or text.
         path: the display path; also used to compute the module's dotted name.
         selection: which rule codes to report.
-        sinks: the sink specs (built-in ones by default).
+        sinks: the sink specs (built-in ones by default; the prefilter looks for their short names).
         apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves that to flake8).
         with_fixes: attach each diagnostic's :class:`~asynccfg_lint.diagnostics.Fix` when it has one.
+        sanitizers: qualified names of functions whose result is JSON-safe (``[tool.asynccfg-lint] sanitizers``).
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic.
@@ -148,7 +167,7 @@ def check_source(
         if not selection.is_enabled("ACC001"):
             return []
         return [parse_failure_diagnostic(path, failure)]
-    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes)]
+    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers)]
 
 
 def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:

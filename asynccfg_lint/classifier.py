@@ -6,21 +6,22 @@ The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
 
 from __future__ import annotations
 
+import ast
 import math
 import operator
+import struct
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from asynccfg_lint import types as T
 from asynccfg_lint.jax_facts import (
-    INT64_MAX,
-    INT64_MIN,
     INT_MAX_STR_DIGITS,
     SPECIAL_KEY_ATTRIBUTE,
     SPECIAL_KEY_EMITTED_AS,
     XLA_KEYS,
     XlaShape,
+    reads_as_int64,
 )
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
@@ -31,7 +32,19 @@ from asynccfg_lint.resolution import (
 )
 from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
 
-_NONFINITE_STRINGS = frozenset({"nan", "inf", "-inf", "+inf", "infinity", "-infinity", "+infinity", "-nan", "+nan"})
+#: float constructors -> the ``struct`` format of their width when narrower than a double
+#: (``np.float32("1e39")`` is infinity; JAX's hook then emits ``float(x)``)
+_FLOAT_CONSTRUCTORS: dict[str, str | None] = {
+    "builtins.float": None,
+    "numpy.float64": None,
+    "numpy.double": None,
+    "numpy.float_": None,
+    "numpy.longdouble": None,  # converted with float() by _json_default: past a double's range it is infinity
+    "numpy.float32": "f",
+    "numpy.single": "f",
+    "numpy.float16": "e",
+    "numpy.half": "e",
+}
 
 
 @dataclass(frozen=True)
@@ -41,7 +54,8 @@ class Inferred:
     Attributes:
         type: the :class:`~asynccfg_lint.types.PyType`, or ``None`` when unknown.
         nonfinite: the value is NaN or an infinity.
-        beyond_int64: an int literal outside int64 (XLA aborts on such ids).
+        beyond_int64: a number literal XLA cannot read as a 64-bit integer
+            (:func:`~asynccfg_lint.jax_facts.reads_as_int64`; it aborts on such ids).
         elements: element expressions of a literal container, checked one by one.
         traced: the entries of a dict value.
         member_value: for an enum member, the expression its ``.value`` comes from.
@@ -59,6 +73,8 @@ class Inferred:
 
 
 UNKNOWN = Inferred(None)
+#: what :meth:`ValueClassifier._literal` returns for an expression that is not a literal
+_NOT_LITERAL = object()
 
 
 @dataclass(frozen=True)
@@ -109,11 +125,13 @@ class ValueClassifier:
     Args:
         parsed: the module, with metadata.
         tracer: the module's :class:`~asynccfg_lint.tracer.DictTracer`.
+        sanitizers: qualified names of functions whose result is JSON-safe (from the configuration).
     """
 
-    def __init__(self, parsed: ParsedModule, tracer: DictTracer) -> None:
+    def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset()) -> None:
         self.parsed = parsed
         self.tracer = tracer
+        self.sanitizers = sanitizers
         self._memo: dict[int, list[Origin]] = {}
         self._active: set[int] = set()
 
@@ -141,7 +159,7 @@ class ValueClassifier:
         if value is not None:
             return self._one(expr, _int_inferred(value))
         if isinstance(expr, cst.Float):
-            return self._one(expr, Inferred(T.FLOAT, nonfinite=math.isinf(float(expr.value.replace("_", "")))))
+            return self._one(expr, _float_inferred(T.FLOAT, float(expr.value.replace("_", ""))))
         if isinstance(expr, cst.Imaginary):
             return self._one(expr, Inferred(T.COMPLEX))
         if isinstance(expr, cst.Ellipsis):
@@ -342,10 +360,53 @@ class ValueClassifier:
         instance = self.instance_type(cls)
         if instance is None or not instance.name.startswith("enum"):
             return None
-        return Inferred(instance, member_value=_class_attribute_value(cls, expr.attr.value))
+        return Inferred(instance, member_value=self._member_value(cls, expr.attr.value))
+
+    def _member_value(self, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+        """The expression the enum member ``cls.<name>`` gets its ``.value`` from.
+
+        A member whose value equals an earlier member's is an alias of that member, as
+        ``enum`` makes it: in ``ON = True; NUMPY = np.bool_(True)``, ``NUMPY.value`` is ``True``.
+        Equality is decided only for literal values (and numpy scalars built from them).
+        """
+        value = _class_attribute_value(cls, name)
+        constant = self._literal(value)
+        if constant is _NOT_LITERAL:
+            return value
+        for earlier_name, earlier in _class_assignments(cls):
+            if earlier_name == name:
+                break
+            is_member = not (earlier_name.startswith("_") and earlier_name.endswith("_"))  # not _sunder_/__dunder__
+            if is_member and self._literal(earlier) == constant:
+                return earlier
+        return value
+
+    def _literal(self, expr: cst.BaseExpression | None) -> object:
+        """The value of a literal (``1``, ``"a"``, ``(1, True)``) or of a numpy scalar of one (``np.bool_(True)``).
+
+        Returns :data:`_NOT_LITERAL` for anything else.
+        """
+        if expr is None:
+            return _NOT_LITERAL
+        if isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None:
+            for name in qualified_names(self.parsed, expr.func):
+                convert = _numpy_scalar_python_type(name)
+                inner = self._literal(expr.args[0].value) if convert is not None else _NOT_LITERAL
+                if inner is not _NOT_LITERAL:
+                    try:
+                        return convert(inner)
+                    except (TypeError, ValueError, OverflowError):
+                        return _NOT_LITERAL
+            return _NOT_LITERAL
+        try:
+            return ast.literal_eval(self.parsed.module.code_for_node(expr).strip())
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return _NOT_LITERAL
 
     # -- calls -----------------------------------------------------------------------------
     def _call(self, expr: cst.Call, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        if self.sanitizers and qualified_names(self.parsed, expr.func) & self.sanitizers:
+            return self._one(expr, Inferred(T.JSON_ANY))  # a declared sanitizer: its result is JSON-safe
         if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
                 and expr.func.attr.value in T.METHOD_RESULTS):
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
@@ -355,10 +416,11 @@ class ValueClassifier:
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         for name in names:
-            if name in ("builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double") and positional:
+            if name in _FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
-                if text is not None and text.strip().lower() in _NONFINITE_STRINGS:
-                    return self._one(expr, Inferred(T.CALL_RESULTS[name], nonfinite=True))
+                value = _parse_float(text, _FLOAT_CONSTRUCTORS[name]) if text is not None else None
+                if value is not None:  # float("nan"), float("1e309"), np.float32("1e39")
+                    return self._one(expr, _float_inferred(T.CALL_RESULTS[name], value))
                 if name != "builtins.float":
                     inner = self.origins(positional[0], depth + 1)
                     nonfinite = any(o.inferred.nonfinite for o in inner)
@@ -457,14 +519,23 @@ class ValueClassifier:
     def _numpy_array(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Inferred:
         dtype = keywords.get("dtype")
         if dtype is not None:
+            if self._structured_dtype(dtype):
+                return Inferred(T.STRUCTURED_ARRAY)
             dtype_names = qualified_names(self.parsed, dtype) | ({string_value(dtype)} if string_value(dtype) else set())
             for name in dtype_names:
                 if "complex" in name:
-                    return Inferred(T.rejected("numpy.ndarray of complex", "convert the elements first"))
+                    return Inferred(_rejected_array("numpy.ndarray of complex"))
                 if name in ("builtins.bytes", "numpy.bytes_", "S") or name.startswith("datetime64") or name == "numpy.datetime64":
-                    return Inferred(T.rejected(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}", "convert the elements first"))
+                    return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
         elements = tuple(_flatten(positional[:2]))
         return Inferred(T.NUMPY_ARRAY, elements=elements)
+
+    def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
+        """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
+        if isinstance(dtype, cst.Call) and dtype.args and qualified_names(self.parsed, dtype.func) & {"numpy.dtype"}:
+            dtype = dtype.args[0].value
+        return isinstance(dtype, cst.List) and bool(dtype.elements) and all(
+            isinstance(e.value, cst.Tuple) for e in dtype.elements)
 
     def _jax_array(self, name: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> T.PyType:
@@ -486,7 +557,7 @@ class ValueClassifier:
             fix = T.SCALAR_FIXES[kind] if self._scalar_argument(positional, keywords, depth) else T.TOLIST_FIX
         else:
             fix = self._scalar_fix(func, positional, keywords, depth)
-        return T.rejected(f"jax.Array (from {name})", remedy, fix=fix)
+        return replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
 
     def _scalar_argument(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                          depth: int) -> T.PyType | None:
@@ -512,7 +583,9 @@ class ValueClassifier:
         result = []
         for origin in base:
             kind = T.array_kind(origin.inferred.type)
-            if kind is T.NUMPY_ARRAY:
+            if origin.inferred.type is T.STRUCTURED_ARRAY:
+                result.append(Origin(expr, _structured_item(expr)))
+            elif kind is T.NUMPY_ARRAY:
                 result.append(Origin(expr, Inferred(T.NUMPY_VALUE)))
             elif kind is not None:  # indexing a jax.Array or torch.Tensor gives another one
                 result.append(Origin(expr, Inferred(kind)))
@@ -531,6 +604,7 @@ class ValueClassifier:
             return T.DATACLASS.named(f"dataclass instance {name}")
         attrs = _instance_attributes(cls)
         enum_kind: bool | None = None
+        flag = False
         json_base: T.PyType | None = None
         for base in cls.bases:
             if base.keyword is not None:
@@ -539,6 +613,7 @@ class ValueClassifier:
             for base_name in base_names:
                 if base_name in T.ENUM_BASES:
                     enum_kind = T.ENUM_BASES[base_name] or bool(enum_kind)
+                    flag = flag or base_name == "enum.Flag"
                 elif base_name in T.JSON_BASES:
                     json_base = T.JSON_BASES[base_name]
                 elif base_name in ("builtins.object", "typing.Generic", "abc.ABC", "typing.Protocol"):
@@ -551,6 +626,7 @@ class ValueClassifier:
                             return None
                         if inherited.name.startswith("enum"):
                             enum_kind = inherited.serializes or bool(enum_kind)
+                            flag = flag or inherited.name.startswith(T.FLAG_MEMBER.name)
                         elif inherited.serializes:
                             json_base = inherited
                         attrs |= inherited.attrs
@@ -562,8 +638,8 @@ class ValueClassifier:
             if enum_kind or json_base is not None:
                 return T.PyType(f"enum member {name} (int/str enum)", (json_base or T.INT).json, key_ok=True,
                                 attrs=frozenset({"value"}))
-            return T.PyType(f"enum.Enum member {name}", None, remedy=T.ENUM_MEMBER.remedy, attrs=frozenset({"value"}),
-                            fix=T.ENUM_MEMBER.fix)
+            member = T.FLAG_MEMBER if flag else T.ENUM_MEMBER
+            return replace(member, name=f"{member.name} {name}", attrs=frozenset({"value"}))
         if json_base is not None:
             return T.PyType(f"{name} (a {json_base.name} subclass)", json_base.json, key_ok=json_base.key_ok,
                             attrs=attrs)
@@ -687,8 +763,10 @@ class ValueClassifier:
             remedy = _KEY_REMEDIES.get(pytype.name.split(" ")[0], None) or (
                 "use int(...)" if pytype.json is T.JsonKind.NUMBER else "use a str key"
             )
-            if pytype.name.startswith("enum.Enum member"):
+            if pytype.name.startswith(T.ENUM_MEMBER.name):
                 remedy = "use k.value or k.name"
+            elif pytype.name.startswith(T.FLAG_MEMBER.name):
+                remedy = "use k.value"
             where = f'key of the dict under key "{path.key}"' if path.steps else "config key"
             findings.append(Finding(origin.node, "ACC102",
                                     f"{where} is {pytype.name}, which json cannot use as a key: lowering raises "
@@ -696,8 +774,13 @@ class ValueClassifier:
                                     fix=pytype.key_fix))
         return findings
 
-    def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0) -> list[Finding]:
-        """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types."""
+    def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
+                    parameter: bool = False) -> list[Finding]:
+        """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types.
+
+        ``parameter``: the value is the argument of a public ``*_start`` function, which binds it
+        as a jaxpr equation parameter before building the config: it must also be hashable.
+        """
         if entry.value is not None:
             origins = self.origins(entry.value, depth + 1)
         else:
@@ -707,6 +790,14 @@ class ValueClassifier:
         shape = XLA_KEYS.get(entry.key) if top_level else None
         findings: list[Finding] = []
         for origin in origins:
+            pytype = origin.inferred.type
+            if parameter and pytype is not None and not pytype.hashable:
+                remedy = pytype.remedy if pytype.remedy and not pytype.serializes else "pass a bool, int or float"
+                findings.append(Finding(origin.node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot "
+                                        "hash: binding the primitive raises TypeError (jaxpr equation parameters must "
+                                        f"be hashable) before any config exists; {remedy}",
+                                        fix=self._value_fix(origin.inferred, depth)))
+                continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return findings
 
@@ -761,7 +852,7 @@ class ValueClassifier:
         kind = inferred.type.json
         key = SPECIAL_KEY_EMITTED_AS.get(path.key, path.key)  # channel_handle is parsed as channel_id
         expected = shape.value
-        if shape is XlaShape.SCALAR:
+        if shape.scalar:
             wrong = kind in (T.JsonKind.STRING, T.JsonKind.ARRAY, T.JsonKind.OBJECT)
         else:
             wrong = kind not in (T.JsonKind.ARRAY, T.JsonKind.ANY)
@@ -774,9 +865,10 @@ class ValueClassifier:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is {inferred.type.name} (JSON {kind.value}), but XLA "
                             f'parses "{key}" as {expected}: compiling aborts the process or fails a RET_CHECK; '
                             f"pass {expected}")]
-        if inferred.beyond_int64:
-            return [Finding(origin.node, "ACC105", f'{path.describe()} is an int outside int64, but XLA parses "{key}" as a '
-                            "64-bit integer: compiling aborts the process; keep it in the int64 range")]
+        if inferred.beyond_int64 and shape is XlaShape.SCALAR:
+            return [Finding(origin.node, "ACC105", f"{path.describe()} is a number outside the 64-bit integer range, "
+                            f'but XLA reads "{key}" as a 64-bit integer: compiling aborts the process; keep it in the '
+                            "int64 range")]
         return []
 
     def _check_special(self, entry: Entry, origins: list[Origin], path: ConfigPath, depth: int) -> list[Finding]:
@@ -870,7 +962,64 @@ def _int_inferred(value: int) -> Inferred:
     """What an int of known ``value`` is: unprintable past 4300 digits (ValueError), else an int."""
     if abs(value) >= _UNPRINTABLE_INT:
         return Inferred(T.rejected(f"int with more than {INT_MAX_STR_DIGITS} digits", "keep ints in the int64 range"))
-    return Inferred(T.INT, beyond_int64=not INT64_MIN <= value <= INT64_MAX)
+    return Inferred(T.INT, beyond_int64=not reads_as_int64(value))
+
+
+def _parse_float(text: str, width: str | None) -> float | None:
+    """The value a float constructor makes of the string ``text``; ``None`` when it is not a number.
+
+    ``width`` is the ``struct`` format of a type narrower than a double: a value past its
+    largest finite number becomes an infinity, as numpy rounds it.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if width is not None and math.isfinite(value):
+        try:
+            return struct.unpack(width, struct.pack(width, value))[0]  # "f" rounds past the range to inf
+        except OverflowError:  # "e" raises instead
+            return math.copysign(math.inf, value)
+    return value
+
+
+def _float_inferred(pytype: T.PyType, value: float) -> Inferred:
+    """What a float of known ``value`` is: non-finite (ACC103), or maybe too large for XLA's integer keys."""
+    if math.isinf(value) or math.isnan(value):
+        return Inferred(pytype, nonfinite=True)
+    return Inferred(pytype, beyond_int64=not reads_as_int64(value))
+
+
+def _rejected_array(name: str) -> T.PyType:
+    """A numpy array whose elements JAX's serializer rejects (complex, bytes, dates)."""
+    return replace(T.NUMPY_ARRAY, name=name, json=None, remedy="convert the elements first")
+
+
+def _structured_item(expr: cst.Subscript) -> Inferred:
+    """What indexing a structured array gives: a ``numpy.void`` for an int, a field's array for a name."""
+    index = expr.slice[0].slice if len(expr.slice) == 1 else None
+    if isinstance(index, cst.Slice):
+        return Inferred(T.STRUCTURED_ARRAY)
+    if isinstance(index, cst.Index):
+        if _int_constant(index.value) is not None:
+            return Inferred(T.NUMPY_VOID)
+        if string_value(index.value) is not None:
+            return Inferred(T.NUMPY_ARRAY)
+    return UNKNOWN
+
+
+def _numpy_scalar_python_type(name: str) -> type | None:
+    """The Python type a numpy scalar type compares like (``numpy.bool_`` -> ``bool``), else ``None``."""
+    module, _, func = name.rpartition(".")
+    if module != "numpy":
+        return None
+    if func in ("bool_", "bool"):
+        return bool
+    if func.startswith(("int", "uint")):
+        return int
+    if func.startswith("float") or func in ("double", "single", "half", "longdouble"):
+        return float
+    return None
 
 
 def _dotted(expr: cst.BaseExpression) -> str | None:
@@ -893,18 +1042,23 @@ def _flatten(exprs: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     return out
 
 
-def _class_attribute_value(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+def _class_assignments(cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression | None]]:
+    """The names a class body assigns (``x = v``, ``x: T = v``, ``x: T``) with their values, in order."""
+    found: list[tuple[str, cst.BaseExpression | None]] = []
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for statement in body:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, cst.Assign):
-                    for target in small.targets:
-                        if isinstance(target.target, cst.Name) and target.target.value == name:
-                            return small.value
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
-                    return small.value
-    return None
+                    found.extend((t.target.value, small.value) for t in small.targets if isinstance(t.target, cst.Name))
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    found.append((small.target.value, small.value))
+    return found
+
+
+def _class_attribute_value(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    """The value of the first assignment to ``name`` in the body of ``cls``."""
+    return next((value for target, value in _class_assignments(cls) if target == name), None)
 
 
 def _attribute_sources(cls: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:

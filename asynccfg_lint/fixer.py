@@ -60,12 +60,14 @@ class FixOptions:
         unsafe: also apply fixes whose safety is ``"unsafe"``.
         write: write changed files (``False`` for ``--diff``).
         sinks: the sink specs.
+        sanitizers: qualified names of functions whose result is JSON-safe.
     """
 
     selection: Selection = Selection()
     unsafe: bool = False
     write: bool = True
     sinks: tuple[SinkSpec, ...] = tuple(BUILTIN_SINKS)
+    sanitizers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> 
     except ParseFailure as failure:
         remaining = (parse_failure_diagnostic(path, failure),) if options.selection.is_enabled("ACC001") else ()
         return SourceFix(source, source, remaining=remaining)
-    located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True)
+    located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers)
     diagnostics = tuple(item.diagnostic for item in located)
     chosen, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
@@ -159,7 +161,7 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> 
         reparsed = parse_source(fixed, path)
     except ParseFailure as failure:
         return _refused(unchanged, f"the fixed source does not parse ({failure}); not written")
-    after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True)
+    after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers)
     expected = Counter((i.diagnostic.code, i.diagnostic.message) for i in located if i.finding.node not in chosen)
     found = Counter((i.diagnostic.code, i.diagnostic.message) for i in after)
     if found != expected:

@@ -30,7 +30,8 @@ class SinkKind(Enum):
 
     #: the argument is the whole config mapping
     CONFIG = "config"
-    #: the argument is copied unconverted into the config under ``SinkSpec.key``
+    #: the argument is copied unconverted into the config under ``SinkSpec.key``, after being
+    #: bound as a jaxpr equation parameter (so it must also be hashable)
     VALUE = "value"
 
 
@@ -88,8 +89,11 @@ SPECIAL_KEY_EMITTED_AS: dict[str, str] = {
 class XlaShape(Enum):
     """The JSON shape XLA's collective config parser expects for a known key (section 4)."""
 
-    #: a number, bool or null (``tiled``, ``channel_id``, the ``*_dimension`` keys, ``split_count``)
-    SCALAR = "a number or bool"
+    #: a number, bool or null read as a bool (``tiled``, ``use_global_device_ids``): any number will do
+    FLAG = "a number or bool"
+    #: a number, bool or null read as a 64-bit integer (``channel_id``, the ``*_dimension`` keys,
+    #: ``split_count``, the elements of ``replica_groups`` and ``permutation``; see :func:`reads_as_int64`)
+    SCALAR = "a number or bool that fits a 64-bit integer"
     #: an array of arrays of numbers (``replica_groups``)
     NESTED_NUMBERS = "a list of lists of numbers"
     #: one row of ``NESTED_NUMBERS``
@@ -114,12 +118,17 @@ class XlaShape(Enum):
         """The number of elements a value of this shape must have, when fixed."""
         return 2 if self is XlaShape.PAIR else None
 
+    @property
+    def scalar(self) -> bool:
+        """True for the shapes of a single number or bool (an array or a string aborts)."""
+        return self in (XlaShape.FLAG, XlaShape.SCALAR)
+
 
 #: keys XLA parses whatever the target; a value of another JSON shape aborts or fails compile.
 XLA_KEYS: dict[str, XlaShape] = {
-    "tiled": XlaShape.SCALAR,
+    "tiled": XlaShape.FLAG,
     "channel_id": XlaShape.SCALAR,
-    "use_global_device_ids": XlaShape.SCALAR,
+    "use_global_device_ids": XlaShape.FLAG,
     "all_gather_dimension": XlaShape.SCALAR,
     "scatter_dimension": XlaShape.SCALAR,
     "split_dimension": XlaShape.SCALAR,
@@ -131,6 +140,27 @@ XLA_KEYS: dict[str, XlaShape] = {
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+UINT64_MAX = 2**64 - 1
+
+
+def reads_as_int64(number: int | float) -> bool:
+    """True when XLA's JSON reader can take ``number`` as a 64-bit integer (measured by the oracle).
+
+    XLA's parser keeps an integer literal as int64 when it fits, as uint64 when it fits that,
+    and as a double otherwise; a float literal is a double. Reading the value as int64 then
+    aborts the process for a uint64 above ``INT64_MAX`` and for a double outside
+    ``[-2**63, 2**63]`` (compared as doubles: ``-(2**63) - 1024`` rounds to ``-2**63`` and
+    passes, ``2**63`` as a float passes, ``1e19`` aborts).
+    """
+    if isinstance(number, int):
+        if INT64_MIN <= number <= UINT64_MAX:
+            return number <= INT64_MAX
+        try:
+            number = float(number)
+        except OverflowError:
+            return False
+    return -(2.0**63) <= number <= 2.0**63
+
 
 #: CPython refuses to print ints longer than this (sys.get_int_max_str_digits); json.dumps then
 #: raises ValueError (section 1, "int with 5000 digits").

@@ -3,6 +3,11 @@
 As in ruff: entries are code prefixes (``ACC1`` selects ACC101-ACC105); ``--select`` replaces
 the default set, ``--extend-select`` adds to it, and for each code the most specific matching
 prefix decides, an ignore winning a tie.
+
+Selections are layered as ruff layers them: the defaults, then ``[tool.asynccfg-lint]``, then
+the command line, then a file's ``per-file-ignores``. Each layer decides the codes its own
+prefixes match; a layer with ``select`` drops everything below it, any other layer leaves the
+codes it does not mention to the layer below (its ``base``).
 """
 
 from __future__ import annotations
@@ -26,11 +31,14 @@ class Selection:
             (every rule whose ``default_enabled`` is true).
         extend_select: prefixes added to the selection.
         ignore: prefixes removed from it.
+        base: the layer below (``None``: the defaults). Consulted only when this layer has no
+            ``select`` and none of its prefixes matches the code.
     """
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    base: Selection | None = None
 
     def enabled_codes(self) -> frozenset[str]:
         """Return every enabled rule code."""
@@ -38,16 +46,22 @@ class Selection:
 
     def is_enabled(self, code: str) -> bool:
         """True when ``code`` is reported under this selection."""
-        if self.select is None:
-            chosen = list(DEFAULT_SELECT)
-        else:
-            chosen = list(self.select)
-        chosen += list(self.extend_select)
-        best_select = _longest_prefix(code, chosen)
+        best_select = _longest_prefix(code, (*(self.select or ()), *self.extend_select))
         best_ignore = _longest_prefix(code, self.ignore)
-        if best_select < 0:
+        if best_select >= 0 or best_ignore >= 0:
+            return best_select > best_ignore
+        if self.select is not None:
             return False
-        return best_select > best_ignore
+        if self.base is not None:
+            return self.base.is_enabled(code)
+        return _longest_prefix(code, DEFAULT_SELECT) >= 0
+
+    def over(self, base: Selection | None) -> Selection:
+        """Return this selection as a layer on top of ``base`` (``None``: on top of the defaults)."""
+        if base is None:
+            return self
+        lower = self.base.over(base) if self.base is not None else base
+        return Selection(self.select, self.extend_select, self.ignore, lower)
 
 
 def _longest_prefix(code: str, prefixes: Iterable[str]) -> int:

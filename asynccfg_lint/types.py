@@ -84,6 +84,8 @@ class PyType:
             (``_emit_async_start_custom_call`` reads them for the special keys).
         fix: the mechanical remedy for a value of this type (ACC101), if there is one.
         key_fix: the mechanical remedy for a dict key of this type (ACC102), if there is one.
+        hashable: whether ``hash()`` accepts a value of this type; a public ``*_start``
+            function's argument becomes a jaxpr equation parameter, which must be hashable.
     """
 
     name: str
@@ -94,6 +96,7 @@ class PyType:
     attrs: frozenset[str] = frozenset()
     fix: FixTemplate | None = None
     key_fix: FixTemplate | None = None
+    hashable: bool = True
 
     def named(self, name: str) -> PyType:
         """Return the same type under another display name."""
@@ -105,9 +108,10 @@ class PyType:
         return self.json is not None
 
 
-def rejected(name: str, remedy: str | None = None, error: str = "ValueError", fix: FixTemplate | None = None) -> PyType:
+def rejected(name: str, remedy: str | None = None, error: str = "ValueError", fix: FixTemplate | None = None,
+             hashable: bool = True) -> PyType:
     """Return a type that JAX's serializer rejects at lowering, with its mechanical ``fix`` if any."""
-    return PyType(name, None, error=error, remedy=remedy, fix=fix)
+    return PyType(name, None, error=error, remedy=remedy, fix=fix, hashable=hashable)
 
 
 INT = PyType("int", JsonKind.NUMBER, key_ok=True)
@@ -115,26 +119,30 @@ FLOAT = PyType("float", JsonKind.NUMBER, key_ok=True)
 BOOL = PyType("bool", JsonKind.BOOL, key_ok=True)
 NONE = PyType("None", JsonKind.NULL, key_ok=True)
 STR = PyType("str", JsonKind.STRING, key_ok=True)
-LIST = PyType("list", JsonKind.ARRAY)
+LIST = PyType("list", JsonKind.ARRAY, hashable=False)
 TUPLE = PyType("tuple", JsonKind.ARRAY)
-DICT = PyType("dict", JsonKind.OBJECT)
+DICT = PyType("dict", JsonKind.OBJECT, hashable=False)
 JSON_ANY = PyType("JSON-compatible value", JsonKind.ANY)
 
 NUMPY_INT = PyType("numpy integer", JsonKind.NUMBER, key_fix=INT_FIX)  # converted by _json_default; not a key
 NUMPY_FLOAT = PyType("numpy floating", JsonKind.NUMBER)
 NUMPY_FLOAT64 = PyType("numpy.float64", JsonKind.NUMBER, key_ok=True)  # a float subclass
 NUMPY_STR = PyType("numpy.str_", JsonKind.STRING, key_ok=True)  # a str subclass
-NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY)  # converted with .tolist()
+NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY, hashable=False)  # converted with .tolist()
+#: an array of a structured dtype: indexing it with an int gives a numpy.void
+STRUCTURED_ARRAY = NUMPY_ARRAY.named("numpy.ndarray (structured)")
 NUMPY_VALUE = PyType("numpy value", JsonKind.ANY)
 NUMPY_BOOL = rejected("numpy.bool_", "use bool(...)", fix=BOOL_FIX)
+NUMPY_VOID = rejected("numpy.void", "use x.tolist()")  # a structured scalar
 
 JAX_ARRAY = rejected("jax.Array", "use np.asarray(x).tolist(), or int(...)/float(...)/bool(...) for a scalar",
-                     fix=TOLIST_FIX)
+                     fix=TOLIST_FIX, hashable=False)
 TORCH_TENSOR = rejected("torch.Tensor", "use x.tolist(), or x.item() for a scalar", fix=TOLIST_FIX)
 TYPE_OBJECT = rejected("type object", "use its name, e.g. str(x) or x.__name__")
 DTYPE = rejected("numpy.dtype", "use str(x) or x.name")
 FUNCTION = rejected("function", "call it, or pass its name as a string")
 ENUM_MEMBER = rejected("enum.Enum member", "use x.value (or x.name)", fix=ENUM_VALUE_FIX)
+FLAG_MEMBER = rejected("enum.Flag member", "use x.value", fix=ENUM_VALUE_FIX)
 DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
 OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
 COMPLEX = rejected("complex", "use [x.real, x.imag]")
@@ -155,7 +163,7 @@ def array_kind(pytype: PyType | None) -> PyType | None:
 
 _SET_REMEDY = "use sorted(...) or list(...)"
 _LIST_REMEDY = "use list(...)"
-SET = rejected("set", _SET_REMEDY, fix=SORTED_FIX)
+SET = rejected("set", _SET_REMEDY, fix=SORTED_FIX, hashable=False)
 FROZENSET = rejected("frozenset", _SET_REMEDY, fix=SORTED_FIX)
 BYTES = rejected("bytes", "use x.decode()", fix=DECODE_FIX)
 GENERATOR = rejected("generator", _LIST_REMEDY, fix=LIST_FIX)
@@ -202,7 +210,7 @@ CALL_RESULTS: dict[str, PyType] = {
     "builtins.set": SET,
     "builtins.frozenset": FROZENSET,
     "builtins.bytes": BYTES,
-    "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)"),
+    "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)", hashable=False),
     "builtins.memoryview": rejected("memoryview", "use x.tolist()"),
     "builtins.complex": COMPLEX,
     "builtins.range": _iterable("range"),
@@ -253,14 +261,14 @@ CALL_RESULTS: dict[str, PyType] = {
     "uuid.UUID": rejected("uuid.UUID", "use str(...)"),
     "uuid.uuid4": rejected("uuid.UUID", "use str(...)"),
     "uuid.uuid1": rejected("uuid.UUID", "use str(...)"),
-    "collections.deque": _iterable("collections.deque"),
-    "collections.UserDict": rejected("collections.UserDict", "use dict(...)"),
-    "collections.UserList": rejected("collections.UserList", _LIST_REMEDY),
+    "collections.deque": replace(_iterable("collections.deque"), hashable=False),
+    "collections.UserDict": rejected("collections.UserDict", "use dict(...)", hashable=False),
+    "collections.UserList": rejected("collections.UserList", _LIST_REMEDY, hashable=False),
     "collections.UserString": rejected("collections.UserString", "use str(...)"),
-    "collections.ChainMap": rejected("collections.ChainMap", "use dict(...)"),
+    "collections.ChainMap": rejected("collections.ChainMap", "use dict(...)", hashable=False),
     "collections.defaultdict": DICT.named("collections.defaultdict"),
     "collections.Counter": DICT.named("collections.Counter"),
-    "types.MappingProxyType": rejected("mappingproxy", "use dict(...)"),
+    "types.MappingProxyType": rejected("mappingproxy", "use dict(...)", hashable=False),
     "types.SimpleNamespace": rejected("types.SimpleNamespace", "use vars(x)"),
     "enum.auto": INT,
     "dataclasses.astuple": TUPLE,
@@ -278,7 +286,7 @@ CALL_RESULTS: dict[str, PyType] = {
     "numpy.cdouble": rejected("numpy.complex128", "use [float(x.real), float(x.imag)]"),
     "numpy.clongdouble": rejected("numpy.clongdouble", "use [float(x.real), float(x.imag)]"),
     "numpy.datetime64": rejected("numpy.datetime64", "use str(x)"),
-    "numpy.void": rejected("numpy.void", "use x.tolist()"),
+    "numpy.void": NUMPY_VOID,
     "numpy.dtype": DTYPE,
     "numpy.all": NUMPY_BOOL,
     "numpy.any": NUMPY_BOOL,
@@ -427,9 +435,9 @@ METHOD_RESULTS: dict[str, PyType] = {
     "count": INT,
     "index": INT,
     "encode": rejected("bytes", "keep it a str (drop .encode())"),
-    "keys": _iterable("dict_keys"),
+    "keys": replace(_iterable("dict_keys"), hashable=False),
     "values": _iterable("dict_values"),
-    "items": rejected("dict_items", "use list(...) of pairs or the dict itself"),
+    "items": rejected("dict_items", "use list(...) of pairs or the dict itself", hashable=False),
     "_asdict": DICT,
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import flake8.defaults
 import pytest
@@ -87,6 +88,23 @@ def test_stdin_with_stdin_filename():
     assert named.stdout.startswith("pkg/lowering.py:18:47: ACC101 ")
 
 
+def test_stdin_filename_alone_reads_stdin():
+    """As ruff: --stdin-filename reads stdin even without '-'."""
+    source = (CLI_FIXTURES / "findings.py").read_bytes()
+    named = run_cli("--stdin-filename", "pkg/lowering.py", stdin=source)
+    assert named.returncode == 1
+    assert named.stdout == run_cli("findings.py").stdout.replace("findings.py:", "pkg/lowering.py:")
+    assert named.stderr == ""
+
+
+def test_stdin_filename_ignores_other_paths_with_a_warning():
+    source = SINK_IMPORT.encode() + b'emit("t", 1, 2, {"a": {1}})\n'
+    result = run_cli("--stdin-filename", "named.py", "findings.py", stdin=source)
+    assert result.returncode == 1
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(result.stdout)] == [("named.py", 2, 23, "ACC101")]
+    assert result.stderr == "asynccfg-lint: warning: ignoring findings.py in favour of standard input\n"
+
+
 def test_stdin_without_a_name_reports_dash():
     result = run_cli("-", stdin=SINK_IMPORT.encode() + b'emit("t", 1, 2, {"a": {1}})\n')
     assert result.returncode == 1
@@ -155,9 +173,10 @@ def test_exit_zero_still_prints_findings():
         (["--select", "E501", "findings.py"], "--select: unknown rule code or prefix 'E501'"),
         (["--extend-select", "ACC9", "findings.py"], "--extend-select: unknown rule code or prefix 'ACC9'"),
         (["--ignore", "ACC1,W605", "findings.py"], "--ignore: unknown rule code or prefix 'W605'"),
-        (["--output-format", "sarif", "findings.py"], "invalid choice: 'sarif'"),
-        (["no_such_file.py"], "no such file or directory: no_such_file.py"),
-        (["findings.py", "no_such_dir"], "no such file or directory: no_such_dir"),
+        (["--output-format", "xml", "findings.py"], "invalid choice: 'xml'"),
+        (["--statistics", "--output-format", "sarif", "findings.py"], "--statistics cannot be printed as sarif"),
+        (["--config", "a.toml", "--isolated", "findings.py"], "--config cannot be used with --isolated"),
+        (["--exclude", "[ab", "findings.py"], "invalid glob '[ab': unclosed '['"),
     ],
 )
 def test_usage_errors_exit_2(args, stderr_part):
@@ -165,6 +184,30 @@ def test_usage_errors_exit_2(args, stderr_part):
     assert result.returncode == 2
     assert stderr_part in result.stderr
     assert result.stdout == ""
+
+
+def test_a_missing_path_is_acc001_and_the_other_paths_are_still_checked():
+    """As ruff reports E902 and goes on: the missing path is a finding at 1:1, exit 1."""
+    result = run_cli("no_such_dir", "findings.py", "no_such_file.py")
+    assert result.returncode == 1
+    assert result.stderr == ""
+    rows = parse_text(result.stdout)
+    assert [(r.path, r.line, r.column, r.code, r.message) for r in rows if r.code == "ACC001"] == [
+        ("no_such_dir", 1, 1, "ACC001", "file not analysed: No such file or directory"),
+        ("no_such_file.py", 1, 1, "ACC001", "file not analysed: No such file or directory"),
+    ]
+    assert [r.path for r in rows] == ["findings.py"] * 8 + ["no_such_dir", "no_such_file.py"]
+
+
+def test_a_missing_path_alone_exits_1():
+    result = run_cli("no_such_file.py")
+    assert (result.returncode, result.stdout) == (1, "no_such_file.py:1:1: ACC001 file not analysed: No such file or directory\n")
+
+
+def test_a_missing_path_with_acc001_ignored_is_a_warning():
+    result = run_cli("--ignore", "ACC001", "no_such_file.py", "clean.py")
+    assert (result.returncode, result.stdout) == (0, "")
+    assert result.stderr == "asynccfg-lint: warning: no_such_file.py: No such file or directory\n"
 
 
 def test_missing_command_exits_2():
@@ -239,3 +282,42 @@ def test_noqa_pattern_is_flake8s():
 def test_version():
     result = run_program("--version")
     assert (result.returncode, result.stdout) == (0, f"asynccfg-lint {asynccfg_lint.__version__}\n")
+
+
+def test_rule_command_prints_the_page_and_the_listing():
+    from asynccfg_lint.rule_pages import rule_listing, rule_page
+
+    page = run_program("rule", "acc103")
+    assert (page.returncode, page.stdout, page.stderr) == (0, rule_page("ACC103"), "")
+    assert page.stdout.startswith("# ACC103: non-finite-float\n")
+    listing = run_program("rule", "--all")
+    assert (listing.returncode, listing.stdout) == (0, rule_listing())
+    assert [line.split()[0] for line in listing.stdout.splitlines()] == [
+        "ACC001", "ACC101", "ACC102", "ACC103", "ACC104", "ACC105", "ACC201",
+    ]
+    unknown = run_program("rule", "ACC999")
+    assert (unknown.returncode, unknown.stdout) == (2, "")
+    assert unknown.stderr.startswith("asynccfg-lint: error: unknown rule code 'ACC999'; known codes: ACC001, ")
+
+
+def test_lsp_command_serves_the_language_server(tmp_path):
+    pytest.importorskip("pygls", reason="the language server needs the lsp extra")
+    from tests.lsp_client import LspClient
+
+    client = LspClient(cwd=tmp_path, command=(sys.executable, "-m", "asynccfg_lint", "lsp"))
+    try:
+        result = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        assert result["serverInfo"]["name"] == "asynccfg-lint"
+        client.notify("initialized", {})
+        uri = (tmp_path / "m.py").as_uri()
+        text = SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n'
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+        published = client.notification("textDocument/publishDiagnostics")
+        assert [(d["code"], d["range"]["start"]) for d in published["diagnostics"]] == [
+            ("ACC101", {"line": 1, "character": 22}),
+        ]
+        assert client.request("shutdown") is None
+        client.notify("exit")
+        assert client.wait() == 0
+    finally:
+        client.close()

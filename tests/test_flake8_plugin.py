@@ -140,3 +140,56 @@ def test_deep_nesting_is_acc001_in_the_cli(tmp_path):
     rows = parse_text(run_cli("deep.py", cwd=tmp_path).stdout)
     assert [(r.line, r.column, r.code) for r in rows] == [(1, 1, "ACC001")]
     assert "RecursionError" in rows[0].message
+
+
+PLUGIN_CONFIG_MODULE = """\
+import numpy as np
+from mypkg.collectives import emit_start
+from mypkg.jsonsafe import sanitize
+
+
+def as_list(groups: set[int]):
+    return groups if isinstance(groups, list) else sorted(groups)
+
+
+def lower(ctx, x, raw):
+    emit_start("all-gather-start", ctx, x, {"tiled": np.bool_(True)})  # noqa: ACC101
+    emit_start("t", ctx, x, cfg={"groups": {1, 2}, "g": as_list(raw), "s": sanitize(raw)})
+"""
+
+
+def test_plugin_reads_extra_sinks_and_sanitizers_from_pyproject(tmp_path):
+    """flake8 does not read pyproject.toml; the plugin reads extra-sinks and sanitizers from the nearest
+    [tool.asynccfg-lint] above each file, as the CLI does, and flake8 keeps select/ignore and noqa."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "m.py").write_text(PLUGIN_CONFIG_MODULE)
+    assert acc_rows(run_flake8("--select", "ACC", "pkg", cwd=tmp_path).stdout) == []
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.asynccfg-lint]\nextra-sinks = ["mypkg.collectives.emit_start:cfg@3"]\nignore = ["ACC1"]\n'
+    )
+    found = [(r.path, r.line, r.column, r.code) for r in acc_rows(run_flake8("--select", "ACC1", "pkg", cwd=tmp_path).stdout)]
+    # the file's ignore is the CLI's business: flake8's own selection decides, so ACC1 is still reported
+    assert found == [("pkg/m.py", 7, 12, "ACC101"), ("pkg/m.py", 12, 44, "ACC101")]
+    assert [r[1:] for r in found] == [
+        (r.line, r.column, r.code)
+        for r in parse_text(run_cli("--select", "ACC1", "pkg", cwd=tmp_path).stdout)  # the CLI's --select replaces the file's
+    ]
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.asynccfg-lint]\nextra-sinks = ["mypkg.collectives.emit_start:cfg@3"]\n'
+        'sanitizers = ["pkg.m.as_list", "mypkg.jsonsafe.sanitize"]\n'
+    )
+    result = run_flake8("--select", "ACC", "--extend-select", "ACC201", "pkg", cwd=tmp_path)
+    assert [(r.line, r.column, r.code) for r in acc_rows(result.stdout)] == [(12, 44, "ACC101")]
+
+
+def test_plugin_reports_an_invalid_pyproject_table_and_fails(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.asynccfg-lint]\nextra-sinks = ["no position"]\n')
+    (tmp_path / "m.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n')
+    result = run_flake8("--select", "ACC", "m.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.stdout.startswith(
+        f'm.py: "asynccfg-lint[ACC]" failed during execution due to ConfigError: {tmp_path / "pyproject.toml"}: '
+        "[tool.asynccfg-lint]: extra-sinks: 'no position' is not QUALIFIED.NAME:PARAMETER"
+    ), result.stdout

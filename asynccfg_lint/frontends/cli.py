@@ -1,28 +1,30 @@
-"""The command line: ``asynccfg-lint check [PATH ...]`` and ``asynccfg-lint fix [PATH ...]``.
+"""The command line: ``asynccfg-lint check [PATH ...]``, ``fix [PATH ...]``, ``rule CODE|--all`` and ``lsp``.
 
-Exit codes follow ruff: 0 no findings (left), 1 findings (left), 2 usage or internal error.
+Exit codes follow ruff: 0 no findings (left), 1 findings (left), 2 usage, configuration or
+internal error. Options come from ``[tool.asynccfg-lint]`` (see :mod:`asynccfg_lint.config`),
+with the command line on top.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
+from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.fixer import FileResult, FixOptions, fix_file
-from asynccfg_lint.rules import RULES
+from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
 from asynccfg_lint.selection import Selection, parse_code_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: the message of the ACC001 diagnostic of a path that does not exist (ruff: E902)
+MISSING_PATH = "file not analysed: No such file or directory"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,26 +38,84 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="report diagnostics")
     check.add_argument("paths", nargs="*", default=["."], help="files or directories ('-' reads stdin); default: .")
     _add_selection_options(check)
-    check.add_argument("--output-format", choices=("text", "json"), default="text")
+    _add_configuration_options(check)
+    check.add_argument("--output-format", choices=FORMATS, default="text",
+                       help="text (flake8's), json, grouped (by file), github (Actions annotations) or sarif (2.1.0)")
+    check.add_argument("-o", "--output-file", help="write the output to this file instead of stdout")
+    check.add_argument("--statistics", action="store_true",
+                       help="print the number of diagnostics per code instead of the diagnostics (text or json)")
+    check.add_argument("--show-source", action="store_true", default=False,
+                       help="print the source line of each diagnostic and a caret under its column")
+    check.add_argument("--no-show-source", action="store_false", dest="show_source")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--stdin-filename", help="the path to report for source read from stdin")
+    check.add_argument("--stdin-filename",
+                       help="read the source from stdin and report it under this path (its configuration applies)")
     fix = commands.add_parser("fix", help="apply the fixes of fixable diagnostics, then report what is left")
     fix.add_argument("paths", nargs="*", default=["."], help="files or directories; default: .")
     _add_selection_options(fix)
-    fix.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change meaning")
+    _add_configuration_options(fix)
+    fix.add_argument("--unsafe-fixes", action="store_true", default=None,
+                     help="also apply fixes that may change meaning (overrides unsafe-fixes in the configuration)")
+    fix.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
+                     help="apply safe fixes only, whatever the configuration says")
     fix.add_argument("--diff", action="store_true",
                      help="write nothing; print a unified diff and exit 1 if there would be changes")
     fix.add_argument("--exit-non-zero-on-fix", action="store_true",
                      help="exit 1 when any fix was applied, even if no findings are left")
     fix.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
                      help="files fixed in parallel (processes); default: the number of CPUs")
+    rule = commands.add_parser("rule", help="print a rule's page, or list every rule code")
+    shown = rule.add_mutually_exclusive_group(required=True)
+    shown.add_argument("code", nargs="?", help="a rule code, e.g. ACC101")
+    shown.add_argument("--all", action="store_true", help="list every code with its name and summary")
+    commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the lsp extra)")
     return parser
+
+
+def _run_rule(args: argparse.Namespace) -> int:
+    """``asynccfg-lint rule CODE`` prints the rule's page; ``rule --all`` lists the codes."""
+    from asynccfg_lint.rule_pages import UnknownRuleError, rule_listing, rule_page
+
+    if args.all:
+        sys.stdout.write(rule_listing())
+        return EXIT_CLEAN
+    try:
+        sys.stdout.write(rule_page(args.code.strip().upper()))
+    except UnknownRuleError as exc:
+        sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
+        return EXIT_ERROR
+    return EXIT_CLEAN
+
+
+def _run_lsp() -> int:
+    """``asynccfg-lint lsp``: serve LSP on stdin/stdout until the client says ``exit``."""
+    try:
+        from asynccfg_lint.frontends.lsp import serve
+    except ImportError as exc:
+        sys.stderr.write(f"asynccfg-lint: error: the language server needs the lsp extra "
+                         f"(pip install 'asynccfg-lint[lsp]'): {exc}\n")
+        return EXIT_ERROR
+    serve()
+    return EXIT_CLEAN
 
 
 def _add_selection_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--select", help="comma-separated code prefixes to report instead of the default (ACC0,ACC1)")
     command.add_argument("--extend-select", help="code prefixes to report in addition, e.g. ACC201")
     command.add_argument("--ignore", help="code prefixes not to report")
+
+
+def _add_configuration_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--config", metavar="PATH",
+                         help="use this configuration file for every file (pyproject.toml: its [tool.asynccfg-lint] "
+                              "table; another TOML file: its top level) instead of discovering pyproject.toml files")
+    command.add_argument("--isolated", action="store_true", help="ignore all configuration files")
+    command.add_argument("--exclude", metavar="GLOBS",
+                         help="comma-separated globs to exclude, replacing the configured and default ones")
+    command.add_argument("--extend-exclude", metavar="GLOBS", help="comma-separated globs to exclude in addition")
+    command.add_argument("--force-exclude", action="store_true", default=False,
+                         help="apply the exclusions to paths named on the command line too (for pre-commit)")
+    command.add_argument("--no-force-exclude", action="store_false", dest="force_exclude")
 
 
 def _positive_int(text: str) -> int:
@@ -65,65 +125,108 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _selection(args: argparse.Namespace) -> Selection:
-    known = {rule.code for rule in RULES}
+def _glob_list(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def command_line_overrides(args: argparse.Namespace) -> Overrides:
+    """The command-line layer over the configuration file.
+
+    Raises:
+        ConfigError: on an unknown rule code or prefix, or a malformed glob.
+    """
     lists = {
-        "select": parse_code_list(args.select),
-        "extend_select": parse_code_list(args.extend_select),
-        "ignore": parse_code_list(args.ignore),
+        option: validate_codes(f"--{option.replace('_', '-')}", parse_code_list(getattr(args, option)))
+        for option in ("select", "extend_select", "ignore")
     }
-    for option, prefixes in lists.items():
-        for prefix in prefixes:
-            if prefix != "ALL" and not any(code.startswith(prefix) for code in known):
-                raise ValueError(f"--{option.replace('_', '-')}: unknown rule code or prefix {prefix!r}")
-    return Selection(
-        select=lists["select"] if args.select is not None else None,
-        extend_select=lists["extend_select"],
-        ignore=lists["ignore"],
+    cwd = os.getcwd()
+    return Overrides(
+        selection=Selection(
+            select=lists["select"] if args.select is not None else None,
+            extend_select=lists["extend_select"],
+            ignore=lists["ignore"],
+        ),
+        exclude=globs(_glob_list(args.exclude), cwd),
+        extend_exclude=globs(_glob_list(args.extend_exclude), cwd) or (),
+        unsafe_fixes=getattr(args, "unsafe_fixes", None),
+        force_exclude=args.force_exclude,
     )
 
 
-def _check_paths(args: argparse.Namespace, selection: Selection) -> list[Diagnostic]:
+def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
+    """ACC001 for a path that does not exist (as ruff reports E902), or a warning when ACC001 is not selected."""
+    if resolver.file_settings(path).selection.is_enabled("ACC001"):
+        return [Diagnostic(path, 1, 1, 1, 1, "ACC001", MISSING_PATH)]
+    sys.stderr.write(f"asynccfg-lint: warning: {path}: No such file or directory\n")
+    return []
+
+
+def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
+    source = sys.stdin.buffer.read()
+    if display != "-" and resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(display):
+        return []
+    settings = resolver.file_settings(display)
+    sources[display] = source
+    return check_source(source, display, settings.selection, settings.sinks, with_fixes=True,
+                        sanitizers=settings.sanitizers)
+
+
+def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
+    """Check every input; ``sources`` receives each checked file's bytes (for ``--show-source``)."""
+    if args.stdin_filename is not None:  # as ruff: --stdin-filename reads stdin, with or without '-'
+        for path in args.paths:
+            if path != "-" and path != ".":
+                sys.stderr.write(f"asynccfg-lint: warning: ignoring {path} in favour of standard input\n")
+        return _check_stdin(args.stdin_filename, resolver, sources)
     diagnostics: list[Diagnostic] = []
     for path in args.paths:
         if path == "-":
-            display = args.stdin_filename or "-"
-            diagnostics.extend(check_source(sys.stdin.buffer.read(), display, selection, with_fixes=True))
+            diagnostics.extend(_check_stdin("-", resolver, sources))
             continue
-        for file in iter_python_files([path]):
+        for item in iter_files([path], resolver):
+            if isinstance(item, Missing):
+                diagnostics.extend(_missing(item.path, resolver))
+                continue
+            settings = resolver.file_settings(item)
             try:
-                with open(file, "rb") as handle:
+                with open(item, "rb") as handle:
                     source = handle.read()
             except OSError as exc:
-                if selection.is_enabled("ACC001"):
-                    diagnostics.append(Diagnostic(file, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
+                if settings.selection.is_enabled("ACC001"):
+                    diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
                 continue
-            diagnostics.extend(check_source(source, file, selection, with_fixes=True))
+            sources[item] = source
+            diagnostics.extend(check_source(source, item, settings.selection, settings.sinks, with_fixes=True,
+                                            sanitizers=settings.sanitizers))
     return diagnostics
 
 
-def _print(diagnostics: list[Diagnostic], output_format: str) -> None:
-    if output_format == "json":
-        json.dump([d.to_json() for d in diagnostics], sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        for diagnostic in diagnostics:
-            sys.stdout.write(diagnostic.to_text() + "\n")
+def _write_output(text: str, output_file: str | None) -> None:
+    """Write ``text`` to ``output_file`` (creating its folder), or to stdout."""
+    if output_file is None:
+        sys.stdout.write(text)
+        return
+    folder = os.path.dirname(output_file)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(output_file, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
 
 
 #: a progress bar is shown (on a terminal) from this many files on
 PROGRESS_MIN_FILES = 50
 
 
-def _fix_results(files: list[str], options: FixOptions, jobs: int) -> Iterator[FileResult]:
-    """Fix ``files`` in ``jobs`` processes (in this process for one job or one file), in ``files`` order."""
-    work = partial(fix_file, options=options)
+def _fix_results(files: list[str], options: list[FixOptions], jobs: int) -> Iterator[FileResult]:
+    """Fix ``files[i]`` with ``options[i]`` in ``jobs`` processes (in this process for one job or one file), in order."""
     if jobs == 1 or len(files) <= 1:
-        yield from map(work, files)
+        yield from map(fix_file, files, options)
         return
     workers = min(jobs, len(files))
     with ProcessPoolExecutor(max_workers=workers) as executor:
-        yield from executor.map(work, files, chunksize=max(1, min(16, len(files) // (workers * 4))))
+        yield from executor.map(fix_file, files, options, chunksize=max(1, min(16, len(files) // (workers * 4))))
 
 
 def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]:
@@ -138,13 +241,27 @@ def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
-def _run_fix(args: argparse.Namespace, selection: Selection) -> int:
-    """``asynccfg-lint fix``: apply fixes, print the diff (``--diff``) or what is left, and a summary on stderr."""
+def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``asynccfg-lint fix``: apply fixes, print the diff (``--diff``) or what is left, and a summary on stderr.
+
+    Each file is fixed with its own settings (selection, sinks, sanitizers, unsafe-fixes); all
+    settings are resolved before any file is written, so a configuration error changes nothing.
+    """
     if "-" in args.paths:
         sys.stderr.write("asynccfg-lint: error: fix does not read stdin; name the files\n")
         return EXIT_ERROR
-    files = list(iter_python_files(args.paths))
-    options = FixOptions(selection=selection, unsafe=args.unsafe_fixes, write=not args.diff)
+    missing: list[Diagnostic] = []
+    files: list[str] = []
+    for item in iter_files(args.paths, resolver):
+        if isinstance(item, Missing):
+            missing.extend(_missing(item.path, resolver))
+        else:
+            files.append(item)
+    options = []
+    for file in files:
+        settings = resolver.file_settings(file)
+        options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
+                                  sinks=settings.sinks, sanitizers=settings.sanitizers))
     results = sorted(_progress(_fix_results(files, options, args.jobs), len(files)), key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     for result in results:
@@ -154,9 +271,9 @@ def _run_fix(args: argparse.Namespace, selection: Selection) -> int:
             sys.stderr.write(f"{result.path}: not fixed: {result.failure}\n")
         if result.error is not None:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
-    remaining = sorted((d for r in results for d in r.remaining), key=lambda d: d.sort_key)
+    remaining = sorted([*missing, *(d for r in results for d in r.remaining)], key=lambda d: d.sort_key)
     if not args.diff:
-        _print(remaining, "text")
+        sys.stdout.write(render_text(remaining))
     changed = sum(r.changed for r in results)
     applied = sum(r.applied for r in results)
     skipped = sum(r.unsafe_skipped for r in results)
@@ -173,34 +290,43 @@ def _run_fix(args: argparse.Namespace, selection: Selection) -> int:
     return EXIT_CLEAN
 
 
+def _run_check(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``asynccfg-lint check``: print every diagnostic, sorted by path and position as ruff does."""
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        raise ConfigError(f"--statistics cannot be printed as {args.output_format}; "
+                          f"use --output-format {' or '.join(STATISTICS_FORMATS)}")
+    sources: dict[str, bytes | str] = {}
+    diagnostics = sorted(_check_paths(args, resolver, sources), key=lambda d: d.sort_key)
+    if args.statistics:
+        text = render_statistics(diagnostics, args.output_format)
+    else:
+        text = render(diagnostics, args.output_format, sources, args.show_source)
+    _write_output(text, args.output_file)
+    if diagnostics and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
     ``check``: 0 no findings, 1 findings (0 with ``--exit-zero``). ``fix``: 0 when nothing is left
     to report, 1 when findings remain, when ``--diff`` shows changes, or with
-    ``--exit-non-zero-on-fix`` when a fix was applied. Both: 2 on a usage error, a missing path
-    or an internal error (traceback on stderr).
+    ``--exit-non-zero-on-fix`` when a fix was applied. A path that does not exist is an ACC001
+    finding (ruff's E902), and the other paths are still checked. Both: 2 on a usage or
+    configuration error (a clear message on stderr) or an internal error (with the traceback).
     """
     args = build_parser().parse_args(argv)
+    if args.command == "rule":
+        return _run_rule(args)
+    if args.command == "lsp":
+        return _run_lsp()
     try:
-        selection = _selection(args)
-    except ValueError as exc:
+        resolver = Resolver(args.config, args.isolated, command_line_overrides(args))
+        return _run_fix(args, resolver) if args.command == "fix" else _run_check(args, resolver)
+    except ConfigError as exc:
         sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
-        return EXIT_ERROR
-    try:
-        return _run_fix(args, selection) if args.command == "fix" else _run_check(args, selection)
-    except FileNotFoundError as exc:
-        sys.stderr.write(f"asynccfg-lint: error: no such file or directory: {exc.args[0]}\n")
         return EXIT_ERROR
     except Exception:  # noqa: BLE001 - an internal error is exit 2 with the traceback, never a silent pass
         sys.stderr.write("asynccfg-lint: internal error\n" + traceback.format_exc())
         return EXIT_ERROR
-
-
-def _run_check(args: argparse.Namespace, selection: Selection) -> int:
-    """``asynccfg-lint check``: print every diagnostic, sorted by path and position as ruff does."""
-    diagnostics = sorted(_check_paths(args, selection), key=lambda d: d.sort_key)
-    _print(diagnostics, args.output_format)
-    if diagnostics and not args.exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN

@@ -3,6 +3,12 @@
 flake8 handles ``# noqa``, ``--select``/``--ignore`` and output; ACC201 is added to flake8's
 default ignore list, so it is reported only when selected (``--extend-select ACC201``).
 ACC001 is never emitted here: flake8 reports unparsable files as E999 itself.
+
+flake8 does not read ``pyproject.toml``; the plugin reads ``extra-sinks`` and ``sanitizers``
+from the nearest ``[tool.asynccfg-lint]`` table above each checked file, as the CLI finds it
+(flake8's ``--isolated`` concerns flake8's own configuration files and does not change this).
+Selection stays flake8's (``--select``/``--ignore``). An invalid table stops the run (exit 1)
+with flake8's "failed during execution due to ConfigError: ..." line naming the file and the problem.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
+from asynccfg_lint.config import plugin_settings
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
 
@@ -28,7 +35,11 @@ class AsyncCfgChecker:
     Args:
         tree: flake8's ``ast`` tree (unused: the checker parses ``lines`` with libcst once).
         lines: the file's physical lines as flake8 read them.
-        filename: the path flake8 checks (used to compute the module's dotted name).
+        filename: the path flake8 checks (used to compute the module's dotted name, and to find
+            the ``pyproject.toml`` whose ``extra-sinks``/``sanitizers`` apply).
+    Raises:
+        ConfigError: when that ``pyproject.toml`` is invalid. flake8 turns an exception raised
+            while creating the plugin into its "failed during execution" message and exit 1.
     """
 
     name = "asynccfg-lint"
@@ -37,6 +48,7 @@ class AsyncCfgChecker:
     def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
         self.lines = lines
         self.filename = filename
+        self.sinks, self.sanitizers = plugin_settings(filename)
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
@@ -50,7 +62,8 @@ class AsyncCfgChecker:
         means no diagnostics for this file.
         """
         try:
-            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, apply_noqa=False)
+            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, self.sinks, apply_noqa=False,
+                                       sanitizers=self.sanitizers)
         except Exception:  # noqa: BLE001 - see docstring
             LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
             return

@@ -1,0 +1,420 @@
+"""The language server: diagnostics, quick fixes and "fix all" in any LSP editor, over stdio.
+
+    python -m asynccfg_lint.frontends.lsp        # needs the extra: pip install 'asynccfg-lint[lsp]'
+
+Built on ``pygls`` 2. For every Python document (language id ``python``, or a ``.py``/``.pyi``
+path) it publishes the checker's diagnostics on open, change and save, and clears them on close.
+Each diagnostic that carries a :class:`~asynccfg_lint.diagnostics.Fix` is offered as a quick-fix
+code action (safe fixes are ``isPreferred``); the source action ``source.fixAll.asynccfg-lint``
+applies every safe fix through :func:`asynccfg_lint.fixer.fix_source`, so an editor's fix-all is
+exactly ``asynccfg-lint fix`` on the unsaved text, verified the same way.
+
+Positions: the checker's are 1-based lines and 1-based code-point columns; LSP's are 0-based lines
+and columns in the code units of the negotiated position encoding (UTF-16 unless the client offers
+UTF-8 or UTF-32), counted on lines split at ``\\n``, ``\\r\\n`` and ``\\r`` only (as Python and LSP
+split them; a form feed is not a line break). Documents are synchronised in full, so pygls's own
+incremental line splitting (``str.splitlines``) never touches the text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import os
+import re
+import tokenize
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+try:
+    from lsprotocol import types as lsp
+    from pygls.lsp.server import LanguageServer
+except ImportError as exc:  # pragma: no cover - the message is the point
+    raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
+
+from asynccfg_lint import __version__
+from asynccfg_lint.checker import check_source
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.rule_pages import rule_page
+from asynccfg_lint.rules import RULES_BY_CODE
+from asynccfg_lint.selection import Selection
+from asynccfg_lint.types import SAFE
+
+SERVER_NAME = "asynccfg-lint"
+#: the kind of the source action that applies every safe fix of a document
+FIX_ALL_KIND = "source.fixAll.asynccfg-lint"
+PYTHON_SUFFIXES = (".py", ".pyi")
+#: the committed rule pages, present in a source checkout (an editable install)
+CHECKOUT_RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+# --- positions -------------------------------------------------------------------------------
+
+
+def code_units(text: str, encoding: str) -> int:
+    """Return the length of ``text`` in the code units of an LSP position encoding.
+
+    Args:
+        text: a piece of one line.
+        encoding: ``"utf-16"`` (LSP's default), ``"utf-8"`` or ``"utf-32"`` (code points).
+    """
+    if encoding == lsp.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == lsp.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+class LineIndex:
+    """One document's text with its line starts, to turn checker positions into LSP positions.
+
+    Lines are split at ``\\n``, ``\\r\\n`` and ``\\r``, as Python's tokenizer, libcst and LSP split them.
+    """
+
+    def __init__(self, text: str, encoding: str = lsp.PositionEncodingKind.Utf16) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+
+    def line_text(self, index: int) -> str:
+        """The text of 0-based line ``index`` without its line break."""
+        end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.text)
+        return _LINE_BREAK.sub("", self.text[self.starts[index]:end])
+
+    def position(self, line: int, column: int) -> lsp.Position:
+        """Return the LSP position of a checker position (1-based line, 1-based code-point column).
+
+        A position past the end of a line is clamped to the line's end, one past the last line to
+        the end of the document (libcst places some syntax errors there).
+        """
+        index = line - 1
+        if index >= len(self.starts):
+            return self.offset_position(len(self.text))
+        prefix = self.line_text(max(index, 0))[: max(column - 1, 0)]
+        return lsp.Position(line=max(index, 0), character=code_units(prefix, self.encoding))
+
+    def offset_position(self, offset: int) -> lsp.Position:
+        """Return the LSP position of a code-point offset into the text."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return lsp.Position(line=index, character=code_units(self.text[self.starts[index]:offset], self.encoding))
+
+    def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
+        """Return the LSP range of a checker range (``end_column`` exclusive in both)."""
+        return lsp.Range(start=self.position(line, column), end=self.position(end_line, end_column))
+
+
+# --- diagnostics and edits -------------------------------------------------------------------
+
+
+def severity(code: str) -> lsp.DiagnosticSeverity:
+    """``Error`` for the ACC1xx rules (the config fails at lowering or in XLA), ``Warning`` otherwise.
+
+    ACC001 (file not analysed) and the opt-in ACC201 (type unknown) say nothing certain about JAX.
+    """
+    return lsp.DiagnosticSeverity.Error if code.startswith("ACC1") else lsp.DiagnosticSeverity.Warning
+
+
+def cache_rules_dir() -> Path:
+    """Where rule pages are written for editors when there is no source checkout to link to."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "asynccfg-lint" / __version__ / "rules"
+
+
+def rule_doc_uri(code: str, base_url: str | None = None) -> str | None:
+    """Return the URI of ``code``'s rule page, for a diagnostic's ``codeDescription.href``.
+
+    Args:
+        code: a rule code.
+        base_url: the client's ``initializationOptions.ruleDocsUrl`` (pages are ``<base>/<CODE>.md``).
+    Returns:
+        ``<base_url>/<CODE>.md`` when a base is given; else the committed page in a source
+        checkout as a ``file:`` URI; else the page rendered by :mod:`asynccfg_lint.rule_pages` into
+        :func:`cache_rules_dir`. ``None`` for an unknown code or when the page cannot be written.
+    """
+    if code not in RULES_BY_CODE:
+        return None
+    if base_url:
+        return f"{base_url.rstrip('/')}/{code}.md"
+    committed = CHECKOUT_RULES_DIR / f"{code}.md"
+    if committed.is_file():
+        return committed.as_uri()
+    page = cache_rules_dir() / f"{code}.md"
+    text = rule_page(code)
+    try:
+        if not page.is_file() or page.read_text(encoding="utf-8") != text:
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(text, encoding="utf-8")
+    except OSError:
+        return None
+    return page.resolve().as_uri()
+
+
+def to_lsp_diagnostic(diagnostic: Diagnostic, index: LineIndex, doc_uri: str | None) -> lsp.Diagnostic:
+    """Return the LSP form of a checker diagnostic (``doc_uri``: its rule page, or ``None``)."""
+    return lsp.Diagnostic(
+        range=index.range(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column),
+        message=diagnostic.message,
+        severity=severity(diagnostic.code),
+        code=diagnostic.code,
+        code_description=lsp.CodeDescription(href=doc_uri) if doc_uri else None,
+        source=SERVER_NAME,
+    )
+
+
+def fix_edit(diagnostic: Diagnostic, index: LineIndex) -> lsp.TextEdit | None:
+    """Return the edit of ``diagnostic``'s fix, or ``None`` when it has none."""
+    fix = diagnostic.fix
+    if fix is None:
+        return None
+    return lsp.TextEdit(range=index.range(fix.line, fix.column, fix.end_line, fix.end_column),
+                        new_text=fix.replacement)
+
+
+def text_edits(index: LineIndex, new_text: str) -> list[lsp.TextEdit]:
+    """Return edits that turn ``index.text`` into ``new_text``: one per block of changed lines.
+
+    The blocks come from :class:`difflib.SequenceMatcher` over the lines with their breaks, so the
+    edits do not overlap and untouched lines (and the cursor on them) stay where they are.
+    """
+    old_lines = _lines_with_breaks(index.text)
+    new_lines = _lines_with_breaks(new_text)
+    offsets = [0]
+    for line in old_lines:
+        offsets.append(offsets[-1] + len(line))
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    return [
+        lsp.TextEdit(
+            range=lsp.Range(start=index.offset_position(offsets[i1]), end=index.offset_position(offsets[i2])),
+            new_text="".join(new_lines[j1:j2]),
+        )
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _lines_with_breaks(text: str) -> list[str]:
+    starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+    if starts[-1] == len(text):
+        starts.pop()
+    return [text[start:end] for start, end in zip(starts, starts[1:] + [len(text)])]
+
+
+def source_encoding(text: str) -> str:
+    """The encoding Python would read this text's file with (its PEP 263 cookie, else UTF-8)."""
+    head = b"".join(line.encode("utf-8", "surrogatepass") for line in _lines_with_breaks(text)[:2])
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(head).readline)
+    except SyntaxError:
+        return "utf-8"
+    return "utf-8" if encoding == "utf-8-sig" else encoding
+
+
+def fix_all_text(text: str, path: str, selection: Selection = Selection()) -> str | None:
+    """Return ``text`` with every safe fix applied (:func:`asynccfg_lint.fixer.fix_source`).
+
+    The text is encoded as its file would be (so a coding cookie means what it says), fixed and
+    verified by the fixer, and decoded back. ``None`` when nothing changes, when the fixer refuses
+    the result, or when the text cannot be encoded in its declared encoding.
+    """
+    encoding = source_encoding(text)
+    try:
+        source = text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return None
+    result = fix_source(source, path, FixOptions(selection=selection, unsafe=False, write=False))
+    if not result.changed or result.failure is not None:
+        return None
+    return result.fixed.decode(encoding)
+
+
+def _kind_requested(kind: str, only: Sequence[str] | None) -> bool:
+    """True when ``kind`` is among the requested code action kinds (kinds are dotted hierarchies)."""
+    if not only:
+        return True
+    return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(position: lsp.Position) -> tuple[int, int]:
+        return position.line, position.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Checked:
+    """The diagnostics of one version of a document's text."""
+
+    text: str
+    encoding: str
+    diagnostics: list[Diagnostic]
+    lsp_diagnostics: list[lsp.Diagnostic]
+
+    @property
+    def index(self) -> LineIndex:
+        return LineIndex(self.text, self.encoding)
+
+
+class AsyncCfgLanguageServer(LanguageServer):
+    """The asynccfg-lint language server (documents synchronised in full).
+
+    Attributes:
+        selection: the rule codes reported (the CLI's default selection).
+        rule_docs_url: the client's ``initializationOptions.ruleDocsUrl``, if any.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(SERVER_NAME, __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.selection = Selection()
+        self.rule_docs_url: str | None = None
+        self._checked: dict[str, _Checked] = {}
+
+    @property
+    def position_encoding(self) -> str:
+        """The position encoding negotiated at ``initialize`` (``utf-16`` unless the client offered another)."""
+        encoding = self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+        return str(getattr(encoding, "value", encoding))
+
+    def is_python(self, uri: str) -> bool:
+        """True for a document opened as Python or named ``*.py``/``*.pyi``."""
+        document = self.workspace.get_text_document(uri)
+        return document.language_id == "python" or document.path.endswith(PYTHON_SUFFIXES)
+
+    def display_path(self, uri: str) -> str:
+        """The path given to the checker: the file's path for ``file:`` URIs (it gives the module's
+        dotted name); ``-`` (module ``__main__``, as for stdin) for an unsaved ``untitled:`` buffer."""
+        document = self.workspace.get_text_document(uri)
+        return document.path if uri.startswith("file:") else "-"
+
+    def checked(self, uri: str) -> _Checked:
+        """The diagnostics of the document's current text (checked again only when the text changed)."""
+        text = self.workspace.get_text_document(uri).source
+        encoding = self.position_encoding
+        cached = self._checked.get(uri)
+        if cached is not None and cached.text == text and cached.encoding == encoding:
+            return cached
+        try:
+            diagnostics = check_source(text, self.display_path(uri), self.selection, with_fixes=True)
+        except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
+            self.window_log_message(lsp.LogMessageParams(
+                type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
+            ))
+            diagnostics = []
+        index = LineIndex(text, encoding)
+        converted = [to_lsp_diagnostic(d, index, rule_doc_uri(d.code, self.rule_docs_url)) for d in diagnostics]
+        checked = _Checked(text, encoding, diagnostics, converted)
+        self._checked[uri] = checked
+        return checked
+
+    def publish(self, uri: str) -> None:
+        """Publish the document's diagnostics (nothing for a document that is not Python)."""
+        if not self.is_python(uri):
+            return
+        version = self.workspace.get_text_document(uri).version
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, diagnostics=self.checked(uri).lsp_diagnostics, version=version
+        ))
+
+    def forget(self, uri: str) -> None:
+        """Clear a closed document's diagnostics."""
+        self._checked.pop(uri, None)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def workspace_edit(self, uri: str, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
+        """A workspace edit of one document: versioned ``documentChanges`` when the client takes them."""
+        capabilities = self.client_capabilities
+        workspace = capabilities.workspace if capabilities else None
+        workspace_edit = workspace.workspace_edit if workspace else None
+        if workspace_edit is not None and workspace_edit.document_changes:
+            version = self.workspace.get_text_document(uri).version
+            return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(
+                text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=edits
+            )])
+        return lsp.WorkspaceEdit(changes={uri: edits})
+
+    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        """The quick fixes of the diagnostics in ``params.range``, then the fix-all action if it changes anything."""
+        uri = params.text_document.uri
+        if not self.is_python(uri):
+            return []
+        checked = self.checked(uri)
+        index = checked.index
+        only = params.context.only
+        actions: list[lsp.CodeAction] = []
+        if _kind_requested(lsp.CodeActionKind.QuickFix, only):
+            for diagnostic, converted in zip(checked.diagnostics, checked.lsp_diagnostics):
+                edit = fix_edit(diagnostic, index)
+                if edit is None or not _overlaps(converted.range, params.range):
+                    continue
+                assert diagnostic.fix is not None
+                safe = diagnostic.fix.safety == SAFE
+                actions.append(lsp.CodeAction(
+                    title=f"{SERVER_NAME} ({diagnostic.code}): {diagnostic.fix.description}"
+                          + ("" if safe else " (unsafe fix)"),
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[converted],
+                    is_preferred=safe,
+                    edit=self.workspace_edit(uri, [edit]),
+                ))
+        has_safe_fix = any(d.fix is not None and d.fix.safety == SAFE for d in checked.diagnostics)
+        if has_safe_fix and _kind_requested(FIX_ALL_KIND, only):
+            fixed = fix_all_text(checked.text, self.display_path(uri), self.selection)
+            if fixed is not None:
+                actions.append(lsp.CodeAction(
+                    title=f"{SERVER_NAME}: fix all safe fixes",
+                    kind=FIX_ALL_KIND,
+                    edit=self.workspace_edit(uri, text_edits(index, fixed)),
+                ))
+        return actions
+
+
+def create_server() -> AsyncCfgLanguageServer:
+    """Return a server with every feature registered (not started)."""
+    server = AsyncCfgLanguageServer()
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: AsyncCfgLanguageServer, params: lsp.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict) and isinstance(options.get("ruleDocsUrl"), str):
+            ls.rule_docs_url = options["ruleDocsUrl"]
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: AsyncCfgLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: AsyncCfgLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: AsyncCfgLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: AsyncCfgLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False
+    ))
+    def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        return ls.code_actions(params) or None
+
+    return server
+
+
+def serve() -> None:
+    """Run the language server on stdin/stdout until the client sends ``exit``."""
+    create_server().start_io()
+
+
+if __name__ == "__main__":
+    serve()
