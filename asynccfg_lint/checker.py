@@ -12,11 +12,12 @@ from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, is_fixable_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, parse_source
-from asynccfg_lint.prefilter import mentions_sink
-from asynccfg_lint.resolution import qualified_names
+from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.prefilter import may_call_any
+from asynccfg_lint.resolution import enclosing, parameter_of, qualified_names
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import find_sink_calls
+from asynccfg_lint.summaries import close_over_wrappers
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry
 
@@ -27,6 +28,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
     call to one is not reported, and neither is a config that always comes from one.
     """
+    sinks = close_over_wrappers(lambda _known: [parsed], sinks)  # this module's own wrappers
+    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
     tracer = DictTracer(parsed)
     classifier = ValueClassifier(parsed, tracer, sanitizers)
     findings: list[Finding] = []
@@ -47,10 +50,21 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 found = classifier.check_entries(traced)
         for finding in found:
             key = (id(finding.node), finding.code)
+            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
+                continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
+    """True when ``node`` is a parameter of the enclosing top-level function that is a (derived) sink parameter."""
+    function = enclosing(parsed, node, (cst.FunctionDef,))
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    param = parameter_of(parsed, node, function)
+    return param is not None and (f"{parsed.name.name}.{function.name.value}", param) in checked_at_calls
 
 
 def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,
@@ -143,6 +157,7 @@ def check_source(
     apply_noqa: bool = True,
     with_fixes: bool = False,
     sanitizers: frozenset[str] = frozenset(),
+    parsed: ParsedModule | None = None,
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -154,15 +169,16 @@ def check_source(
         apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves that to flake8).
         with_fixes: attach each diagnostic's :class:`~asynccfg_lint.diagnostics.Fix` when it has one.
         sanitizers: qualified names of functions whose result is JSON-safe (``[tool.asynccfg-lint] sanitizers``).
+        parsed: ``source`` already parsed (a project run parses each file once), else ``None``.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic.
     """
     sinks = tuple(sinks)
-    if not mentions_sink(source, {name for spec in sinks for name in spec.short_names}):
+    if not may_call_any(source, module_name_for(path).name, sinks):
         return []
     try:
-        parsed = parse_source(source, path)
+        parsed = parsed or parse_source(source, path)
     except ParseFailure as failure:
         if not selection.is_enabled("ACC001"):
             return []

@@ -23,8 +23,8 @@ from asynccfg_lint.checker import Located, check_parsed, fixable, parse_failure_
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import apply_template
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, parse_source
-from asynccfg_lint.prefilter import mentions_sink
+from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE, FixTemplate
 
@@ -137,7 +137,7 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> 
         not re-check with exactly the findings that were not fixed. An unparsable file is not a
         failure: it reports ACC001 (when selected) and is left as it is.
     """
-    if not mentions_sink(source, {name for spec in options.sinks for name in spec.short_names}):
+    if not may_call_any(source, module_name_for(path).name, options.sinks):
         return SourceFix(source, source)
     try:
         parsed = parse_source(source, path)

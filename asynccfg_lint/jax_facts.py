@@ -45,6 +45,8 @@ class SinkSpec:
         position: 0-based positional index, or ``None`` for keyword-only parameters.
         kind: :class:`SinkKind` of the argument.
         key: for ``SinkKind.VALUE``, the config key the value lands under.
+        wrapper_module: for a derived sink (a wrapper found by the summaries), the dotted name of
+            the module that defines it; ``None`` for built-in and configured sinks.
     """
 
     qualnames: frozenset[str]
@@ -52,6 +54,7 @@ class SinkSpec:
     position: int | None
     kind: SinkKind
     key: str | None = None
+    wrapper_module: str | None = None
 
     @property
     def short_names(self) -> frozenset[str]:

@@ -2,11 +2,15 @@
 
 Every way to reach a sink (import, alias, ``functools.partial``) names the sink's last
 dotted component somewhere in the file, so a file without any of those names has no finding.
+A wrapper (derived sink) is also reached only from its own module or through an import that
+names that module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from asynccfg_lint.jax_facts import SinkSpec
 
 
 def mentions_sink(source: str | bytes, sink_names: Iterable[str]) -> bool:
@@ -19,3 +23,23 @@ def mentions_sink(source: str | bytes, sink_names: Iterable[str]) -> bool:
     if isinstance(source, bytes):
         return any(name.encode("ascii") in source for name in sink_names)
     return any(name in source for name in sink_names)
+
+
+def may_call(source: str | bytes, module: str, spec: SinkSpec) -> bool:
+    """Whether the module ``module`` (its text or bytes ``source``) may call ``spec``: substring tests.
+
+    A built-in or configured sink must be named. A wrapper (``spec.wrapper_module`` set) must be
+    named, and the file must be that module or mention its last dotted component: wrapper names
+    such as ``lower`` are common words, and the module's name keeps the prefilter from parsing
+    every file that contains them.
+    """
+    if not mentions_sink(source, spec.short_names):
+        return False
+    if spec.wrapper_module is None or spec.wrapper_module == module:
+        return True
+    return mentions_sink(source, {spec.wrapper_module.rpartition(".")[2]})
+
+
+def may_call_any(source: str | bytes, module: str, sinks: Iterable[SinkSpec]) -> bool:
+    """Whether ``source`` may call one of ``sinks`` (see :func:`may_call`)."""
+    return any(may_call(source, module, spec) for spec in sinks)

@@ -107,8 +107,8 @@ RULES: tuple[Rule, ...] = (
         summary="A config value whose type the checker cannot determine (opt-in).",
         failure="Unknown: the value may or may not serialize; annotate it or convert it explicitly.",
         default_enabled=False,
-        bad_example="def lower(ctx, x, tiled):\n    cfg = {\"tiled\": tiled}\n",
-        good_example="def lower(ctx, x, tiled: bool):\n    cfg = {\"tiled\": tiled}\n",
+        bad_example='cfg = {"tiled": load_tiled_flag()}  # a call into code the checker cannot see\n',
+        good_example='cfg = {"tiled": bool(load_tiled_flag())}\n',
     ),
 )
 

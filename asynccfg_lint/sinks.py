@@ -66,55 +66,51 @@ class SinkFinder(cst.CSTVisitor):
     def __init__(self, parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> None:
         super().__init__()
         self.parsed = parsed
-        self.by_name: dict[str, SinkSpec] = {name: spec for spec in sinks for name in spec.qualnames}
+        self.by_name: dict[str, list[SinkSpec]] = {}
+        for spec in sinks:  # a wrapper can have several sink parameters
+            for name in spec.qualnames:
+                self.by_name.setdefault(name, []).append(spec)
         self.found: list[SinkCall] = []
 
-    def _spec_for(self, callee: cst.BaseExpression) -> SinkSpec | None:
+    def _specs_for(self, callee: cst.BaseExpression) -> list[SinkSpec]:
         for name in qualified_names(self.parsed, callee):
             if name in self.by_name:
                 return self.by_name[name]
-        return None
+        return []
 
-    def _partial_target(self, call: cst.Call) -> tuple[SinkSpec, int] | None:
-        """For ``functools.partial(sink, a, b)`` return the sink and the number of bound positionals."""
+    def _partial_target(self, call: cst.Call) -> tuple[list[SinkSpec], int]:
+        """For ``functools.partial(sink, a, b)``: the sink's specs and the number of bound positionals."""
         if not call.args or not qualified_names(self.parsed, call.func) & _PARTIAL:
-            return None
-        spec = self._spec_for(call.args[0].value)
-        if spec is None:
-            return None
+            return [], 0
         bound = sum(1 for a in call.args[1:] if a.keyword is None and not a.star)
-        return spec, bound
+        return self._specs_for(call.args[0].value), bound
+
+    def _add(self, call: cst.Call, specs: list[SinkSpec], shift: int, arguments: cst.Call | None = None) -> None:
+        """Record ``call`` for each spec whose argument it passes (read from ``arguments``, default ``call``)."""
+        for spec in specs:
+            argument = _argument(arguments or call, spec, shift)
+            if argument is not None:
+                self.found.append(SinkCall(call, spec, argument))
 
     def visit_Call(self, node: cst.Call) -> None:
-        spec = self._spec_for(node.func)
-        if spec is not None:
-            argument = _argument(node, spec, 0)
-            if argument is not None:
-                self.found.append(SinkCall(node, spec, argument))
+        specs = self._specs_for(node.func)
+        if specs:
+            self._add(node, specs, 0)
             return
-        partial = self._partial_target(node)
-        if partial is not None:
-            spec, _ = partial
-            inner = cst.Call(func=node.args[0].value, args=node.args[1:])
-            argument = _argument(inner, spec, 0)
-            if argument is not None:
-                self.found.append(SinkCall(node, spec, argument))
+        specs, _ = self._partial_target(node)
+        if specs:  # the partial call itself may bind the config
+            self._add(node, specs, 0, cst.Call(func=node.args[0].value, args=node.args[1:]))
             return
         if isinstance(node.func, cst.Name):
             for binding in bindings_of_name(self.parsed, node.func) or ():
-                aliased = self._spec_for(binding.value) if binding.value is not None else None
-                if aliased is not None:  # `emit = P._emit_async_start_custom_call`, then `emit(...)`
-                    argument = _argument(node, aliased, 0)
-                    if argument is not None:
-                        self.found.append(SinkCall(node, aliased, argument))
+                aliased = self._specs_for(binding.value) if binding.value is not None else []
+                if aliased:  # `emit = P._emit_async_start_custom_call`, then `emit(...)`
+                    self._add(node, aliased, 0)
                     return
                 if isinstance(binding.value, cst.Call):
-                    partial = self._partial_target(binding.value)
-                    if partial is not None:
-                        spec, shift = partial
-                        argument = _argument(node, spec, shift)
-                        if argument is not None:
-                            self.found.append(SinkCall(node, spec, argument))
+                    specs, shift = self._partial_target(binding.value)
+                    if specs:
+                        self._add(node, specs, shift)
                         return
 
 

@@ -148,11 +148,11 @@ def test_acc201_is_opt_in():
     extended = run_cli("--extend-select", "ACC201", "untraceable.py")
     assert extended.returncode == 1
     assert [(r.line, r.column, r.code) for r in parse_text(extended.stdout)] == [
-        (7, 48, "ACC201"), (8, 56, "ACC201"), (9, 38, "ACC201"),
+        (11, 52, "ACC201"), (12, 60, "ACC201"), (13, 42, "ACC201"), (17, 48, "ACC201"), (17, 64, "ACC201"),
     ]
     # --select replaces the default: ACC201 alone, not the ACC1 findings beside it
     assert _codes("--select", "ACC2", "untraceable.py", "findings.py") == [
-        (7, 48, "ACC201"), (8, 56, "ACC201"), (9, 38, "ACC201"),
+        (11, 52, "ACC201"), (12, 60, "ACC201"), (13, 42, "ACC201"), (17, 48, "ACC201"), (17, 64, "ACC201"),
     ]
 
 

@@ -103,10 +103,10 @@ def test_sarif_of_a_clean_run_and_of_paths_outside_the_current_directory(tmp_pat
 def test_github_annotations(tmp_path):
     (tmp_path / "we,ird.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}, "b": float("nan")})\n')
     result = run_cli("--output-format", "github", "--extend-select", "ACC201", "we,ird.py", "-", cwd=tmp_path,
-                     stdin=SINK_IMPORT.encode() + b"def f(c):\n    emit('t', 1, 2, {'c': c})\n")
+                     stdin=SINK_IMPORT.encode() + b"def f():\n    emit('t', 1, 2, {'c': g()})\n")
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        "::warning file=-,line=3,col=27,endLine=3,endColumn=28,title=ACC201::"
+        "::warning file=-,line=3,col=27,endLine=3,endColumn=30,title=ACC201::"
         'value for key "c" has a type the checker cannot determine; annotate it or convert it with int()/float()/bool()/str()',
         "::error file=we%2Cird.py,line=2,col=23,endLine=2,endColumn=26,title=ACC101::"
         'value for key "a" is set, which JAX cannot serialize to JSON: lowering raises ValueError; use sorted(...) or list(...)',

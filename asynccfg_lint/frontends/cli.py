@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
+from asynccfg_lint.project import Project
 from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixer import FileResult, FixOptions, fix_file
@@ -181,25 +182,30 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
                 sys.stderr.write(f"asynccfg-lint: warning: ignoring {path} in favour of standard input\n")
         return _check_stdin(args.stdin_filename, resolver, sources)
     diagnostics: list[Diagnostic] = []
+    items: list[str | Missing] = []
     for path in args.paths:
         if path == "-":
             diagnostics.extend(_check_stdin("-", resolver, sources))
+        else:
+            items.extend(iter_files([path], resolver))
+    project = Project(item for item in items if not isinstance(item, Missing))
+    for item in items:
+        if isinstance(item, Missing):
+            diagnostics.extend(_missing(item.path, resolver))
             continue
-        for item in iter_files([path], resolver):
-            if isinstance(item, Missing):
-                diagnostics.extend(_missing(item.path, resolver))
-                continue
-            settings = resolver.file_settings(item)
-            try:
-                with open(item, "rb") as handle:
-                    source = handle.read()
-            except OSError as exc:
-                if settings.selection.is_enabled("ACC001"):
-                    diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
-                continue
-            sources[item] = source
-            diagnostics.extend(check_source(source, item, settings.selection, settings.sinks, with_fixes=True,
-                                            sanitizers=settings.sanitizers))
+        settings = resolver.file_settings(item)
+        try:
+            with open(item, "rb") as handle:
+                source = handle.read()
+        except OSError as exc:
+            if settings.selection.is_enabled("ACC001"):
+                diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
+            continue
+        sources[item] = source
+        diagnostics.extend(check_source(source, item, settings.selection, project.sinks(settings.sinks),
+                                        with_fixes=True, sanitizers=settings.sanitizers,
+                                        parsed=project.cached(item)))
+        project.forget(item)
     return diagnostics
 
 
@@ -258,10 +264,12 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
         else:
             files.append(item)
     options = []
+    project = Project(files)
     for file in files:
         settings = resolver.file_settings(file)
         options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
-                                  sinks=settings.sinks, sanitizers=settings.sanitizers))
+                                  sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
+    del project  # the fix workers parse the files themselves; free the summaries' parses
     results = sorted(_progress(_fix_results(files, options, args.jobs), len(files)), key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     for result in results:

@@ -9,24 +9,51 @@ from the nearest ``[tool.asynccfg-lint]`` table above each checked file, as the 
 (flake8's ``--isolated`` concerns flake8's own configuration files and does not change this).
 Selection stays flake8's (``--select``/``--ignore``). An invalid table stops the run (exit 1)
 with flake8's "failed during execution due to ConfigError: ..." line naming the file and the problem.
+
+flake8 hands the plugin one file at a time. Wrappers defined in the same file are always seen;
+for a file inside a package, the plugin also summarises every module of the top-level package
+(the outermost folder chain with ``__init__.py``) once per flake8 process, so a wrapper defined
+in a sibling module is a sink too. Wrappers outside that package are not seen (the CLI sees
+every file of its run).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import logging
+import os
 from collections.abc import Iterator
 from typing import Any
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.config import plugin_settings
+from asynccfg_lint.discovery import iter_python_files
+from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.project import Project
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC1", "ACC2"))
 LOG = logging.getLogger(__name__)
+
+
+def package_root(filename: str) -> str | None:
+    """The folder holding the top-level package of ``filename``, or ``None`` outside a package."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    if not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return None
+    while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+@functools.lru_cache(maxsize=8)
+def package_sinks(root: str, sinks: tuple[SinkSpec, ...]) -> tuple[SinkSpec, ...]:
+    """``sinks`` plus the wrappers of every module under the package folder ``root`` (once per process)."""
+    return Project(iter_python_files([root])).sinks(sinks)
 
 
 class AsyncCfgChecker:
@@ -62,7 +89,9 @@ class AsyncCfgChecker:
         means no diagnostics for this file.
         """
         try:
-            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, self.sinks, apply_noqa=False,
+            root = package_root(self.filename)
+            sinks = package_sinks(root, tuple(self.sinks)) if root else self.sinks
+            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, sinks, apply_noqa=False,
                                        sanitizers=self.sanitizers)
         except Exception:  # noqa: BLE001 - see docstring
             LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)

@@ -1,0 +1,93 @@
+"""The project of one run: its files, parsed on demand, and its derived sinks.
+
+A run over several files (the CLI, the fixer) sees wrappers defined in one module and called
+in another: summaries are computed over every file that may call a sink, to a fixed point,
+before any file is checked. Only files that pass the prefilter are parsed, and the most recent
+parses are kept for the check itself.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+
+from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.prefilter import may_call_any
+from asynccfg_lint.summaries import close_over_wrappers
+
+
+#: how many parsed modules a project keeps at once (bounds memory on large trees)
+KEPT_PARSES = 32
+
+
+class Project:
+    """Files of one run, read and parsed on demand.
+
+    Args:
+        files: the paths of the run (display paths, as checked).
+    """
+
+    def __init__(self, files: Iterable[str]) -> None:
+        self.files = list(files)
+        self._sources: dict[str, bytes | None] = {}
+        self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
+        self._sinks: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...]] = {}
+
+    def source(self, path: str) -> bytes | None:
+        """The bytes of ``path``, or ``None`` when it cannot be read."""
+        if path not in self._sources:
+            try:
+                with open(path, "rb") as handle:
+                    self._sources[path] = handle.read()
+            except OSError:
+                self._sources[path] = None
+        return self._sources[path]
+
+    def parsed(self, path: str) -> ParsedModule | None:
+        """``path`` parsed with its metadata, or ``None`` when it cannot be read or parsed.
+
+        The last :data:`KEPT_PARSES` parses are kept (a parsed module with its metadata takes
+        about 100 times the file's size); an older one is parsed again when asked for.
+        """
+        if path in self._parsed:
+            self._parsed.move_to_end(path)
+            return self._parsed[path]
+        source = self.source(path)
+        try:
+            parsed = parse_source(source, path) if source is not None else None
+        except ParseFailure:
+            parsed = None
+        self._parsed[path] = parsed
+        if len(self._parsed) > KEPT_PARSES:
+            self._parsed.popitem(last=False)
+        return parsed
+
+    def sinks(self, builtin: Iterable[SinkSpec]) -> tuple[SinkSpec, ...]:
+        """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
+
+        Each round parses only the files that name a sink known so far; the result is computed
+        once per distinct ``builtin`` (files with the same settings share it).
+        """
+        builtin = tuple(builtin)
+        if builtin not in self._sinks:
+            self._sinks[builtin] = close_over_wrappers(self._modules_naming, builtin)
+        return self._sinks[builtin]
+
+    def cached(self, path: str) -> ParsedModule | None:
+        """``path``'s parse if the summaries already made it (no new parse), else ``None``."""
+        return self._parsed.get(path)
+
+    def _modules_naming(self, sinks: set[SinkSpec]) -> Iterator[ParsedModule]:
+        """The parsed files that may call one of ``sinks`` (the prefilter's test)."""
+        for path in self.files:
+            source = self.source(path)
+            if source is not None and may_call_any(source, module_name_for(path).name, sinks):
+                parsed = self.parsed(path)
+                if parsed is not None:
+                    yield parsed
+
+    def forget(self, path: str) -> None:
+        """Drop what is kept for ``path`` (after it has been checked), to bound memory."""
+        self._sources.pop(path, None)
+        self._parsed.pop(path, None)

@@ -1,0 +1,104 @@
+"""Function summaries: wrappers whose parameters reach a sink become sinks themselves (derived sinks).
+
+``def send(ctx, x, cfg): return emit("t", ctx, x, {**cfg, "k": 1})`` makes ``send``'s ``cfg`` a
+config sink, and ``def gather(ctx, x, tiled): emit("t", ctx, x, {"tiled": tiled})`` makes
+``gather``'s ``tiled`` a value sink under key ``"tiled"``. Calls to them are then checked at the
+call site, where the value is visible. Summaries are computed to a fixed point, so a wrapper of
+a wrapper is a sink too; recursion cannot loop, because each round only adds specs that were
+not there before and there are finitely many parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import libcst as cst
+
+from asynccfg_lint.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import enclosing, parameter_of
+from asynccfg_lint.sinks import find_sink_calls
+from asynccfg_lint.tracer import DictTracer
+
+#: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
+MAX_ROUNDS = 8
+
+
+def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
+    """0-based position of ``param`` among ``function``'s positional parameters, else ``None``."""
+    positional = [*function.params.posonly_params, *function.params.params]
+    for index, candidate in enumerate(positional):
+        if candidate.name.value == param:
+            return index
+    return None
+
+
+def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> SinkSpec:
+    qualname = f"{parsed.name.name}.{function.name.value}"
+    return SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
+                    key=key, wrapper_module=parsed.name.name)
+
+
+def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The top-level ``def`` containing ``node`` (methods and nested functions are not summarised)."""
+    function = enclosing(parsed, node, (cst.FunctionDef,))
+    if function is None or not isinstance(parsed.parents.get(function), cst.Module):
+        return None
+    return function
+
+
+def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+    """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far."""
+    derived: set[SinkSpec] = set()
+    tracer = DictTracer(parsed)
+    for call in find_sink_calls(parsed, sinks):
+        function = _module_level_function(parsed, call.call)
+        if function is None:
+            continue
+        if call.spec.kind is SinkKind.VALUE:
+            param = parameter_of(parsed, call.argument, function)
+            if param is not None:
+                derived.add(_spec(parsed, function, param, SinkKind.VALUE, call.spec.key))
+            continue
+        param = parameter_of(parsed, call.argument, function)
+        traced = tracer.trace(call.argument)
+        if param is not None and traced is None:
+            derived.add(_spec(parsed, function, param, SinkKind.CONFIG, None))
+            continue
+        if traced is None:
+            continue
+        for opaque in traced.opaque:
+            param = parameter_of(parsed, opaque, function)
+            if param is not None:
+                derived.add(_spec(parsed, function, param, SinkKind.CONFIG, None))
+        for entry in traced.entries:
+            param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
+            if param is not None and entry.key is not None:
+                derived.add(_spec(parsed, function, param, SinkKind.VALUE, entry.key))
+    return derived
+
+
+def close_over_wrappers(
+    modules_for: Callable[[set[SinkSpec]], Iterable[ParsedModule]], sinks: Iterable[SinkSpec]
+) -> tuple[SinkSpec, ...]:
+    """Return ``sinks`` plus every derived sink, to a fixed point (wrappers of wrappers).
+
+    Args:
+        modules_for: given the sinks added in the last round, the modules that may call them
+            (one file: that module; a project: the files that name one of them). Only those are
+            summarised again, since a module's summary changes only through the sinks it calls.
+        sinks: the sinks to start from.
+    Returns:
+        every sink, in a stable order.
+    """
+    known: set[SinkSpec] = set(sinks)
+    added = set(known)
+    for _ in range(MAX_ROUNDS):
+        new: set[SinkSpec] = set()
+        for parsed in modules_for(added):
+            new |= derive_sinks(parsed, known) - known
+        if not new:
+            break
+        known |= new
+        added = new
+    return tuple(sorted(known, key=lambda spec: (sorted(spec.qualnames), spec.param)))
