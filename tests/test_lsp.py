@@ -339,3 +339,13 @@ def test_server_exits_when_the_editor_goes_away(client, tmp_path):
     initialize(client, tmp_path)
     client.process.stdin.close()  # the editor died without shutdown/exit
     assert client.wait() in (0, 1)
+
+
+def test_the_files_pyproject_settings_apply(client, tmp_path):
+    """The server reads ``[tool.asynccfg-lint]`` as the CLI does: here ACC101 is ignored, ACC103 stays."""
+    (tmp_path / "pyproject.toml").write_text('[tool.asynccfg-lint]\nignore = ["ACC101"]\n')
+    initialize(client, tmp_path)
+    uri = (tmp_path / "bad_config.py").as_uri()
+    open_document(client, uri, BAD)
+    assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == [NAN]
+    shut_down(client)

@@ -37,12 +37,17 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
+from asynccfg_lint.config import ConfigError, FileSettings, Resolver
+from asynccfg_lint.jax_facts import BUILTIN_SINKS
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixer import FixOptions, fix_source
 from asynccfg_lint.rule_pages import rule_page
 from asynccfg_lint.rules import RULES_BY_CODE
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE
+
+#: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
+DEFAULT_SETTINGS = FileSettings(Selection(), tuple(BUILTIN_SINKS), frozenset(), False)
 
 SERVER_NAME = "asynccfg-lint"
 #: the kind of the source action that applies every safe fix of a document
@@ -214,7 +219,7 @@ def source_encoding(text: str) -> str:
     return "utf-8" if encoding == "utf-8-sig" else encoding
 
 
-def fix_all_text(text: str, path: str, selection: Selection = Selection()) -> str | None:
+def fix_all_text(text: str, path: str, settings: FileSettings = DEFAULT_SETTINGS) -> str | None:
     """Return ``text`` with every safe fix applied (:func:`asynccfg_lint.fixer.fix_source`).
 
     The text is encoded as its file would be (so a coding cookie means what it says), fixed and
@@ -226,7 +231,8 @@ def fix_all_text(text: str, path: str, selection: Selection = Selection()) -> st
         source = text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return None
-    result = fix_source(source, path, FixOptions(selection=selection, unsafe=False, write=False))
+    result = fix_source(source, path, FixOptions(selection=settings.selection, unsafe=False, write=False,
+                                                 sinks=settings.sinks, sanitizers=settings.sanitizers))
     if not result.changed or result.failure is not None:
         return None
     return result.fixed.decode(encoding)
@@ -267,13 +273,13 @@ class AsyncCfgLanguageServer(LanguageServer):
     """The asynccfg-lint language server (documents synchronised in full).
 
     Attributes:
-        selection: the rule codes reported (the CLI's default selection).
+        resolver: finds each file's ``[tool.asynccfg-lint]`` settings (selection, sinks, sanitizers).
         rule_docs_url: the client's ``initializationOptions.ruleDocsUrl``, if any.
     """
 
     def __init__(self) -> None:
         super().__init__(SERVER_NAME, __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
-        self.selection = Selection()
+        self.resolver = Resolver()
         self.rule_docs_url: str | None = None
         self._checked: dict[str, _Checked] = {}
 
@@ -294,6 +300,20 @@ class AsyncCfgLanguageServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         return document.path if uri.startswith("file:") else "-"
 
+    def settings(self, uri: str) -> FileSettings:
+        """The ``[tool.asynccfg-lint]`` settings of the document's file, as the CLI finds them.
+
+        An unsaved buffer, or a file whose configuration is invalid (the error is logged to the
+        client), gets the defaults.
+        """
+        if not uri.startswith("file:"):
+            return DEFAULT_SETTINGS
+        try:
+            return self.resolver.file_settings(self.display_path(uri))
+        except ConfigError as exc:
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"asynccfg-lint: {exc}"))
+            return DEFAULT_SETTINGS
+
     def checked(self, uri: str) -> _Checked:
         """The diagnostics of the document's current text (checked again only when the text changed)."""
         text = self.workspace.get_text_document(uri).source
@@ -302,7 +322,9 @@ class AsyncCfgLanguageServer(LanguageServer):
         if cached is not None and cached.text == text and cached.encoding == encoding:
             return cached
         try:
-            diagnostics = check_source(text, self.display_path(uri), self.selection, with_fixes=True)
+            settings = self.settings(uri)
+            diagnostics = check_source(text, self.display_path(uri), settings.selection, settings.sinks,
+                                       with_fixes=True, sanitizers=settings.sanitizers)
         except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
             self.window_log_message(lsp.LogMessageParams(
                 type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
@@ -366,7 +388,7 @@ class AsyncCfgLanguageServer(LanguageServer):
                 ))
         has_safe_fix = any(d.fix is not None and d.fix.safety == SAFE for d in checked.diagnostics)
         if has_safe_fix and _kind_requested(FIX_ALL_KIND, only):
-            fixed = fix_all_text(checked.text, self.display_path(uri), self.selection)
+            fixed = fix_all_text(checked.text, self.display_path(uri), self.settings(uri))
             if fixed is not None:
                 actions.append(lsp.CodeAction(
                     title=f"{SERVER_NAME}: fix all safe fixes",
