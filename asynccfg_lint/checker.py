@@ -17,7 +17,7 @@ from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.resolution import enclosing, parameter_of, qualified_names
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import find_sink_calls
-from asynccfg_lint.summaries import close_over_wrappers
+from asynccfg_lint.summaries import summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry
 
@@ -28,7 +28,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
     call to one is not reported, and neither is a config that always comes from one.
     """
-    sinks = close_over_wrappers(lambda _known: [parsed], sinks)  # this module's own wrappers
+    sinks = summarise_module(parsed, sinks)  # this module's own wrappers
     checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
     tracer = DictTracer(parsed)
     classifier = ValueClassifier(parsed, tracer, sanitizers)

@@ -42,7 +42,7 @@ class ParsedModule:
         text: the decoded source text (positions index into it).
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
         name: the module's dotted name and package (for fully qualified local names).
-        scopes / parents / positions: resolved metadata mappings, keyed by node.
+        scopes / parents: resolved metadata mappings, keyed by node.
     """
 
     path: str
@@ -51,8 +51,18 @@ class ParsedModule:
     name: ModuleNameAndPackage
     scopes: dict
     parents: dict
-    positions: dict
+    _positions: dict | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def positions(self) -> dict:
+        """Node -> ``CodeRange`` (1-based lines, 0-based columns), resolved on first use.
+
+        Summaries never need positions; only a module with something to report pays for them.
+        """
+        if self._positions is None:
+            self._positions = self.wrapper.resolve(PositionProvider)
+        return self._positions
 
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
         """The fully qualified names ``node`` may refer to, as ``FullyQualifiedNameProvider`` gives them.
@@ -136,7 +146,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     Returns:
-        a :class:`ParsedModule` with scopes, parents and positions resolved (qualified names on demand).
+        a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
         ParseFailure: on a decode error, a syntax error, or a ``RecursionError`` in libcst.
     """
@@ -144,7 +154,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         module = cst.parse_module(source)
         text = module.code
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        resolved = wrapper.resolve_many([ScopeProvider, ParentNodeProvider, PositionProvider])
+        resolved = wrapper.resolve_many([ScopeProvider, ParentNodeProvider])
     except cst.ParserSyntaxError as exc:
         raise _syntax_failure(source, path, exc) from None
     except UnicodeDecodeError:
@@ -160,5 +170,4 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         name=module_name_for(path),
         scopes=resolved[ScopeProvider],
         parents=resolved[ParentNodeProvider],
-        positions=resolved[PositionProvider],
     )

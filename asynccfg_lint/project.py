@@ -18,7 +18,7 @@ from asynccfg_lint.summaries import close_over_wrappers
 
 
 #: how many parsed modules a project keeps at once (bounds memory on large trees)
-KEPT_PARSES = 32
+KEPT_PARSES = 64
 
 
 class Project:
@@ -82,7 +82,7 @@ class Project:
         """The parsed files that may call one of ``sinks`` (the prefilter's test)."""
         for path in self.files:
             source = self.source(path)
-            if source is not None and may_call_any(source, module_name_for(path).name, sinks):
+            if source is not None and may_call_any(source, module_name_for(path).name, sinks, own=False):
                 parsed = self.parsed(path)
                 if parsed is not None:
                     yield parsed

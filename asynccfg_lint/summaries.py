@@ -78,15 +78,31 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
     return derived
 
 
+def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+    """``sinks`` plus the derived sinks of ``parsed``, to the module's own fixed point.
+
+    A wrapper of a wrapper in the same module, or a recursive one, is found here; only sinks
+    added by other modules can change this module's summary later.
+    """
+    known: set[SinkSpec] = set(sinks)
+    for _ in range(MAX_ROUNDS):
+        new = derive_sinks(parsed, known) - known
+        if not new:
+            break
+        known |= new
+    return known
+
+
 def close_over_wrappers(
     modules_for: Callable[[set[SinkSpec]], Iterable[ParsedModule]], sinks: Iterable[SinkSpec]
 ) -> tuple[SinkSpec, ...]:
-    """Return ``sinks`` plus every derived sink, to a fixed point (wrappers of wrappers).
+    """Return ``sinks`` plus every derived sink of a project, to a fixed point (wrappers of wrappers).
 
     Args:
         modules_for: given the sinks added in the last round, the modules that may call them
-            (one file: that module; a project: the files that name one of them). Only those are
-            summarised again, since a module's summary changes only through the sinks it calls.
+            from outside their own module (each module is closed over its own wrappers by
+            :func:`summarise_module`). Only those are summarised again, since a module's
+            summary changes only through the sinks it calls.
         sinks: the sinks to start from.
     Returns:
         every sink, in a stable order.
@@ -96,7 +112,7 @@ def close_over_wrappers(
     for _ in range(MAX_ROUNDS):
         new: set[SinkSpec] = set()
         for parsed in modules_for(added):
-            new |= derive_sinks(parsed, known) - known
+            new |= summarise_module(parsed, known) - known
         if not new:
             break
         known |= new
