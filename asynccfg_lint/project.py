@@ -18,7 +18,7 @@ from asynccfg_lint.summaries import close_over_wrappers
 
 
 #: how many parsed modules a project keeps at once (bounds memory on large trees)
-KEPT_PARSES = 64
+KEPT_PARSES = 256
 
 
 class Project:
