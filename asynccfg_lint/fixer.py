@@ -229,11 +229,14 @@ def fix_file(path: str, options: FixOptions) -> FileResult:
 def write_atomically(path: str, data: bytes) -> None:
     """Replace the file ``path`` by ``data`` atomically, keeping its permission bits.
 
+    A symlink stays a symlink: its target is the file replaced (as ruff does).
+
     Raises:
         OSError: when the temporary file cannot be created, written or moved into place (the
             original is then unchanged and the temporary file removed).
     """
-    folder = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     mode = os.stat(path).st_mode & 0o7777
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:

@@ -8,13 +8,41 @@ parses are kept for the check itself.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
+from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.summaries import close_over_wrappers
+
+
+def package_root(filename: str) -> str | None:
+    """The folder of the top-level package holding ``filename`` (outermost ``__init__.py`` chain), or ``None``."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    if not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return None
+    while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def summary_scope(files: Iterable[str]) -> list[str]:
+    """``files`` plus every Python file of their top-level packages: what a run summarises.
+
+    Checking one file of a package (as pre-commit does with the changed files) then still sees
+    the wrappers its siblings define. Package files under the working directory are named
+    relative to it, as the checked files usually are, so each is read and parsed once.
+    """
+    scope = dict.fromkeys(files)
+    roots = {root for root in map(package_root, scope) if root is not None}
+    for root in sorted(roots):
+        for path in iter_python_files([root]):
+            relative = os.path.relpath(path)
+            scope.setdefault(path if relative.startswith("..") else relative)
+    return list(scope)
 
 
 #: how many parsed modules a project keeps at once (bounds memory on large trees)

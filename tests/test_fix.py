@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +207,15 @@ def run_program_module(module: str, *args: str, cwd):
     import sys
 
     return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_a_symlink_stays_a_symlink_and_its_target_is_fixed(tmp_path):
+    target = tmp_path / "real_target.py"
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", target)
+    (tmp_path / "fixd").mkdir()
+    link = tmp_path / "fixd" / "link.py"
+    link.symlink_to(Path("..") / "real_target.py")
+    result = run_fix("fixd", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert target.read_bytes() == (FIX_FIXTURES / "safe_scalars.fixed.py").read_bytes()

@@ -53,3 +53,11 @@ def test_a_single_file_without_the_package_sees_no_wrapper(tmp_path):
     lowering.write_text(Path(PROJECT / "pkg" / "lowering.py").read_text().replace("from .wrappers", "from wrappers"))
     result = run_cli("--isolated", "lowering.py", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_cli_on_one_file_of_the_package_sees_its_siblings_wrappers():
+    # pre-commit passes only the changed files: the package is summarised all the same
+    result = run_cli("--isolated", "pkg/lowering.py", cwd=PROJECT)
+    lowering = {e for path, e in expected() if path == "pkg/lowering.py"}
+    assert {row.expected for row in parse_text(result.stdout)} == lowering
+    assert {row.path for row in parse_text(result.stdout)} == {"pkg/lowering.py"}

@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
-from asynccfg_lint.project import Project
+from asynccfg_lint.project import Project, summary_scope
 from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixer import FileResult, FixOptions, fix_file
@@ -188,7 +188,7 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             diagnostics.extend(_check_stdin("-", resolver, sources))
         else:
             items.extend(iter_files([path], resolver))
-    project = Project(item for item in items if not isinstance(item, Missing))
+    project = Project(summary_scope(item for item in items if not isinstance(item, Missing)))
     for item in items:
         if isinstance(item, Missing):
             diagnostics.extend(_missing(item.path, resolver))
@@ -264,7 +264,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
         else:
             files.append(item)
     options = []
-    project = Project(files)
+    project = Project(summary_scope(files))
     for file in files:
         settings = resolver.file_settings(file)
         options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import functools
 import logging
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,23 +30,13 @@ from asynccfg_lint.checker import check_source
 from asynccfg_lint.config import plugin_settings
 from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.project import Project
+from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC1", "ACC2"))
 LOG = logging.getLogger(__name__)
-
-
-def package_root(filename: str) -> str | None:
-    """The folder holding the top-level package of ``filename``, or ``None`` outside a package."""
-    folder = os.path.dirname(os.path.abspath(filename))
-    if not os.path.isfile(os.path.join(folder, "__init__.py")):
-        return None
-    while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
-        folder = os.path.dirname(folder)
-    return folder
 
 
 @functools.lru_cache(maxsize=8)
