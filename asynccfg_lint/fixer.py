@@ -10,6 +10,7 @@ not fixed; otherwise the file is left byte-for-byte as it was and the reason is 
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import tempfile
 import traceback
@@ -227,9 +228,10 @@ def fix_file(path: str, options: FixOptions) -> FileResult:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Replace the file ``path`` by ``data`` atomically, keeping its permission bits.
+    """Replace the file ``path`` by ``data`` atomically, keeping its permission bits and owner.
 
-    A symlink stays a symlink: its target is the file replaced (as ruff does).
+    A symlink stays a symlink: its target is the file replaced (as ruff does). A file the user
+    may not write is refused, as a plain write would be.
 
     Raises:
         OSError: when the temporary file cannot be created, written or moved into place (the
@@ -237,14 +239,21 @@ def write_atomically(path: str, data: bytes) -> None:
     """
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
-    mode = os.stat(path).st_mode & 0o7777
+    if not os.access(path, os.W_OK):  # a replace would succeed in a writable folder; a write would not
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+    status = os.stat(path)
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
+        os.chmod(temporary, status.st_mode & 0o7777)
+        if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
+            try:  # keep the owner (possible as root; otherwise the file could not be ours to write)
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except PermissionError:
+                pass
         os.replace(temporary, path)
     except BaseException:
         try:

@@ -219,3 +219,15 @@ def test_a_symlink_stays_a_symlink_and_its_target_is_fixed(tmp_path):
     assert result.returncode == 0, result.stderr
     assert link.is_symlink()
     assert target.read_bytes() == (FIX_FIXTURES / "safe_scalars.fixed.py").read_bytes()
+
+
+def test_the_owner_is_kept(tmp_path):
+    if os.getuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    target = tmp_path / "m.py"
+    shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", target)
+    os.chown(target, 65534, 65534)
+    result = run_fix("m.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (target.stat().st_uid, target.stat().st_gid) == (65534, 65534)
+    assert target.read_bytes() == (FIX_FIXTURES / "safe_scalars.fixed.py").read_bytes()
