@@ -58,19 +58,33 @@ class Project:
 
     def __init__(self, files: Iterable[str]) -> None:
         self.files = list(files)
-        self._sources: dict[str, bytes | None] = {}
+        self._sources: dict[str, bytes | OSError] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...]] = {}
 
-    def source(self, path: str) -> bytes | None:
-        """The bytes of ``path``, or ``None`` when it cannot be read."""
+    def read(self, path: str) -> bytes:
+        """The bytes of ``path``, read once for the summaries and the check.
+
+        Raises:
+            OSError: when it cannot be read (the same error again on every call).
+        """
         if path not in self._sources:
             try:
                 with open(path, "rb") as handle:
                     self._sources[path] = handle.read()
-            except OSError:
-                self._sources[path] = None
-        return self._sources[path]
+            except OSError as exc:
+                self._sources[path] = exc
+        content = self._sources[path]
+        if isinstance(content, OSError):
+            raise content
+        return content
+
+    def source(self, path: str) -> bytes | None:
+        """The bytes of ``path``, or ``None`` when it cannot be read."""
+        try:
+            return self.read(path)
+        except OSError:
+            return None
 
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed with its metadata, or ``None`` when it cannot be read or parsed.

@@ -407,15 +407,18 @@ ANNOTATIONS: dict[str, PyType] = {
     "builtins.complex": COMPLEX,
     "builtins.bytes": BYTES,
 }
-for _qualname, _type in CALL_RESULTS.items():
-    if _qualname.startswith(("numpy.", "decimal.", "fractions.", "pathlib.", "datetime.", "uuid.", "ml_dtypes.")):
-        if _qualname.count(".") == 1 or _qualname.startswith("datetime."):
-            ANNOTATIONS.setdefault(_qualname, _type)
-for _qualname in ("datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today",
-                  "datetime.datetime.fromtimestamp", "datetime.datetime.fromisoformat",
-                  "numpy.all", "numpy.any", "numpy.array_equal", "numpy.allclose", "numpy.dtype"):
-    ANNOTATIONS.pop(_qualname, None)
-ANNOTATIONS["numpy.dtype"] = DTYPE
+#: catalog functions that are not classes, so never an annotation
+_NOT_CLASSES = frozenset({
+    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today", "datetime.datetime.fromtimestamp",
+    "datetime.datetime.fromisoformat", "numpy.all", "numpy.any", "numpy.array_equal", "numpy.allclose",
+})
+for _qualname, _type in CALL_RESULTS.items():  # the catalog's classes name their instances' type
+    if _qualname in _NOT_CLASSES or not _qualname.startswith(
+        ("numpy.", "decimal.", "fractions.", "pathlib.", "datetime.", "uuid.", "ml_dtypes.")
+    ):
+        continue
+    if _qualname.count(".") == 1 or _qualname.startswith("datetime."):
+        ANNOTATIONS.setdefault(_qualname, _type)
 
 #: methods whose result type is fixed whatever the receiver.
 METHOD_RESULTS: dict[str, PyType] = {

@@ -195,8 +195,7 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             continue
         settings = resolver.file_settings(item)
         try:
-            with open(item, "rb") as handle:
-                source = handle.read()
+            source = project.read(item)
         except OSError as exc:
             if settings.selection.is_enabled("ACC001"):
                 diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
