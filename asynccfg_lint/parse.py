@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import os
 import tokenize
@@ -10,12 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import (
-    MetadataWrapper,
-    ParentNodeProvider,
-    PositionProvider,
-    ScopeProvider,
-)
+from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 from libcst.metadata import QualifiedName
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor, ModuleNameAndPackage
 
@@ -42,7 +38,10 @@ class ParsedModule:
         text: the decoded source text (positions index into it).
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
         name: the module's dotted name and package (for fully qualified local names).
-        scopes / parents: resolved metadata mappings, keyed by node.
+        scopes: libcst's ``ScopeProvider`` mapping, keyed by node.
+        parents: node -> its parent node (the module has none), as ``ParentNodeProvider`` gives.
+        calls: every ``Call`` node of the module, in a pre-order walk (an outer call before the
+            calls in its arguments).
     """
 
     path: str
@@ -51,6 +50,7 @@ class ParsedModule:
     name: ModuleNameAndPackage
     scopes: dict
     parents: dict
+    calls: list
     _positions: dict | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
 
@@ -87,6 +87,41 @@ class ParsedModule:
     def module(self) -> cst.Module:
         """The parsed module."""
         return self.wrapper.module
+
+
+#: the names of each node class's dataclass fields, in declaration (= source) order
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.Call]]:
+    """Return ``(parents, calls)`` of ``module`` in one walk: each node's parent, and every call (pre-order).
+
+    The same mapping as libcst's ``ParentNodeProvider``, which dispatches a visitor callback per
+    node and costs about 13 times this walk over the nodes' dataclass fields (measured on the
+    benchmark's dense tree).
+    """
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    calls: list[cst.Call] = []
+    stack: list[cst.CSTNode] = [module]
+    node_type = cst.CSTNode
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Call:
+            calls.append(node)
+        names = _FIELDS.get(type(node))
+        if names is None:
+            names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+        children: list[cst.CSTNode] = []
+        for name in names:
+            value = getattr(node, name)
+            if isinstance(value, node_type):
+                children.append(value)
+            elif type(value) is tuple or type(value) is list:
+                children.extend(item for item in value if isinstance(item, node_type))
+        for child in children:
+            parents[child] = node
+        stack.extend(reversed(children))
+    return parents, calls
 
 
 def module_name_for(path: str | None) -> ModuleNameAndPackage:
@@ -154,7 +189,8 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         module = cst.parse_module(source)
         text = module.code
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        resolved = wrapper.resolve_many([ScopeProvider, ParentNodeProvider])
+        scopes = wrapper.resolve(ScopeProvider)
+        parents, calls = index_tree(module)
     except cst.ParserSyntaxError as exc:
         raise _syntax_failure(source, path, exc) from None
     except UnicodeDecodeError:
@@ -168,6 +204,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         text=text,
         wrapper=wrapper,
         name=module_name_for(path),
-        scopes=resolved[ScopeProvider],
-        parents=resolved[ParentNodeProvider],
+        scopes=scopes,
+        parents=parents,
+        calls=calls,
     )
