@@ -5,15 +5,15 @@ from __future__ import annotations
 import ast
 import dataclasses
 import io
-import os
 import tokenize
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 from libcst.metadata import QualifiedName
-from libcst.metadata.name_provider import FullyQualifiedNameVisitor, ModuleNameAndPackage
+from libcst.metadata.name_provider import FullyQualifiedNameVisitor
+
+from asynccfg_lint.discovery import ModuleName, module_name_for
 
 
 class ParseFailure(Exception):
@@ -47,7 +47,7 @@ class ParsedModule:
     path: str
     text: str
     wrapper: MetadataWrapper
-    name: ModuleNameAndPackage
+    name: ModuleName
     scopes: dict
     parents: dict
     calls: list
@@ -122,26 +122,6 @@ def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list
             parents[child] = node
         stack.extend(reversed(children))
     return parents, calls
-
-
-def module_name_for(path: str | None) -> ModuleNameAndPackage:
-    """Return the dotted module name of ``path``, found by walking up ``__init__.py`` folders.
-
-    ``jax/_src/lax/parallel.py`` inside an installed ``jax`` package gives
-    ``jax._src.lax.parallel``; a file outside any package gives its stem; ``None`` (stdin)
-    gives ``__main__``.
-    """
-    if not path or path == "-":
-        return ModuleNameAndPackage("__main__", "")
-    file = Path(os.path.abspath(path))
-    parts = [] if file.stem == "__init__" else [file.stem]
-    folder = file.parent
-    while (folder / "__init__.py").exists() and folder.parent != folder:
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    name = ".".join(parts) or file.stem
-    package = name if file.stem == "__init__" else name.rpartition(".")[0]
-    return ModuleNameAndPackage(name, package)
 
 
 def _decode_failure(source: str | bytes) -> ParseFailure | None:

@@ -10,7 +10,7 @@ not there before and there are finitely many parameters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 
@@ -91,30 +91,3 @@ def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[Sin
             break
         known |= new
     return known
-
-
-def close_over_wrappers(
-    modules_for: Callable[[set[SinkSpec]], Iterable[ParsedModule]], sinks: Iterable[SinkSpec]
-) -> tuple[SinkSpec, ...]:
-    """Return ``sinks`` plus every derived sink of a project, to a fixed point (wrappers of wrappers).
-
-    Args:
-        modules_for: given the sinks added in the last round, the modules that may call them
-            from outside their own module (each module is closed over its own wrappers by
-            :func:`summarise_module`). Only those are summarised again, since a module's
-            summary changes only through the sinks it calls.
-        sinks: the sinks to start from.
-    Returns:
-        every sink, in a stable order.
-    """
-    known: set[SinkSpec] = set(sinks)
-    added = set(known)
-    for _ in range(MAX_ROUNDS):
-        new: set[SinkSpec] = set()
-        for parsed in modules_for(added):
-            new |= summarise_module(parsed, known) - known
-        if not new:
-            break
-        known |= new
-        added = new
-    return tuple(sorted(known, key=lambda spec: (sorted(spec.qualnames), spec.param)))

@@ -6,6 +6,7 @@ lines into :class:`Reported` rows so a test can compare them with ``# expect:`` 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -41,14 +42,19 @@ def cli_fixtures() -> list[Path]:
     return sorted(CLI_FIXTURES.glob("*.py"))
 
 
-def run_cli(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m asynccfg_lint check ARGS`` and return the finished process (text decoded as UTF-8)."""
-    return run_program("check", *args, cwd=cwd, stdin=stdin)
+def run_cli(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m asynccfg_lint check ARGS`` and return the finished process (text decoded as UTF-8).
+
+    ``env`` entries are added to (or, with an empty value, removed from) the environment.
+    """
+    return run_program("check", *args, cwd=cwd, stdin=stdin, env=env)
 
 
-def run_program(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m asynccfg_lint ARGS`` (no command added)."""
-    return _run([sys.executable, "-m", "asynccfg_lint", *args], cwd, stdin)
+def run_program(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m asynccfg_lint ARGS`` (no command added); ``env`` as for :func:`run_cli`."""
+    return _run([sys.executable, "-m", "asynccfg_lint", *args], cwd, stdin, env)
 
 
 def run_flake8(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
@@ -56,8 +62,12 @@ def run_flake8(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None)
     return _run([sys.executable, "-m", "flake8", "--isolated", *args], cwd, stdin)
 
 
-def _run(command: list[str], cwd: Path, stdin: bytes | None) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, timeout=300)
+def _run(command: list[str], cwd: Path, stdin: bytes | None,
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, **(env or {})}
+    for name in [name for name, value in environment.items() if value == ""]:
+        del environment[name]
+    completed = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, timeout=300, env=environment)
     return subprocess.CompletedProcess(
         completed.args, completed.returncode, completed.stdout.decode("utf-8"), completed.stderr.decode("utf-8")
     )

@@ -1,8 +1,9 @@
-"""The command line: ``asynccfg-lint check [PATH ...]``, ``fix [PATH ...]``, ``rule CODE|--all`` and ``lsp``.
+"""The command line: ``asynccfg-lint check [PATH ...]``, ``fix [PATH ...]``, ``rule CODE|--all``, ``clean`` and ``lsp``.
 
 Exit codes follow ruff: 0 no findings (left), 1 findings (left), 2 usage, configuration or
 internal error. Options come from ``[tool.asynccfg-lint]`` (see :mod:`asynccfg_lint.config`),
-with the command line on top.
+with the command line on top. The libcst-based stages are imported only when a file passes the
+prefilter and its outcome is not cached, so a run over sink-free files starts fast.
 """
 
 from __future__ import annotations
@@ -12,16 +13,20 @@ import os
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.project import Project, summary_scope
+from asynccfg_lint.cache import ResultCache, clean, default_cache_dir
 from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.fixer import FileResult, FixOptions, fix_file
 from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
+from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.project import Project, summary_scope
 from asynccfg_lint.selection import Selection, parse_code_list
+from asynccfg_lint.tasks import CheckSettings
+
+if TYPE_CHECKING:
+    from asynccfg_lint.fixer import FileResult, FixOptions
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: the message of the ACC001 diagnostic of a path that does not exist (ruff: E902)
@@ -51,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--stdin-filename",
                        help="read the source from stdin and report it under this path (its configuration applies)")
+    _add_jobs_option(check, "files analysed in parallel (processes)")
+    check.add_argument("--no-cache", action="store_true",
+                       help="neither read nor write the result cache")
+    _add_cache_dir_option(check)
     fix = commands.add_parser("fix", help="apply the fixes of fixable diagnostics, then report what is left")
     fix.add_argument("paths", nargs="*", default=["."], help="files or directories; default: .")
     _add_selection_options(fix)
@@ -63,14 +72,38 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write nothing; print a unified diff and exit 1 if there would be changes")
     fix.add_argument("--exit-non-zero-on-fix", action="store_true",
                      help="exit 1 when any fix was applied, even if no findings are left")
-    fix.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
-                     help="files fixed in parallel (processes); default: the number of CPUs")
+    _add_jobs_option(fix, "files fixed in parallel (processes)")
     rule = commands.add_parser("rule", help="print a rule's page, or list every rule code")
     shown = rule.add_mutually_exclusive_group(required=True)
     shown.add_argument("code", nargs="?", help="a rule code, e.g. ACC101")
     shown.add_argument("--all", action="store_true", help="list every code with its name and summary")
+    clean_command = commands.add_parser("clean", help="remove the result cache")
+    _add_cache_dir_option(clean_command)
     commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the lsp extra)")
     return parser
+
+
+def _add_jobs_option(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                         help=f"{what}; default: the number of CPUs")
+
+
+def _add_cache_dir_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--cache-dir", metavar="PATH", default=None,
+                         help="the result cache's folder (default: $ASYNCCFG_LINT_CACHE_DIR, else "
+                              ".asynccfg_lint_cache in the working directory)")
+
+
+def _run_clean(args: argparse.Namespace) -> int:
+    """``asynccfg-lint clean``: remove the result cache folder (as ``ruff clean``)."""
+    folder = args.cache_dir or default_cache_dir()
+    try:
+        removed = clean(folder)
+    except OSError as exc:
+        sys.stderr.write(f"asynccfg-lint: error: cannot remove {folder}: {exc.strerror or exc}\n")
+        return EXIT_ERROR
+    sys.stderr.write(f"removed {folder}\n" if removed else f"no cache at {folder}\n")
+    return EXIT_CLEAN
 
 
 def _run_rule(args: argparse.Namespace) -> int:
@@ -165,6 +198,8 @@ def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
 
 
 def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
+    from asynccfg_lint.checker import check_source
+
     source = sys.stdin.buffer.read()
     if display != "-" and resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(display):
         return []
@@ -175,7 +210,7 @@ def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | st
 
 
 def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
-    """Check every input; ``sources`` receives each checked file's bytes (for ``--show-source``)."""
+    """Check every input; ``sources`` receives the bytes of each file with a diagnostic (for ``--show-source``)."""
     if args.stdin_filename is not None:  # as ruff: --stdin-filename reads stdin, with or without '-'
         for path in args.paths:
             if path != "-" and path != ".":
@@ -188,23 +223,30 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             diagnostics.extend(_check_stdin("-", resolver, sources))
         else:
             items.extend(iter_files([path], resolver))
-    project = Project(summary_scope(item for item in items if not isinstance(item, Missing)))
-    for item in items:
-        if isinstance(item, Missing):
-            diagnostics.extend(_missing(item.path, resolver))
-            continue
-        settings = resolver.file_settings(item)
-        try:
-            source = project.read(item)
-        except OSError as exc:
-            if settings.selection.is_enabled("ACC001"):
-                diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
-            continue
-        sources[item] = source
-        diagnostics.extend(check_source(source, item, settings.selection, project.sinks(settings.sinks),
-                                        with_fixes=True, sanitizers=settings.sanitizers,
-                                        parsed=project.cached(item)))
-        project.forget(item)
+    cache = None if args.no_cache else ResultCache(args.cache_dir or default_cache_dir())
+    files = [item for item in items if not isinstance(item, Missing)]
+    with Project(summary_scope(files), jobs=args.jobs, cache=cache) as project:
+        # files with the same configured sinks share their rounds
+        groups: dict[tuple[SinkSpec, ...], dict[str, CheckSettings]] = {}
+        for item in items:
+            if isinstance(item, Missing):
+                diagnostics.extend(_missing(item.path, resolver))
+                continue
+            settings = resolver.file_settings(item)
+            try:
+                project.read(item)
+            except OSError as exc:
+                if settings.selection.is_enabled("ACC001"):
+                    diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
+                continue
+            groups.setdefault(settings.sinks, {})[item] = CheckSettings(settings.selection, settings.sanitizers)
+        for sinks, checked in groups.items():
+            outcomes = project.analyse(sinks, checked)
+            for path in checked:
+                outcome = outcomes.get(path)
+                if outcome is not None and outcome.diagnostics:
+                    sources[path] = project.read(path)
+                    diagnostics.extend(outcome.diagnostics)
     return diagnostics
 
 
@@ -226,9 +268,13 @@ PROGRESS_MIN_FILES = 50
 
 def _fix_results(files: list[str], options: list[FixOptions], jobs: int) -> Iterator[FileResult]:
     """Fix ``files[i]`` with ``options[i]`` in ``jobs`` processes (in this process for one job or one file), in order."""
+    from asynccfg_lint.fixer import fix_file
+
     if jobs == 1 or len(files) <= 1:
         yield from map(fix_file, files, options)
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     workers = min(jobs, len(files))
     with ProcessPoolExecutor(max_workers=workers) as executor:
         yield from executor.map(fix_file, files, options, chunksize=max(1, min(16, len(files) // (workers * 4))))
@@ -262,13 +308,14 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             missing.extend(_missing(item.path, resolver))
         else:
             files.append(item)
+    from asynccfg_lint.fixer import FixOptions
+
     options = []
-    project = Project(summary_scope(files))
-    for file in files:
-        settings = resolver.file_settings(file)
-        options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
-                                  sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
-    del project  # the fix workers parse the files themselves; free the summaries' parses
+    with Project(summary_scope(files), jobs=args.jobs) as project:  # the summaries, in the same number of processes
+        for file in files:
+            settings = resolver.file_settings(file)
+            options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
+                                      sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
     results = sorted(_progress(_fix_results(files, options, args.jobs), len(files)), key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     for result in results:
@@ -328,6 +375,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_rule(args)
     if args.command == "lsp":
         return _run_lsp()
+    if args.command == "clean":
+        return _run_clean(args)
     try:
         resolver = Resolver(args.config, args.isolated, command_line_overrides(args))
         return _run_fix(args, resolver) if args.command == "fix" else _run_check(args, resolver)

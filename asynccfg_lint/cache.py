@@ -1,0 +1,147 @@
+"""The result cache: a file's :class:`~asynccfg_lint.tasks.FileOutcome`, keyed on everything it depends on.
+
+The key is a SHA-256 digest of the tool (its version and the size and modification time of
+each of its own modules, so an edited checkout never reads a stale entry), the file's display
+path and bytes, the sinks it may call and its check settings. A changed file, setting or
+wrapper gives a new key; nothing is ever invalidated in place. Entries are JSON files written
+atomically (a temporary file, then ``os.replace``), so concurrent runs at worst write the same
+entry twice; an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
+a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean`` removes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from asynccfg_lint import __version__
+from asynccfg_lint.diagnostics import Diagnostic, Fix
+from asynccfg_lint.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.tasks import FileOutcome, FileTask
+
+#: the cache folder's default name, under the working directory
+DEFAULT_CACHE_DIR = ".asynccfg_lint_cache"
+#: the environment variable that moves the cache (``--cache-dir`` wins over it)
+CACHE_DIR_ENV = "ASYNCCFG_LINT_CACHE_DIR"
+_CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# asynccfg-lint's result cache (https://bford.info/cachedir/)\n"
+
+
+def default_cache_dir() -> str:
+    """``$ASYNCCFG_LINT_CACHE_DIR`` when set, else ``.asynccfg_lint_cache`` in the working directory."""
+    return os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR
+
+
+def tool_fingerprint() -> str:
+    """The tool's version and the (name, size, mtime) of each of its modules, as one digest."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).parent
+    for module in sorted(package.rglob("*.py")):
+        status = module.stat()
+        digest.update(f"{module.relative_to(package)}:{status.st_size}:{status.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _spec_json(spec: SinkSpec) -> dict[str, Any]:
+    return {"qualnames": sorted(spec.qualnames), "param": spec.param, "position": spec.position,
+            "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module}
+
+
+def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
+    return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
+                    data["key"], data["wrapper_module"])
+
+
+def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
+    """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
+    return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
+            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps)}
+
+
+def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
+    """Inverse of :func:`outcome_to_json`.
+
+    Raises:
+        KeyError, TypeError, ValueError: when ``data`` is not such an object.
+    """
+    diagnostics = []
+    for item in data["diagnostics"]:
+        fix = Fix(**item["fix"]) if item["fix"] else None
+        diagnostics.append(Diagnostic(**{**item, "fix": fix}))
+    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])))
+
+
+class ResultCache:
+    """File outcomes on disk under ``folder/<fingerprint>/``.
+
+    Args:
+        folder: the cache folder (created on the first write).
+    """
+
+    def __init__(self, folder: str) -> None:
+        self.folder = Path(folder)
+        self.entries = self.folder / tool_fingerprint()
+
+    def key(self, task: FileTask) -> str:
+        """The hex digest naming ``task``'s entry."""
+        digest = hashlib.sha256()
+        digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(hashlib.sha256(task.source).digest())
+        sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
+        check = None
+        if task.check is not None:
+            check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers)]
+        digest.update(json.dumps([sinks, check]).encode())
+        return digest.hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.entries / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> FileOutcome | None:
+        """The stored outcome of ``key``, or ``None`` (absent, unreadable or malformed)."""
+        try:
+            with open(self._entry(key), encoding="utf-8") as handle:
+                return outcome_from_json(json.load(handle))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, outcome: FileOutcome) -> None:
+        """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
+        entry = self._entry(key)
+        try:
+            self._prepare(entry.parent)
+            descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{key[:8]}.", suffix=".tmp")
+            try:
+                with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                    json.dump(outcome_to_json(outcome), handle)
+                os.replace(temporary, entry)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError:
+            pass
+
+    def _prepare(self, folder: Path) -> None:
+        if folder.is_dir():
+            return
+        new = not self.folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        if new:  # keep the cache out of version control and backups
+            (self.folder / ".gitignore").write_text("# created by asynccfg-lint\n*\n", encoding="utf-8")
+            (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+def clean(folder: str) -> bool:
+    """Remove the cache folder ``folder``; return whether there was one.
+
+    Raises:
+        OSError: when it exists but cannot be removed.
+    """
+    if not os.path.isdir(folder):
+        return False
+    shutil.rmtree(folder)
+    return True

@@ -1,0 +1,87 @@
+"""One file's analysis in a project run: the unit of work a process runs and the cache stores.
+
+A task carries everything the analysis of one file depends on (its bytes, display path, the
+known sinks it may call, and for a checked file its selection and sanitizers), so it can run in a
+worker process and its outcome can be cached under a digest of it. Importing this module does
+not import libcst: a run whose files all fail the prefilter, or whose outcomes are all cached,
+never loads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.selection import Selection
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """How a checked file is reported (the settings that change its diagnostics).
+
+    Attributes:
+        selection: the rule codes reported.
+        sanitizers: qualified names of functions whose result is JSON-safe.
+    """
+
+    selection: Selection = Selection()
+    sanitizers: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """The analysis of one file with the sinks known so far.
+
+    Attributes:
+        path: the display path (also gives the module's dotted name).
+        source: the file's bytes.
+        sinks: the known sinks (built-in, configured, derived) that the file may call; the
+            analysis cannot depend on the others (the prefilter's premise).
+        check: how to report the file, or ``None`` to only summarise it (a package sibling of
+            a checked file, read for its wrappers).
+    """
+
+    path: str
+    source: bytes
+    sinks: tuple[SinkSpec, ...]
+    check: CheckSettings | None = None
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What the analysis of a :class:`FileTask` found (picklable and JSON-serialisable).
+
+    Attributes:
+        diagnostics: the selected, unsuppressed diagnostics with their fixes, sorted by
+            position (empty when the task only summarises).
+        wrappers: the derived sinks the file defines (wrappers that forward to a sink).
+    """
+
+    diagnostics: tuple[Diagnostic, ...] = ()
+    wrappers: frozenset[SinkSpec] = field(default_factory=frozenset)
+
+
+def analyse_task(task: FileTask) -> FileOutcome:
+    """Parse the task's file, close it over its own wrappers and, when asked, check it.
+
+    A file that cannot be decoded or parsed has no wrappers and, when checked with ACC001
+    selected, its ACC001 diagnostic. Runs in worker processes: the libcst-based stages are
+    imported here, on the first file that needs them.
+    """
+    from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
+    from asynccfg_lint.parse import ParseFailure, parse_source
+    from asynccfg_lint.summaries import summarise_module
+
+    try:
+        parsed = parse_source(task.source, task.path)
+    except ParseFailure as failure:
+        if task.check is None or not task.check.selection.is_enabled("ACC001"):
+            return FileOutcome()
+        return FileOutcome((parse_failure_diagnostic(task.path, failure),))
+    known = summarise_module(parsed, task.sinks)
+    wrappers = frozenset(known.difference(task.sinks))
+    if task.check is None:
+        return FileOutcome(wrappers=wrappers)
+    located = check_parsed(parsed, task.check.selection, known, with_fixes=True, sanitizers=task.check.sanitizers)
+    return FileOutcome(tuple(item.diagnostic for item in located), wrappers)

@@ -1,0 +1,121 @@
+"""The result cache, ``check -j`` and the lazy start-up, through the real CLI in a subprocess.
+
+A warm run must print exactly what the cold run printed, from the cache alone; anything a
+result depends on (the file's bytes, the selection, the wrappers it calls) must change the key.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.expectations import expected_diagnostics, fixture_options
+from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
+from tests.test_project import PROJECT, expected
+
+
+def entries(cache: Path) -> list[Path]:
+    """The cache's entry files (outcomes), sorted."""
+    return sorted(cache.glob("*/*/*.json"))
+
+
+def copy_fixtures(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    shutil.copytree(CLI_FIXTURES, tree, ignore=shutil.ignore_patterns(".asynccfg_lint_cache"))
+    return tree
+
+
+def test_a_warm_run_prints_what_the_cold_run_printed(tmp_path):
+    tree = copy_fixtures(tmp_path)
+    cache = tmp_path / "cache"
+    cold = run_cli("--isolated", "--cache-dir", str(cache), "findings.py", "clean.py", cwd=tree)
+    assert sorted(row.expected for row in parse_text(cold.stdout)) == sorted(expected_diagnostics(tree / "findings.py"))
+    stored = entries(cache)
+    assert len(stored) == 2  # one outcome per file (both name the sink)
+    warm = run_cli("--isolated", "--cache-dir", str(cache), "findings.py", "clean.py", cwd=tree)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert entries(cache) == stored
+    assert (cache / ".gitignore").read_text() == "# created by asynccfg-lint\n*\n"
+    assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_an_edited_file_is_analysed_again(tmp_path):
+    module = tmp_path / "mod.py"
+    module.write_text(SINK_IMPORT + 'emit("t", 0, 0, {"groups": {1, 2}})\n')  # the set: line 2, column 28
+    cache = tmp_path / "cache"
+    first = run_cli("--isolated", "--cache-dir", str(cache), "mod.py", cwd=tmp_path)
+    assert first.stdout.startswith("mod.py:2:28: ACC101 ")
+    module.write_text(SINK_IMPORT + 'emit("t", 0, 0, {"groups": sorted({1, 2})})\n')
+    second = run_cli("--isolated", "--cache-dir", str(cache), "mod.py", cwd=tmp_path)
+    assert (second.returncode, second.stdout) == (0, "")
+    assert len(entries(cache)) == 2
+
+
+def test_the_selection_is_part_of_the_key(tmp_path):
+    (tmp_path / "mod.py").write_text(SINK_IMPORT + "def lower(cfg):\n    emit('t', 0, 0, make())\n")
+    cache = tmp_path / "cache"
+    default = run_cli("--isolated", "--cache-dir", str(cache), "mod.py", cwd=tmp_path)
+    assert (default.returncode, default.stdout) == (0, "")
+    opted_in = run_cli("--isolated", "--cache-dir", str(cache), "--extend-select", "ACC201", "mod.py", cwd=tmp_path)
+    assert opted_in.stdout.startswith("mod.py:3:21: ACC201 ")  # `make()` at line 3, column 21
+
+
+def test_a_malformed_entry_is_a_miss(tmp_path):
+    tree = copy_fixtures(tmp_path)
+    cache = tmp_path / "cache"
+    cold = run_cli("--isolated", "--cache-dir", str(cache), ".", cwd=tree)
+    for entry in entries(cache):
+        entry.write_text('{"diagnostics": [{"path": 1}]')  # truncated, as after a crash mid-write
+    again = run_cli("--isolated", "--cache-dir", str(cache), ".", cwd=tree)
+    assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout)
+
+
+def test_no_cache_writes_nothing_and_clean_removes_the_folder(tmp_path):
+    tree = copy_fixtures(tmp_path)
+    result = run_cli("--isolated", "--no-cache", "--cache-dir", "c", ".", cwd=tree)
+    assert result.returncode == 1 and not (tree / "c").exists()
+    run_cli("--isolated", ".", cwd=tree, env={"ASYNCCFG_LINT_CACHE_DIR": ""})  # the default folder
+    assert (tree / ".asynccfg_lint_cache" / "CACHEDIR.TAG").is_file()
+    cleaned = run_program("clean", cwd=tree, env={"ASYNCCFG_LINT_CACHE_DIR": ""})
+    assert (cleaned.returncode, cleaned.stderr) == (0, "removed .asynccfg_lint_cache\n")
+    assert not (tree / ".asynccfg_lint_cache").exists()
+    again = run_program("clean", cwd=tree, env={"ASYNCCFG_LINT_CACHE_DIR": ""})
+    assert (again.returncode, again.stderr) == (0, "no cache at .asynccfg_lint_cache\n")
+
+
+def test_two_jobs_print_what_one_job_prints(tmp_path):
+    tree = copy_fixtures(tmp_path)
+    shutil.copytree(PROJECT / "pkg", tree / "pkg")  # wrappers across modules: several rounds
+    one = run_cli("--isolated", "--no-cache", "-j", "1", ".", cwd=tree)
+    two = run_cli("--isolated", "--no-cache", "-j", "2", ".", cwd=tree)
+    printed = {(row.path[2:], row.expected) for row in parse_text(one.stdout)}  # paths under "." print as ./name
+    fixtures = {(path.name, e) for path in cli_fixtures() if not fixture_options(path) for e in expected_diagnostics(path)}
+    assert printed == fixtures | expected()
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+
+
+def run_and_list_modules(tmp_path: Path, *args: str) -> tuple[int, bool]:
+    """Run the CLI in a fresh interpreter; return its exit code and whether libcst was imported."""
+    script = (
+        "import sys\n"
+        "from asynccfg_lint.frontends.cli import main\n"
+        f"code = main({list(args)!r})\n"
+        "print(code, 'libcst' in sys.modules)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=120)
+    code, imported = completed.stdout.splitlines()[-1].split()  # after the diagnostics
+    return int(code), imported == "True"
+
+
+def test_a_sink_free_file_is_checked_without_importing_libcst(tmp_path):
+    (tmp_path / "plain.py").write_text("import json\nprint(json.dumps({'a': 1}))\n")
+    assert run_and_list_modules(tmp_path, "check", "--no-cache", "plain.py") == (0, False)
+
+
+def test_a_warm_run_does_not_import_libcst(tmp_path):
+    (tmp_path / "mod.py").write_text(SINK_IMPORT + 'emit("t", 0, 0, {"groups": {1, 2}})\n')
+    assert run_and_list_modules(tmp_path, "check", "--cache-dir", "c", "mod.py") == (1, True)
+    assert run_and_list_modules(tmp_path, "check", "--cache-dir", "c", "mod.py") == (1, False)
