@@ -94,7 +94,7 @@ class ResultCache:
         sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
         check = None
         if task.check is not None:
-            check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers)]
+            check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
         digest.update(json.dumps([sinks, check]).encode())
         return digest.hexdigest()
 

@@ -23,10 +23,12 @@ class CheckSettings:
     Attributes:
         selection: the rule codes reported.
         sanitizers: qualified names of functions whose result is JSON-safe.
+        apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves them to flake8).
     """
 
     selection: Selection = Selection()
     sanitizers: frozenset[str] = frozenset()
+    apply_noqa: bool = True
 
 
 @dataclass(frozen=True)
@@ -83,5 +85,7 @@ def analyse_task(task: FileTask) -> FileOutcome:
     wrappers = frozenset(known.difference(task.sinks))
     if task.check is None:
         return FileOutcome(wrappers=wrappers)
-    located = check_parsed(parsed, task.check.selection, known, with_fixes=True, sanitizers=task.check.sanitizers)
+    settings = task.check
+    located = check_parsed(parsed, settings.selection, known, settings.apply_noqa, with_fixes=True,
+                           sanitizers=settings.sanitizers)
     return FileOutcome(tuple(item.diagnostic for item in located), wrappers)

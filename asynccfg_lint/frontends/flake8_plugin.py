@@ -11,28 +11,38 @@ Selection stays flake8's (``--select``/``--ignore``). An invalid table stops the
 with flake8's "failed during execution due to ConfigError: ..." line naming the file and the problem.
 
 flake8 hands the plugin one file at a time. Wrappers defined in the same file are always seen;
-for a file inside a package, the plugin also summarises every module of the top-level package
+for a file inside a package, the plugin also analyses every module of the top-level package
 (the outermost folder chain with ``__init__.py``) once per flake8 process, so a wrapper defined
-in a sibling module is a sink too. Wrappers outside that package are not seen (the CLI sees
-every file of its run).
+in a sibling module is a sink too, and the file's own outcome is taken from that analysis when
+flake8's text of the file is the text on disk. Wrappers outside that package are not seen (the
+CLI sees every file of its run). flake8 forks its workers after calling ``parse_options``, so
+the packages of the paths named on the command line are analysed there, once, before the fork,
+instead of once in every worker. libcst is imported only when a file has to be analysed. With
+``ASYNCCFG_LINT_CACHE_DIR`` set, the plugin reads and writes the CLI's result cache there.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import io
 import logging
-from collections.abc import Iterator
+import os
+import tokenize
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.config import plugin_settings
-from asynccfg_lint.discovery import iter_python_files
+from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
+from asynccfg_lint.config import ConfigError, plugin_settings
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
+from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC1", "ACC2"))
@@ -40,9 +50,31 @@ LOG = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=8)
-def package_sinks(root: str, sinks: tuple[SinkSpec, ...]) -> tuple[SinkSpec, ...]:
-    """``sinks`` plus the wrappers of every module under the package folder ``root`` (once per process)."""
-    return Project(iter_python_files([root])).sinks(sinks)
+def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
+                     sanitizers: frozenset[str]) -> tuple[tuple[SinkSpec, ...], dict[str, FileOutcome]]:
+    """Analyse every module under the package folder ``root`` (once per process).
+
+    Returns:
+        ``sinks`` plus the package's wrappers, and absolute path -> outcome of each module that
+        names a sink (diagnostics of every ACC code, ``# noqa`` left to flake8).
+    """
+    cache_dir = os.environ.get(CACHE_DIR_ENV)
+    files = list(iter_python_files([root]))
+    settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
+    with Project(files, cache=ResultCache(cache_dir) if cache_dir else None) as project:
+        outcomes = project.analyse(sinks, dict.fromkeys(files, settings))
+        return project.sinks(sinks), {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
+
+
+def _disk_text(path: str) -> str | None:
+    """The file's text as flake8 reads it (its encoding, universal newlines), or ``None``."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None
 
 
 class AsyncCfgChecker:
@@ -71,6 +103,18 @@ class AsyncCfgChecker:
         """Keep opt-in rules (ACC201) off unless selected, as in the CLI."""
         option_manager.extend_default_ignore(list(DEFAULT_DISABLED))
 
+    @classmethod
+    def parse_options(cls, option_manager: Any, options: Any, filenames: Sequence[str]) -> None:
+        """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers."""
+        try:
+            for root in sorted(_package_roots(filenames or ["."])):
+                sinks, sanitizers = plugin_settings(os.path.join(root, "__init__.py"))
+                package_analysis(root, tuple(sinks), sanitizers)
+        except ConfigError:
+            return  # reported (and fatal) when the plugin is created for a file under it
+        except Exception:  # noqa: BLE001 - the workers analyse the files themselves
+            LOG.warning("asynccfg-lint could not analyse the packages ahead of the run", exc_info=True)
+
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         """Yield ``(line, column, "CODE message", type)``: 1-based line, 0-based character column.
 
@@ -78,10 +122,7 @@ class AsyncCfgChecker:
         means no diagnostics for this file.
         """
         try:
-            root = package_root(self.filename)
-            sinks = package_sinks(root, tuple(self.sinks)) if root else self.sinks
-            diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, sinks, apply_noqa=False,
-                                       sanitizers=self.sanitizers)
+            diagnostics = self._diagnostics()
         except Exception:  # noqa: BLE001 - see docstring
             LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
             return
@@ -89,3 +130,33 @@ class AsyncCfgChecker:
             if diagnostic.code == "ACC001":
                 continue
             yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
+
+    def _diagnostics(self) -> Sequence[Diagnostic]:
+        """The file's diagnostics: from its package's analysis when flake8's text is the file on disk."""
+        text = "".join(self.lines)
+        sinks = tuple(self.sinks)
+        outcomes = None
+        root = package_root(self.filename) if os.path.isfile(self.filename) else None
+        if root is not None:
+            sinks, outcomes = package_analysis(root, sinks, self.sanitizers)
+        if not may_call_any(text, module_name_for(self.filename).name, sinks):
+            return ()
+        if outcomes is not None and text == _disk_text(self.filename):
+            outcome = outcomes.get(os.path.abspath(self.filename))
+            return outcome.diagnostics if outcome is not None else ()
+        from asynccfg_lint.checker import check_source
+
+        return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers)
+
+
+def _package_roots(paths: Sequence[str]) -> set[str]:
+    """The top-level package folders of the Python files under ``paths`` (missing paths are skipped)."""
+    roots = set()
+    for path in paths:
+        if path == "-" or not os.path.exists(path):
+            continue
+        for file in iter_python_files([path]):
+            root = package_root(file)
+            if root is not None:
+                roots.add(root)
+    return roots
