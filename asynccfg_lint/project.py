@@ -61,6 +61,7 @@ class Project:
         self._sources: dict[str, bytes | OSError] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...]] = {}
+        self._modules: dict[str, str | None] | None = None
 
     def read(self, path: str) -> bytes:
         """The bytes of ``path``, read once for the summaries and the check.
@@ -116,6 +117,20 @@ class Project:
             self._sinks[builtin] = close_over_wrappers(self._modules_naming, builtin)
         return self._sinks[builtin]
 
+    def module(self, name: str) -> ParsedModule | None:
+        """The project file whose dotted module name is ``name``, parsed; ``None`` when the project has none.
+
+        A name two files claim (two copies of a tree) is ambiguous and gives ``None``. The map of
+        names is built on the first call only, so a run that never leaves its files pays nothing.
+        """
+        if self._modules is None:
+            self._modules = {}
+            for path in self.files:
+                dotted = module_name_for(path).name
+                self._modules[dotted] = None if dotted in self._modules else path
+        path = self._modules.get(name)
+        return self.parsed(path) if path is not None else None
+
     def cached(self, path: str) -> ParsedModule | None:
         """``path``'s parse if the summaries already made it (no new parse), else ``None``."""
         return self._parsed.get(path)
@@ -128,6 +143,11 @@ class Project:
                 parsed = self.parsed(path)
                 if parsed is not None:
                     yield parsed
+
+    def release(self) -> None:
+        """Drop every kept source and parse (after the summaries), keeping the sinks and the module map."""
+        self._sources.clear()
+        self._parsed.clear()
 
     def forget(self, path: str) -> None:
         """Drop what is kept for ``path`` (after it has been checked), to bound memory."""

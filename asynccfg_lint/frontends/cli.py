@@ -203,7 +203,7 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
         sources[item] = source
         diagnostics.extend(check_source(source, item, settings.selection, project.sinks(settings.sinks),
                                         with_fixes=True, sanitizers=settings.sanitizers,
-                                        parsed=project.cached(item)))
+                                        parsed=project.cached(item), modules=project.module))
         project.forget(item)
     return diagnostics
 

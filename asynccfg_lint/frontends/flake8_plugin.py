@@ -13,8 +13,11 @@ with flake8's "failed during execution due to ConfigError: ..." line naming the 
 flake8 hands the plugin one file at a time. Wrappers defined in the same file are always seen;
 for a file inside a package, the plugin also summarises every module of the top-level package
 (the outermost folder chain with ``__init__.py``) once per flake8 process, so a wrapper defined
-in a sibling module is a sink too. Wrappers outside that package are not seen (the CLI sees
-every file of its run).
+in a sibling module is a sink too. Builders and constants imported from another module of that
+package (``from .cfgs import make_cfg``, ``defaults.TIMEOUT``) are read from that module (parsed
+once per process, on first use); a value written there is reported in the checked file, at the
+expression it arrives through, naming where it is written — as the CLI reports it. Wrappers and
+builders outside that package are not seen (the CLI sees every file of its run).
 """
 
 from __future__ import annotations
@@ -40,9 +43,18 @@ LOG = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=8)
+def package_project(root: str) -> Project:
+    """The project of the package folder ``root``: its modules, parsed on demand (once per process)."""
+    return Project(iter_python_files([root]))
+
+
+@functools.lru_cache(maxsize=8)
 def package_sinks(root: str, sinks: tuple[SinkSpec, ...]) -> tuple[SinkSpec, ...]:
     """``sinks`` plus the wrappers of every module under the package folder ``root`` (once per process)."""
-    return Project(iter_python_files([root])).sinks(sinks)
+    project = package_project(root)
+    found = project.sinks(sinks)
+    project.release()  # later files parse again only the modules they import from
+    return found
 
 
 class AsyncCfgChecker:
@@ -80,8 +92,9 @@ class AsyncCfgChecker:
         try:
             root = package_root(self.filename)
             sinks = package_sinks(root, tuple(self.sinks)) if root else self.sinks
+            modules = package_project(root).module if root else None
             diagnostics = check_source("".join(self.lines), self.filename, _ALL_CODES, sinks, apply_noqa=False,
-                                       sanitizers=self.sanitizers)
+                                       sanitizers=self.sanitizers, modules=modules)
         except Exception:  # noqa: BLE001 - see docstring
             LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
             return
