@@ -3,7 +3,9 @@
 The key is a SHA-256 digest of the tool (its version and the size and modification time of
 each of its own modules, so an edited checkout never reads a stale entry), the file's display
 path and bytes, the sinks it may call and its check settings. A changed file, setting or
-wrapper gives a new key; nothing is ever invalidated in place. Entries are JSON files written
+wrapper gives a new key; nothing is ever invalidated in place. An outcome also lists the other
+modules its analysis looked up (with their digests); the project uses it only while they are
+unchanged. Entries are JSON files written
 atomically (a temporary file, then ``os.replace``), so concurrent runs at worst write the same
 entry twice; an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
 a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean`` removes it.
@@ -48,18 +50,20 @@ def tool_fingerprint() -> str:
 
 def _spec_json(spec: SinkSpec) -> dict[str, Any]:
     return {"qualnames": sorted(spec.qualnames), "param": spec.param, "position": spec.position,
-            "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module}
+            "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module,
+            "named": sorted(spec.named)}
 
 
 def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
     return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
-                    data["key"], data["wrapper_module"])
+                    data["key"], data["wrapper_module"], frozenset(data["named"]))
 
 
 def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
     """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
     return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
-            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps)}
+            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
+            "dependencies": [list(dependency) for dependency in outcome.dependencies]}
 
 
 def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
@@ -72,7 +76,8 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
     for item in data["diagnostics"]:
         fix = Fix(**item["fix"]) if item["fix"] else None
         diagnostics.append(Diagnostic(**{**item, "fix": fix}))
-    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])))
+    dependencies = tuple((name, path, digest) for name, path, digest in data["dependencies"])
+    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])), dependencies)
 
 
 class ResultCache:

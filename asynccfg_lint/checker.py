@@ -16,24 +16,29 @@ from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, par
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.resolution import enclosing, parameter_of, qualified_names
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.sinks import find_sink_calls
+from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.summaries import summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
-from asynccfg_lint.tracer import DictTracer, Entry
+from asynccfg_lint.tracer import Entry
+from asynccfg_lint.workspace import ModuleLoader, Workspace
 
 
-def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset()) -> list[Finding]:
+def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset(),
+            modules: ModuleLoader | None = None) -> list[Finding]:
     """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code).
 
     ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
-    call to one is not reported, and neither is a config that always comes from one.
+    call to one is not reported, and neither is a config that always comes from one. ``modules``
+    finds the project's other modules by dotted name (``Project.module``), to follow builders and
+    constants imported from them; a value written in another module is reported at the
+    expression of ``parsed`` it arrives through (``Finding.written_at`` says where it is written).
     """
     sinks = summarise_module(parsed, sinks)  # this module's own wrappers
     checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
-    tracer = DictTracer(parsed)
-    classifier = ValueClassifier(parsed, tracer, sanitizers)
+    workspace = Workspace(parsed, modules, sanitizers)
+    tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str, str]] = set()
     for sink_call in find_sink_calls(parsed, sinks):
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
@@ -42,14 +47,14 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             entry = Entry(spec.key, None, sink_call.argument)
             found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
-            traced = tracer.trace(sink_call.argument)
+            traced = traced_config(tracer, sink_call)
             if traced is None:
                 found = [Finding(sink_call.argument, "ACC201", "the config passed to the sink cannot be traced to a "
                                  "dict the checker can see; its keys and values are not checked")]
             else:
                 found = classifier.check_entries(traced)
         for finding in found:
-            key = (id(finding.node), finding.code)
+            key = (id(finding.node), finding.code, finding.message)
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
@@ -110,12 +115,13 @@ def check_parsed(
     apply_noqa: bool = True,
     with_fixes: bool = False,
     sanitizers: frozenset[str] = frozenset(),
+    modules: ModuleLoader | None = None,
 ) -> list[Located]:
     """Check a parsed module.
 
     Args:
         parsed: the module (see :func:`asynccfg_lint.parse.parse_source`).
-        selection, sinks, apply_noqa, sanitizers: as for :func:`check_source`.
+        selection, sinks, apply_noqa, sanitizers, modules: as for :func:`check_source`.
         with_fixes: attach each finding's :class:`~asynccfg_lint.diagnostics.Fix` to its diagnostic.
     Returns:
         the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
@@ -124,7 +130,7 @@ def check_parsed(
     """
     located = []
     noqa = noqa_lines(parsed.text) if apply_noqa else {}
-    for finding in analyse(parsed, sinks, sanitizers):
+    for finding in analyse(parsed, sinks, sanitizers, modules):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)
@@ -158,6 +164,7 @@ def check_source(
     with_fixes: bool = False,
     sanitizers: frozenset[str] = frozenset(),
     parsed: ParsedModule | None = None,
+    modules: ModuleLoader | None = None,
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -170,6 +177,8 @@ def check_source(
         with_fixes: attach each diagnostic's :class:`~asynccfg_lint.diagnostics.Fix` when it has one.
         sanitizers: qualified names of functions whose result is JSON-safe (``[tool.asynccfg-lint] sanitizers``).
         parsed: ``source`` already parsed (a project run parses each file once), else ``None``.
+        modules: the project's other modules by dotted name (``Project.module``), parsed only
+            when a name of this file leads into them; ``None`` reads this file alone.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic.
@@ -183,7 +192,8 @@ def check_source(
         if not selection.is_enabled("ACC001"):
             return []
         return [parse_failure_diagnostic(path, failure)]
-    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers)]
+    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers,
+                                                     modules)]
 
 
 def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:

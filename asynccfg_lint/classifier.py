@@ -11,6 +11,7 @@ import math
 import operator
 import struct
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -25,12 +26,18 @@ from asynccfg_lint.jax_facts import (
 )
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
+    Binding,
+    attribute_bindings,
     bindings_of_name,
+    is_import,
     local_definition,
     qualified_names,
     string_value,
 )
 from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+
+if TYPE_CHECKING:
+    from asynccfg_lint.workspace import Workspace
 
 #: float constructors -> the ``struct`` format of their width when narrower than a double
 #: (``np.float32("1e39")`` is infinity; JAX's hook then emits ``float(x)``)
@@ -82,10 +89,17 @@ class Origin:
     """A source of a value: the expression that produced it and what it is.
 
     ``node`` is where a diagnostic points (1-based line, 0-based column once positioned).
+
+    A value of another project module has ``home`` (that module: ``inferred``'s nodes belong
+    to it) and ``source`` (where the value is written there); ``node`` is then the expression of
+    this module it arrived through. An enum member of another module's class, written here, has
+    only ``home``.
     """
 
     node: cst.CSTNode
     inferred: Inferred
+    home: ParsedModule | None = field(default=None, compare=False)
+    source: cst.CSTNode | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -93,13 +107,16 @@ class Finding:
     """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``.
 
     ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
-    to be applied to ``node`` itself; ``None`` when the fault has none.
+    to be applied to ``node`` itself; ``None`` when the fault has none. ``written_at`` is
+    ``path:line`` of the offending value when it is written in another module (``node`` is then
+    the expression of the checked module it arrives through, and there is no fix).
     """
 
     node: cst.CSTNode
     code: str
     message: str
     fix: T.FixTemplate | None = None
+    written_at: str | None = None
 
 
 @dataclass
@@ -126,12 +143,17 @@ class ValueClassifier:
         parsed: the module, with metadata.
         tracer: the module's :class:`~asynccfg_lint.tracer.DictTracer`.
         sanitizers: qualified names of functions whose result is JSON-safe (from the configuration).
+        workspace: the check's modules, to follow names imported from other project modules
+            (each module's nodes are classified by that module's classifier); ``None`` stays
+            within ``parsed``.
     """
 
-    def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset()) -> None:
+    def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset(),
+                 workspace: Workspace | None = None) -> None:
         self.parsed = parsed
         self.tracer = tracer
         self.sanitizers = sanitizers
+        self.workspace = workspace
         self._memo: dict[int, list[Origin]] = {}
         self._active: set[int] = set()
 
@@ -218,11 +240,14 @@ class ValueClassifier:
         if isinstance(expr.operator, cst.Not):
             return self._one(expr, Inferred(T.BOOL))
         inner = self.origins(expr.expression, depth + 1)
-        return [Origin(expr, o.inferred) if o.node is expr.expression else o for o in inner]
+        return [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
 
     def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
-        left = [o.inferred for o in self.origins(expr.left, depth + 1)]
-        right = [o.inferred for o in self.origins(expr.right, depth + 1)]
+        # elements of another module's list are that module's nodes: they are not carried over
+        left = [o.inferred if o.home is None else replace(o.inferred, elements=())
+                for o in self.origins(expr.left, depth + 1)]
+        right = [o.inferred if o.home is None else replace(o.inferred, elements=())
+                 for o in self.origins(expr.right, depth + 1)]
         combined = left + right
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
@@ -291,8 +316,14 @@ class ValueClassifier:
         if constant is not None:
             return constant
         bindings = bindings_of_name(self.parsed, expr)
+        if bindings and all(is_import(b) for b in bindings):
+            return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
         if not bindings:
             return self._one(expr, UNKNOWN)
+        return self._from_bindings(expr, bindings, depth)
+
+    def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
+        """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
         result: list[Origin] = []
         for binding in bindings:
             if binding.definition is not None:
@@ -313,13 +344,65 @@ class ValueClassifier:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
+    # -- other modules of the project ------------------------------------------------------
+    def _peer(self, home: ParsedModule) -> ValueClassifier:
+        """The classifier of ``home`` (this one when ``home`` is this module)."""
+        return self if home is self.parsed or self.workspace is None else self.workspace.classifier(home)
+
+    def _arrived(self, origin: Origin, home: ParsedModule, via: cst.CSTNode) -> Origin:
+        """``origin``, found by ``home``'s classifier, as seen from this module: it arrived through ``via``."""
+        if origin.home is not None and origin.source is not None:
+            home, source = origin.home, origin.source
+        else:  # written in `home` (an enum member of a third module's class is judged there too)
+            source = origin.node
+        if home is self.parsed:  # a module that imports from the checked one
+            return Origin(source if source is not None else via, origin.inferred)
+        return Origin(via, origin.inferred, home, source)
+
+    def _foreign(self, expr: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """The origins of a value bound in another project module (``TIMEOUT``, ``defaults.TIMEOUT``)."""
+        found = self.workspace.foreign(self.parsed, expr) if self.workspace is not None else None
+        if not found:
+            return None
+        result: list[Origin] = []
+        for item in found:
+            binding = item.binding
+            anchor = binding.assignment.node if binding.assignment is not None else binding.value
+            origins = self._peer(item.home)._from_bindings(anchor, [binding], depth + 1)
+            result.extend(self._arrived(origin, item.home, expr) for origin in origins)
+        return result
+
+    def _foreign_definition(self, expr: cst.BaseExpression) -> tuple[ParsedModule, cst.FunctionDef | cst.ClassDef] | None:
+        """The ``def``/``class`` of another project module that ``expr`` names, if unique."""
+        found = self.workspace.foreign(self.parsed, expr) if self.workspace is not None else None
+        if found and len(found) == 1 and found[0].binding.definition is not None:
+            return found[0].home, found[0].binding.definition
+        return None
+
+    def _relocated(self, findings: list[Finding], home: ParsedModule, via: cst.CSTNode) -> list[Finding]:
+        """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written."""
+        if home is self.parsed:
+            return findings
+        result = []
+        for finding in findings:
+            if finding.node not in home.positions:
+                result.append(finding)  # already a node of this module
+                continue
+            written_at = finding.written_at
+            message = finding.message
+            if written_at is None:
+                written_at = self.workspace.location(home, finding.node)
+                message = f"{message} (written at {written_at})"
+            result.append(Finding(via, finding.code, message, None, written_at))
+        return result
+
     def _augmented(self, expr: cst.Name, statement: cst.AugAssign, depth: int) -> list[Origin]:
         value = self.origins(statement.value, depth + 1)
         if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
             return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
         if any(o.inferred.type is None for o in value):
             return [Origin(expr, UNKNOWN)]
-        return [Origin(statement.value, o.inferred) for o in value if not o.inferred.type.serializes] or [
+        return [replace(o, node=statement.value) for o in value if not o.inferred.type.serializes] or [
             Origin(expr, UNKNOWN)
         ]
 
@@ -329,7 +412,10 @@ class ValueClassifier:
             return constant
         member = self._enum_member(expr)
         if member is not None:
-            return self._one(expr, member)
+            return [member]
+        bindings = attribute_bindings(self.parsed, expr)
+        if bindings is not None:  # self.x / Cls.x: every assignment in the class
+            return self._from_bindings(expr, bindings, depth)
         attr = expr.attr.value
         if attr in ("value", "name"):
             base = self.origins(expr.value, depth + 1)
@@ -338,7 +424,11 @@ class ValueClassifier:
                     return self._one(expr, Inferred(T.STR))
                 result: list[Origin] = []
                 for origin in base:
-                    if origin.inferred.member_value is not None:
+                    if origin.inferred.member_value is not None and origin.home is not None:
+                        peer = self._peer(origin.home)
+                        result.extend(self._arrived(o, origin.home, expr)
+                                      for o in peer.origins(origin.inferred.member_value, depth + 1))
+                    elif origin.inferred.member_value is not None:
                         result.extend(self.origins(origin.inferred.member_value, depth + 1))
                     else:
                         result.append(Origin(expr, UNKNOWN))
@@ -351,16 +441,21 @@ class ValueClassifier:
                 return self._one(expr, Inferred(T.DTYPE))
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
-        return self._one(expr, UNKNOWN)
+        return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
 
-    def _enum_member(self, expr: cst.Attribute) -> Inferred | None:
-        cls = local_definition(self.parsed, expr.value)
+    def _enum_member(self, expr: cst.Attribute) -> Origin | None:
+        """``Mode.FAST`` for an enum class of this module or of another project module."""
+        home, cls = self.parsed, local_definition(self.parsed, expr.value)
+        if cls is None:
+            home, cls = self._foreign_definition(expr.value) or (home, None)
         if not isinstance(cls, cst.ClassDef):
             return None
-        instance = self.instance_type(cls)
+        peer = self._peer(home)
+        instance = peer.instance_type(cls)
         if instance is None or not instance.name.startswith("enum"):
             return None
-        return Inferred(instance, member_value=self._member_value(cls, expr.attr.value))
+        inferred = Inferred(instance, member_value=peer._member_value(cls, expr.attr.value))
+        return Origin(expr, inferred, home if home is not self.parsed else None)
 
     def _member_value(self, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
         """The expression the enum member ``cls.<name>`` gets its ``.value`` from.
@@ -457,23 +552,29 @@ class ValueClassifier:
             if module == "torch" and func in T.TORCH_TENSOR_BUILDERS:
                 fix = self._scalar_fix(func, positional, keywords, depth)
                 return self._one(expr, Inferred(replace(T.TORCH_TENSOR, fix=fix)))
-        definition = local_definition(self.parsed, expr.func)
+        home, definition = self.parsed, local_definition(self.parsed, expr.func)
+        if definition is None:
+            home, definition = self._foreign_definition(expr.func) or (home, None)
+        peer = self._peer(home)
         if isinstance(definition, cst.ClassDef):
-            instance = self.instance_type(definition)
+            instance = peer.instance_type(definition)
             if instance is None:
                 return self._one(expr, UNKNOWN)
             if instance.name.startswith("enum"):
                 return self._one(expr, Inferred(instance))
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
-            return self._one(expr, Inferred(instance, cls=definition))
-        if isinstance(definition, cst.FunctionDef):
+            return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
+        if isinstance(definition, cst.FunctionDef) and peer is self:
             return self._function_result(expr, definition, depth)
+        if isinstance(definition, cst.FunctionDef):
+            return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
         if isinstance(expr.func, cst.Attribute):
             return self._method(expr, depth)
         return self._one(expr, UNKNOWN)
 
-    def _function_result(self, expr: cst.Call, function: cst.FunctionDef, depth: int) -> list[Origin]:
+    def _function_result(self, anchor: cst.CSTNode, function: cst.FunctionDef, depth: int) -> list[Origin]:
+        """What a call of ``function`` returns; ``anchor`` stands for a result known only by its annotation."""
         values = [r.value for r in returns_of(function) if r.value is not None]
         if values:
             result: list[Origin] = []
@@ -481,8 +582,8 @@ class ValueClassifier:
                 result.extend(self.origins(value, depth + 1))
             return result
         if function.returns is not None:
-            return [Origin(expr, i) for i in self.from_annotation(function.returns.annotation)]
-        return self._one(expr, UNKNOWN)
+            return [Origin(anchor, i) for i in self.from_annotation(function.returns.annotation)]
+        return self._one(anchor, UNKNOWN)
 
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
@@ -495,7 +596,7 @@ class ValueClassifier:
                 if T.array_kind(t) is not None:
                     result.append(Origin(expr, Inferred(T.array_kind(t))))
                 elif method == "copy" and t is T.DICT:
-                    result.append(Origin(expr, origin.inferred))
+                    result.append(replace(origin, node=expr))
                 else:
                     result.append(Origin(expr, UNKNOWN))
             return result
@@ -744,6 +845,12 @@ class ValueClassifier:
         findings: list[Finding] = []
         for entry in traced.entries:
             entry_path = ConfigPath(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
+            if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
+                peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
+                found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
+                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth)
+                findings.extend(self._relocated(found, entry.home, entry.via))
+                continue
             if entry.key_node is not None:
                 findings.extend(self._check_key(entry, entry_path, depth))
             findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
@@ -796,12 +903,16 @@ class ValueClassifier:
                 findings.append(Finding(origin.node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot "
                                         "hash: binding the primitive raises TypeError (jaxpr equation parameters must "
                                         f"be hashable) before any config exists; {remedy}",
-                                        fix=self._value_fix(origin.inferred, depth)))
+                                        fix=self._value_fix(origin, depth)))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
+        if origin.home is not None and origin.source is not None:  # written in another module
+            local = Origin(origin.source, origin.inferred)
+            found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level)
+            return self._relocated(found, origin.home, origin.node)
         inferred, node = origin.inferred, origin.node
         pytype = inferred.type
         if pytype is None:
@@ -812,7 +923,7 @@ class ValueClassifier:
         if not pytype.serializes:
             remedy = f"; {pytype.remedy}" if pytype.remedy else ""
             return [Finding(node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot serialize to JSON: "
-                            f"lowering raises {pytype.error}{remedy}", fix=self._value_fix(inferred, depth))]
+                            f"lowering raises {pytype.error}{remedy}", fix=self._value_fix(origin, depth))]
         if inferred.nonfinite:
             return [Finding(node, "ACC103", f"{path.describe()} is a non-finite float (NaN or Infinity): JAX emits "
                             "non-standard JSON and XLA's compile fails (Failed to parse collective op config JSON); "
@@ -820,7 +931,7 @@ class ValueClassifier:
         findings: list[Finding] = []
         if shape is not None:
             findings.extend(self._check_shape(origin, path, shape))
-        if depth < MAX_DEPTH:
+        if depth < MAX_DEPTH and origin.home is None:  # (another module's enum member or instance has no parts)
             # numpy arrays list their elements flattened: only a literal array's nesting is known
             element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
             element_path = path.child("an element")
@@ -831,8 +942,11 @@ class ValueClassifier:
                 findings.extend(self.check_entries(inferred.traced, path, depth + 1))
         return findings
 
-    def _value_fix(self, inferred: Inferred, depth: int) -> T.FixTemplate | None:
+    def _value_fix(self, origin: Origin, depth: int) -> T.FixTemplate | None:
         """The catalog's fix for a rejected value; an Enum member's ``.value`` only when that value is a JSON scalar."""
+        inferred = origin.inferred
+        if origin.home is not None:  # the member's value is another module's node
+            return self._peer(origin.home)._value_fix(Origin(origin.node, inferred), depth)
         fix = inferred.type.fix if inferred.type is not None else None
         if fix is not T.ENUM_VALUE_FIX:
             return fix
@@ -877,6 +991,11 @@ class ValueClassifier:
         findings: list[Finding] = []
         for origin in origins:
             pytype = origin.inferred.type
+            if origin.home is not None:  # another module's value or instance: its classifier reads the attribute
+                local = Origin(origin.source or origin.node, origin.inferred)
+                found = self._peer(origin.home)._check_special(entry, [local], path, depth)
+                findings.extend(self._relocated(found, origin.home, origin.node))
+                continue
             if pytype is None:
                 findings.extend(self._check_origin(origin, path, None, depth, True))
                 continue

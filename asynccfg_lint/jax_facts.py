@@ -33,6 +33,9 @@ class SinkKind(Enum):
     #: the argument is copied unconverted into the config under ``SinkSpec.key``, after being
     #: bound as a jaxpr equation parameter (so it must also be hashable)
     VALUE = "value"
+    #: the parameter is a ``**kwargs`` that becomes the config: the call's keyword arguments
+    #: other than ``SinkSpec.named`` are its entries
+    KEYWORDS = "keywords"
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,8 @@ class SinkSpec:
         key: for ``SinkKind.VALUE``, the config key the value lands under.
         wrapper_module: for a derived sink (a wrapper found by the summaries), the dotted name of
             the module that defines it; ``None`` for built-in and configured sinks.
+        named: for ``SinkKind.KEYWORDS``, the wrapper's named parameters (keywords that are not
+            config entries).
     """
 
     qualnames: frozenset[str]
@@ -55,6 +60,7 @@ class SinkSpec:
     kind: SinkKind
     key: str | None = None
     wrapper_module: str | None = None
+    named: frozenset[str] = frozenset()
 
     @property
     def short_names(self) -> frozenset[str]:

@@ -53,6 +53,8 @@ class ParsedModule:
     calls: list
     _positions: dict | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
+    #: facts derived from the whole module once, by the stage that needs them (keyed by that stage)
+    facts: dict = field(default_factory=dict, repr=False)
 
     @property
     def positions(self) -> dict:
@@ -74,10 +76,11 @@ class ParsedModule:
         if key not in self._qualnames:
             scope = self.scopes.get(node)
             names = scope.get_qualified_names_for(node) if scope is not None else ()
-            self._qualnames[key] = frozenset(self._absolute(q) for q in names)
+            self._qualnames[key] = frozenset(self.absolute(q) for q in names)
         return self._qualnames[key]
 
-    def _absolute(self, qualified: QualifiedName) -> str:
+    def absolute(self, qualified: QualifiedName) -> str:
+        """``qualified`` made absolute against this module's package (relative imports)."""
         try:
             return FullyQualifiedNameVisitor._fully_qualify(self.name.name, self.name.package, qualified).name
         except ImportError:  # a relative import beyond the top-level package

@@ -14,9 +14,12 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
+from typing import TYPE_CHECKING
 
 from asynccfg_lint.cache import ResultCache
 from asynccfg_lint.discovery import iter_python_files, module_name_for
@@ -24,8 +27,13 @@ from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.prefilter import may_call, may_call_any
 from asynccfg_lint.tasks import CheckSettings, FileOutcome, FileTask, analyse_task
 
+if TYPE_CHECKING:
+    from asynccfg_lint.parse import ParsedModule
+
 #: rounds of the project's fixed point at most (each round follows one more level of wrappers)
 MAX_ROUNDS = 8
+#: parsed modules a project keeps for the builders and constants other files import from them
+KEPT_PARSES = 32
 
 
 def package_root(filename: str) -> str | None:
@@ -42,16 +50,17 @@ def summary_scope(files: Iterable[str]) -> list[str]:
     """``files`` plus every Python file of their top-level packages: what a run summarises.
 
     Checking one file of a package (as pre-commit does with the changed files) then still sees
-    the wrappers its siblings define. Package files under the working directory are named
-    relative to it, as the checked files usually are, so each is read and parsed once.
+    the wrappers its siblings define. A file already in ``files`` under another spelling
+    (``./pkg/mod.py``) is not added again: each file is read and parsed once, and a module name
+    is never claimed by two paths (which would make it ambiguous).
     """
-    scope = dict.fromkeys(files)
-    roots = {root for root in map(package_root, scope) if root is not None}
+    scope = {os.path.abspath(file): file for file in files}
+    roots = {root for root in map(package_root, scope.values()) if root is not None}
     for root in sorted(roots):
         for path in iter_python_files([root]):
             relative = os.path.relpath(path)
-            scope.setdefault(path if relative.startswith("..") else relative)
-    return list(scope)
+            scope.setdefault(os.path.abspath(path), path if relative.startswith("..") else relative)
+    return list(scope.values())
 
 
 class Project:
@@ -72,6 +81,9 @@ class Project:
         self.cache = cache
         self._sources: dict[str, bytes | OSError] = {}
         self._modules: dict[str, str] = {}
+        self._module_paths: dict[str, str | None] | None = None
+        self._digests: dict[str, str | None] = {}
+        self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...]] = {}
         self._executor: Executor | None = None
 
@@ -110,6 +122,51 @@ class Project:
             return self.read(path)
         except OSError:
             return None
+
+    def digest(self, path: str) -> str | None:
+        """The SHA-256 hex digest of ``path``'s bytes, or ``None`` when it cannot be read."""
+        if path not in self._digests:
+            source = self.source(path)
+            self._digests[path] = hashlib.sha256(source).hexdigest() if source is not None else None
+        return self._digests[path]
+
+    def parsed(self, path: str) -> ParsedModule | None:
+        """``path`` parsed with its metadata, or ``None`` when it cannot be read or parsed.
+
+        The last :data:`KEPT_PARSES` parses are kept (a module imported from by many files is
+        parsed once); an older one is parsed again when asked for.
+        """
+        if path in self._parsed:
+            self._parsed.move_to_end(path)
+            return self._parsed[path]
+        from asynccfg_lint.parse import ParseFailure, parse_source
+
+        source = self.source(path)
+        try:
+            parsed = parse_source(source, path) if source is not None else None
+        except ParseFailure:
+            parsed = None
+        self._parsed[path] = parsed
+        if len(self._parsed) > KEPT_PARSES:
+            self._parsed.popitem(last=False)
+        return parsed
+
+    def module_path(self, name: str) -> str | None:
+        """The project file whose dotted module name is ``name``; ``None`` when none or when two files claim it.
+
+        The map of names is built on the first call only, so a run that never leaves its files pays nothing.
+        """
+        if self._module_paths is None:
+            self._module_paths = {}
+            for path in self.files:
+                dotted = self._module(path)
+                self._module_paths[dotted] = None if dotted in self._module_paths else path
+        return self._module_paths.get(name)
+
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module ``name``, parsed (see :meth:`module_path`); ``None`` when the project has none."""
+        path = self.module_path(name)
+        return self.parsed(path) if path is not None else None
 
     def sinks(self, builtin: Iterable[SinkSpec]) -> tuple[SinkSpec, ...]:
         """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
@@ -164,7 +221,7 @@ class Project:
     def _run(self, tasks: Sequence[FileTask]) -> list[FileOutcome]:
         """The outcomes of ``tasks`` in order: from the cache, else analysed (in the pool when there is one)."""
         keys = [self.cache.key(task) for task in tasks] if self.cache is not None else [None] * len(tasks)
-        outcomes: list[FileOutcome | None] = [self.cache.get(key) if key else None for key in keys]
+        outcomes: list[FileOutcome | None] = [self._cached(key) for key in keys]
         missing = [index for index, outcome in enumerate(outcomes) if outcome is None]
         for index, outcome in zip(missing, self._map([tasks[index] for index in missing])):
             outcomes[index] = outcome
@@ -173,16 +230,40 @@ class Project:
                 self.cache.put(key, outcome)
         return outcomes  # type: ignore[return-value]  # every slot is filled
 
+    def _cached(self, key: str | None) -> FileOutcome | None:
+        """The cached outcome of ``key`` if there is one and the modules it looked up are unchanged."""
+        outcome = self.cache.get(key) if self.cache is not None and key is not None else None
+        if outcome is None:
+            return None
+        for name, path, digest in outcome.dependencies:
+            if self.module_path(name) != path or (path is not None and self.digest(path) != digest):
+                return None
+        return outcome
+
     def _map(self, tasks: list[FileTask]) -> Iterator[FileOutcome]:
         if self.jobs == 1 or len(tasks) < 2:
-            return map(analyse_task, tasks)
+            return (analyse_task(task, self) for task in tasks)
         if self._executor is None:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._executor = ProcessPoolExecutor(max_workers=self.jobs)
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
+                                                 initargs=(self.files,))
         # small chunks: one large module must not leave the other workers idle
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
-        return self._executor.map(analyse_task, tasks, chunksize=chunk)
+        return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
+
+
+#: a worker process's view of the project (its other modules, parsed on demand)
+_worker_project: Project | None = None
+
+
+def _start_worker(files: list[str]) -> None:
+    global _worker_project
+    _worker_project = Project(files)
+
+
+def _analyse_in_worker(task: FileTask) -> FileOutcome:
+    return analyse_task(task, _worker_project)
 
 
 def _spec_order(spec: SinkSpec) -> tuple[list[str], str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment
+from libcst.metadata import Assignment, ImportAssignment
 
 from asynccfg_lint.parse import ParsedModule
 
@@ -19,14 +20,15 @@ class Binding:
         annotation: the annotation expression of a parameter or annotated assignment, if any.
         definition: a ``FunctionDef``/``ClassDef`` when the name is bound by ``def``/``class``.
         augmented: the ``AugAssign`` when the binding is ``name op= value``.
-        assignment: the libcst assignment record (its ``.scope`` and ``.node``).
+        assignment: the libcst assignment record (its ``.scope`` and ``.node``) of a name
+            binding; ``None`` for an attribute binding (``self.cfg = ...``).
     """
 
     value: cst.BaseExpression | None
     annotation: cst.BaseExpression | None
     definition: cst.FunctionDef | cst.ClassDef | None
     augmented: cst.AugAssign | None
-    assignment: Assignment
+    assignment: Assignment | None
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -47,6 +49,11 @@ def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseE
                 if found is not None:
                     return found
     return None
+
+
+def is_import(binding: Binding) -> bool:
+    """True when ``binding`` is an ``import``/``from ... import`` of the name (its value is in another module)."""
+    return isinstance(binding.assignment, ImportAssignment)
 
 
 def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
@@ -91,18 +98,42 @@ def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | No
     accesses = scope.accesses[name]
     if not accesses:
         return None
+    return _described(parsed, [referent for access in accesses for referent in access.referents])
+
+
+def _described(parsed: ParsedModule, assignments: Iterable[object]) -> list[Binding] | None:
+    """:func:`binding_of` each assignment once; ``None`` when one cannot be described (an import)."""
     result: list[Binding] = []
     seen: set[int] = set()
-    for access in accesses:
-        for referent in access.referents:
-            if id(referent) in seen:
-                continue
-            seen.add(id(referent))
-            binding = binding_of(parsed, referent)
-            if binding is None:
-                return None
-            result.append(binding)
+    for assignment in assignments:
+        if id(assignment) in seen:
+            continue
+        seen.add(id(assignment))
+        binding = binding_of(parsed, assignment)
+        if binding is None:
+            return None
+        result.append(binding)
     return result
+
+
+def module_bindings(parsed: ParsedModule, name: str) -> list[Binding] | None:
+    """The top-level bindings of ``name`` in ``parsed`` (what ``module.name`` may be, seen from another module).
+
+    Returns ``None`` when there is none, or when one is an import (follow its qualified name
+    instead: :func:`module_qualified_names`).
+    """
+    scope = parsed.scopes.get(parsed.module)
+    if scope is None or name not in scope:
+        return None
+    return _described(parsed, scope[name]) or None
+
+
+def module_qualified_names(parsed: ParsedModule, name: str) -> set[str]:
+    """The fully qualified names a top-level ``name`` of ``parsed`` stands for (an import's target)."""
+    scope = parsed.scopes.get(parsed.module)
+    if scope is None:
+        return set()
+    return {parsed.absolute(qualified) for qualified in scope.get_qualified_names_for(name)}
 
 
 def enclosing(parsed: ParsedModule, node: cst.CSTNode, kinds: tuple[type, ...]) -> cst.CSTNode | None:
@@ -127,6 +158,125 @@ def local_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.Func
         if bindings and len(bindings) == 1 and bindings[0].definition is not None:
             return bindings[0].definition
     return None
+
+
+def method_owner(parsed: ParsedModule, name: cst.Name) -> cst.ClassDef | None:
+    """The class whose method takes ``name`` (a use of ``self`` or ``cls``) as its first parameter, else ``None``.
+
+    Static methods and nested functions have no such parameter.
+    """
+    bindings = bindings_of_name(parsed, name)
+    if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+        return None
+    param = bindings[0].assignment.node
+    function = enclosing(parsed, param, (cst.FunctionDef,)) if isinstance(param, cst.Param) else None
+    if function is None:
+        return None
+    positional = [*function.params.posonly_params, *function.params.params]
+    if not positional or positional[0] is not param:
+        return None
+    if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators):
+        return None
+    block = parsed.parents.get(function)
+    owner = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+    return owner if isinstance(owner, cst.ClassDef) else None
+
+
+#: an attribute written where the checker cannot tell the object (``setattr(obj, name, v)``)
+_ANY_ATTRIBUTE = "*"
+
+
+def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpression, Binding | None]]]:
+    """Every write of an attribute in ``parsed``: attribute name -> ``(object expression, binding)``.
+
+    The binding is ``None`` for a write whose value cannot be seen (``del obj.x``, a ``for``
+    target, ``setattr``/``delattr``). Computed once per module.
+    """
+    if "attribute_writes" in parsed.facts:
+        return parsed.facts["attribute_writes"]
+    writes: dict[str, list[tuple[cst.BaseExpression, Binding | None]]] = {}
+
+    def add(target: cst.BaseExpression, binding: Binding | None) -> None:
+        if isinstance(target, cst.Attribute):
+            writes.setdefault(target.attr.value, []).append((target.value, binding))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value, None)
+
+    class _Writes(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Attribute):
+                    add(target.target, Binding(node.value, None, None, None, None))
+                elif isinstance(target.target, (cst.Tuple, cst.List)):
+                    for element in target.target.elements:
+                        if isinstance(element.value, cst.Attribute):
+                            value = _unpacked_value(target.target, element.value, node.value)
+                            add(element.value, Binding(value, None, None, None, None))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if node.value is not None:
+                add(node.target, Binding(node.value, node.annotation.annotation, None, None, None))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            add(node.target, Binding(node.value, None, None, node, None))
+
+        def visit_Del(self, node: cst.Del) -> None:
+            add(node.target, None)
+
+        def visit_For(self, node: cst.For) -> None:
+            add(node.target, None)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in ("setattr", "delattr") and len(node.args) >= 2:
+                name = string_value(node.args[1].value)
+                writes.setdefault(name or _ANY_ATTRIBUTE, []).append((node.args[0].value, None))
+
+    parsed.module.visit(_Writes())
+    parsed.facts["attribute_writes"] = writes
+    return writes
+
+
+def class_attribute_bindings(parsed: ParsedModule, cls: cst.ClassDef, name: str) -> list[Binding] | None:
+    """The bindings ``<instance of cls>.name`` or ``cls.name`` may refer to (may-analysis).
+
+    Every assignment of ``name`` in the class body and every ``self.name = ...`` (also
+    ``cls.name = ...`` and ``Cls.name = ...``) in the module contributes. Returns ``None`` when
+    there is none, or when ``name`` is also written where the object cannot be told (an
+    attribute of another name, ``setattr``, ``del``, a ``for`` target): the value is then unknown.
+    """
+    result: list[Binding] = []
+    statements = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    scope = parsed.scopes.get(statements[0]) if statements else None
+    if scope is not None and scope is not parsed.scopes.get(cls) and name in scope.assignments:
+        found = _described(parsed, scope.assignments[name])
+        if found is None:
+            return None
+        result.extend(found)
+    writes = _attribute_writes(parsed)
+    for obj, binding in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:
+        owner = None
+        if isinstance(obj, cst.Name):
+            owner = method_owner(parsed, obj) or local_definition(parsed, obj)
+            if owner is not None and owner is not cls and isinstance(owner, cst.ClassDef):
+                continue  # another class's attribute of the same name
+        if owner is not cls or binding is None:
+            return None
+        result.append(binding)
+    return result or None
+
+
+def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Binding] | None:
+    """The bindings ``self.x`` (in a method) or ``Cls.x`` (a class of this module) may refer to.
+
+    See :func:`class_attribute_bindings`; ``None`` when the object is neither.
+    """
+    if not isinstance(expr.value, cst.Name):
+        return None
+    cls = local_definition(parsed, expr.value)
+    if not isinstance(cls, cst.ClassDef):
+        cls = method_owner(parsed, expr.value)
+    return class_attribute_bindings(parsed, cls, expr.attr.value) if cls is not None else None
 
 
 def string_value(node: cst.CSTNode | None) -> str | None:
@@ -173,4 +323,6 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
         return None
     node = bindings[0].assignment.node
     every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    if isinstance(function.params.star_kwarg, cst.Param):
+        every.append(function.params.star_kwarg)
     return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import bindings_of_name, qualified_names
+from asynccfg_lint.tracer import DictTracer, TracedDict
 
 _PARTIAL = frozenset({"functools.partial"})
 
@@ -36,7 +37,12 @@ class SinkCall:
 
 
 def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression | None:
-    """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``."""
+    """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``.
+
+    For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config.
+    """
+    if spec.kind is SinkKind.KEYWORDS:
+        return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
             return arg.value
@@ -120,3 +126,10 @@ def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator
     for call in parsed.calls:  # the parse already listed them: no second walk of the tree
         finder.add_call(call)
     yield from finder.found
+
+
+def traced_config(tracer: DictTracer, sink_call: SinkCall) -> TracedDict | None:
+    """The entries of the config ``sink_call`` passes (a config sink's argument, or a ``**kwargs`` sink's keywords)."""
+    if sink_call.spec.kind is SinkKind.KEYWORDS and isinstance(sink_call.argument, cst.Call):
+        return tracer.trace_keywords(sink_call.argument, sink_call.spec.named)
+    return tracer.trace(sink_call.argument)

@@ -2,7 +2,8 @@
 
 ``def send(ctx, x, cfg): return emit("t", ctx, x, {**cfg, "k": 1})`` makes ``send``'s ``cfg`` a
 config sink, and ``def gather(ctx, x, tiled): emit("t", ctx, x, {"tiled": tiled})`` makes
-``gather``'s ``tiled`` a value sink under key ``"tiled"``. Calls to them are then checked at the
+``gather``'s ``tiled`` a value sink under key ``"tiled"``; ``def send(ctx, x, **cfg): return
+emit("t", ctx, x, cfg)`` makes the keyword arguments of ``send(ctx, x, mode=...)`` config entries. Calls to them are then checked at the
 call site, where the value is visible. Summaries are computed to a fixed point, so a wrapper of
 a wrapper is a sink too; recursion cannot loop, because each round only adds specs that were
 not there before and there are finitely many parameters.
@@ -17,7 +18,7 @@ import libcst as cst
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import enclosing, parameter_of
-from asynccfg_lint.sinks import find_sink_calls
+from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.tracer import DictTracer
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
@@ -33,10 +34,18 @@ def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
     return None
 
 
-def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> SinkSpec:
+def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> set[SinkSpec]:
+    """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key)."""
     qualname = f"{parsed.name.name}.{function.name.value}"
-    return SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
-                    key=key, wrapper_module=parsed.name.name)
+    params = function.params
+    named: frozenset[str] = frozenset()
+    if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == param:
+        if kind is SinkKind.VALUE:
+            return set()
+        kind = SinkKind.KEYWORDS  # the call's extra keywords are the config's entries
+        named = frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
+    return {SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
+                     key=key, wrapper_module=parsed.name.name, named=named)}
 
 
 def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
@@ -58,23 +67,23 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
         if call.spec.kind is SinkKind.VALUE:
             param = parameter_of(parsed, call.argument, function)
             if param is not None:
-                derived.add(_spec(parsed, function, param, SinkKind.VALUE, call.spec.key))
+                derived |= _spec(parsed, function, param, SinkKind.VALUE, call.spec.key)
             continue
         param = parameter_of(parsed, call.argument, function)
-        traced = tracer.trace(call.argument)
+        traced = traced_config(tracer, call)
         if param is not None and traced is None:
-            derived.add(_spec(parsed, function, param, SinkKind.CONFIG, None))
+            derived |= _spec(parsed, function, param, SinkKind.CONFIG, None)
             continue
         if traced is None:
             continue
         for opaque in traced.opaque:
             param = parameter_of(parsed, opaque, function)
             if param is not None:
-                derived.add(_spec(parsed, function, param, SinkKind.CONFIG, None))
+                derived |= _spec(parsed, function, param, SinkKind.CONFIG, None)
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is not None and entry.key is not None:
-                derived.add(_spec(parsed, function, param, SinkKind.VALUE, entry.key))
+                derived |= _spec(parsed, function, param, SinkKind.VALUE, entry.key)
     return derived
 
 

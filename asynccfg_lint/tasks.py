@@ -10,10 +10,31 @@ never loads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.selection import Selection
+
+if TYPE_CHECKING:
+    from asynccfg_lint.parse import ParsedModule
+
+
+class ModuleSource(Protocol):
+    """Where a task finds the project's other modules (a :class:`~asynccfg_lint.project.Project`)."""
+
+    def module_path(self, name: str) -> str | None:
+        """The project file of the dotted module ``name``, or ``None``."""
+
+    def parsed(self, path: str) -> ParsedModule | None:
+        """``path`` parsed, or ``None`` when it cannot be read or parsed."""
+
+    def digest(self, path: str) -> str | None:
+        """A digest of ``path``'s bytes, or ``None`` when it cannot be read."""
+
+
+#: a module the analysis looked up: (dotted name, its project file or None, that file's digest or None)
+Dependency = tuple[str, "str | None", "str | None"]
 
 
 @dataclass(frozen=True)
@@ -58,18 +79,35 @@ class FileOutcome:
         diagnostics: the selected, unsuppressed diagnostics with their fixes, sorted by
             position (empty when the task only summarises).
         wrappers: the derived sinks the file defines (wrappers that forward to a sink).
+        dependencies: every other module the analysis looked up (builders and constants
+            imported from them), so a cached outcome is used only while they are unchanged.
     """
 
     diagnostics: tuple[Diagnostic, ...] = ()
     wrappers: frozenset[SinkSpec] = field(default_factory=frozenset)
+    dependencies: tuple[Dependency, ...] = ()
 
 
-def analyse_task(task: FileTask) -> FileOutcome:
+class _RecordingLoader:
+    """The module loader of one task: finds modules through ``source`` and records each lookup."""
+
+    def __init__(self, source: ModuleSource) -> None:
+        self.source = source
+        self.seen: dict[str, Dependency] = {}
+
+    def __call__(self, name: str) -> ParsedModule | None:
+        path = self.source.module_path(name)
+        self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
+        return self.source.parsed(path) if path is not None else None
+
+
+def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOutcome:
     """Parse the task's file, close it over its own wrappers and, when asked, check it.
 
-    A file that cannot be decoded or parsed has no wrappers and, when checked with ACC001
-    selected, its ACC001 diagnostic. Runs in worker processes: the libcst-based stages are
-    imported here, on the first file that needs them.
+    ``modules`` gives the project's other modules, to follow builders and constants imported
+    from them (``None``: the file alone). A file that cannot be decoded or parsed has no
+    wrappers and, when checked with ACC001 selected, its ACC001 diagnostic. Runs in worker
+    processes: the libcst-based stages are imported here, on the first file that needs them.
     """
     from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
     from asynccfg_lint.parse import ParseFailure, parse_source
@@ -86,6 +124,8 @@ def analyse_task(task: FileTask) -> FileOutcome:
     if task.check is None:
         return FileOutcome(wrappers=wrappers)
     settings = task.check
+    loader = _RecordingLoader(modules) if modules is not None else None
     located = check_parsed(parsed, settings.selection, known, settings.apply_noqa, with_fixes=True,
-                           sanitizers=settings.sanitizers)
-    return FileOutcome(tuple(item.diagnostic for item in located), wrappers)
+                           sanitizers=settings.sanitizers, modules=loader)
+    dependencies = tuple(sorted(loader.seen.values(), key=str)) if loader is not None else ()
+    return FileOutcome(tuple(item.diagnostic for item in located), wrappers, dependencies)

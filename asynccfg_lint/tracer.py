@@ -1,28 +1,38 @@
 """Dict tracer: follow a config expression back to what builds it and collect its entries.
 
-Data flow is may-analysis within one module: a name bound on several paths contributes the
-entries of every binding that reaches the use; mutations of the same binding before the use
-(``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, ``cfg |= {...}``) add entries.
+Data flow is may-analysis: a name bound on several paths contributes the entries of every
+binding that reaches the use; mutations of the same binding before the use (``cfg[k] = v``,
+``cfg.update(...)``, ``cfg.setdefault(k, v)``, ``cfg |= {...}``) add entries. ``self.cfg`` and
+``Cls.CFG`` contribute every assignment of the attribute in the class. With a
+:class:`~asynccfg_lint.workspace.Workspace`, builders and constants imported from other project
+modules are traced there, by that module's own tracer; their entries say which module they
+belong to (``Entry.home``) and through which expression of this module they arrived (``Entry.via``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
     Binding,
+    attribute_bindings,
     bind_arguments,
     parameter_of,
     bindings_of_name,
     enclosing,
+    is_import,
     local_definition,
     qualified_names,
     starts_before,
     string_value,
 )
+
+if TYPE_CHECKING:
+    from asynccfg_lint.workspace import Workspace
 
 _DICT_CONSTRUCTORS = frozenset(
     {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
@@ -45,12 +55,23 @@ class Entry:
         key_node: the key expression (``None`` for keyword arguments and dataclass fields).
         value: the value expression, or ``None`` when only ``annotation`` is known.
         annotation: a type annotation that stands for the value (dataclass field without value).
+        home: the module ``key_node``/``value``/``annotation`` belong to when it is not the traced
+            one (a builder or constant of another module); ``None`` for the traced module.
+        via: for an entry of another module, the expression of the traced module it arrived
+            through (the builder call, the imported name): where its diagnostics are reported.
     """
 
     key: str | None
     key_node: cst.BaseExpression | None
     value: cst.BaseExpression | None
     annotation: cst.BaseExpression | None = None
+    home: ParsedModule | None = field(default=None, compare=False)
+    via: cst.BaseExpression | None = field(default=None, compare=False)
+
+    @property
+    def anchor(self) -> cst.CSTNode | None:
+        """The node of the traced module that stands for this entry's position."""
+        return self.via if self.home is not None else self.value or self.key_node
 
 
 @dataclass(frozen=True)
@@ -74,10 +95,13 @@ class DictTracer:
 
     Args:
         parsed: the module, with metadata.
+        workspace: the check's modules, to follow names imported from other project modules;
+            ``None`` stays within ``parsed``.
     """
 
-    def __init__(self, parsed: ParsedModule) -> None:
+    def __init__(self, parsed: ParsedModule, workspace: Workspace | None = None) -> None:
         self.parsed = parsed
+        self.workspace = workspace
         self._memo: dict[int, TracedDict | None] = {}
         self._active: set[int] = set()
 
@@ -121,9 +145,16 @@ class DictTracer:
             return self.trace(expr.value, depth + 1)
         if isinstance(expr, cst.Name):
             return self._name(expr, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
         return None
+
+    def trace_keywords(self, call: cst.Call, named: frozenset[str]) -> TracedDict:
+        """The entries a ``**kwargs`` wrapper's call puts in its config: keywords not in ``named``, and ``**x``."""
+        extra = [arg for arg in call.args if arg.star == "**" or arg.keyword is not None and arg.keyword.value not in named]
+        return self._dict_call(call.with_changes(args=extra), 0)
 
     # -- forms -------------------------------------------------------------------------
     def _dict_display(self, expr: cst.Dict, depth: int) -> TracedDict:
@@ -177,35 +208,57 @@ class DictTracer:
             return self._asdict(call.args[0].value, depth)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
             return self.trace(call.func.value, depth + 1)
-        definition = local_definition(self.parsed, call.func)
+        home, definition = self.parsed, local_definition(self.parsed, call.func)
+        if definition is None and self.workspace is not None:
+            found = self.workspace.foreign(self.parsed, call.func)
+            if found and len(found) == 1:
+                home, definition = found[0].home, found[0].binding.definition
         if isinstance(definition, cst.FunctionDef):
             returns = [r.value for r in returns_of(definition) if r.value is not None]
+            tracer = self if home is self.parsed else self.workspace.tracer(home)
             if returns:
-                traced = self._union(returns, depth)
-                return self._bind(traced, definition, call, depth) if traced is not None else None
+                traced = tracer._union(returns, depth)
+                return self._bind(traced, definition, call, depth, home) if traced is not None else None
         return None
 
-    def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int) -> TracedDict:
+    def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
+              home: ParsedModule) -> TracedDict:
         """Put ``call``'s arguments where the builder's result uses its parameters directly.
 
         ``def make(dim, mode): return {"dim": dim, "mode": mode}`` called as ``make(0, Mode.FAST)``
         has entries ``"dim": 0`` and ``"mode": Mode.FAST`` (reported at the arguments); a parameter
-        spread into the result (``{**base}``) contributes the argument's own entries.
+        spread into the result (``{**base}``) contributes the argument's own entries. ``home`` is
+        the builder's module: what the builder writes itself is reported through ``call`` when
+        that is another module.
         """
-        arguments = bind_arguments(builder, call)
-        if not arguments:
-            return traced
+        arguments = bind_arguments(builder, call) or {}
+        passed = {id(arg.value) for arg in call.args}
+        foreign = home is not self.parsed
         entries = []
         for entry in traced.entries:
-            param = parameter_of(self.parsed, entry.value, builder) if entry.value is not None else None
-            entries.append(replace(entry, value=arguments[param]) if param in arguments else entry)
+            own = entry.home is None and entry.value is not None
+            param = parameter_of(home, entry.value, builder) if own else None
+            if param not in arguments:
+                entries.append(self._arrived(entry, home, call) if foreign else entry)
+            elif foreign and id(arguments[param]) not in passed:  # a default, written in the builder's module
+                entries.append(self._arrived(replace(entry, value=arguments[param]), home, call))
+            elif foreign:  # an argument, written here; the key is still the builder's
+                entries.append(replace(entry, key_node=None, value=arguments[param]))
+                if entry.key_node is not None:
+                    entries.append(self._arrived(replace(entry, value=None), home, call))
+            else:
+                entries.append(replace(entry, value=arguments[param]))
         opaque: list[cst.BaseExpression] = []
         complete = True
         for expr in traced.opaque:
-            param = parameter_of(self.parsed, expr, builder)
-            inner = self.trace(arguments[param], depth + 1) if param in arguments else None
+            param = parameter_of(home, expr, builder)
+            inner = None
+            if param in arguments and (not foreign or id(arguments[param]) in passed):
+                inner = self.trace(arguments[param], depth + 1)
+            elif param in arguments:  # `{**base}` with the default of `base`, in the builder's module
+                inner = self._imported(self.workspace.tracer(home).trace(arguments[param], depth + 1), home, call)
             if inner is None:
-                opaque.append(expr)
+                opaque.append(call if foreign else expr)
                 continue
             entries.extend(inner.entries)
             opaque.extend(inner.opaque)
@@ -255,8 +308,40 @@ class DictTracer:
             entries.append(Entry(string_value(key), key, value))
         return TracedDict(tuple(entries), True)
 
-    def _name(self, name: cst.Name, depth: int) -> TracedDict | None:
-        bindings = bindings_of_name(self.parsed, name)
+    def _arrived(self, entry: Entry, home: ParsedModule, via: cst.BaseExpression) -> Entry:
+        """``entry``, traced in ``home``, as seen from this module: it arrived through ``via``."""
+        home = entry.home or home
+        if home is self.parsed:  # a module that imports from the checked one
+            return replace(entry, home=None, via=None)
+        return replace(entry, home=home, via=via)
+
+    def _imported(self, traced: TracedDict | None, home: ParsedModule, via: cst.BaseExpression) -> TracedDict | None:
+        """``traced``, found by ``home``'s tracer, as seen from this module: every part arrived through ``via``."""
+        if traced is None:
+            return None
+        entries = tuple(self._arrived(entry, home, via) for entry in traced.entries)
+        return TracedDict(entries, traced.complete, (via,) if traced.opaque else ())
+
+    def _foreign(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """A dict bound in another project module (``from .consts import CFG``, ``defaults.CFG``)."""
+        found = self.workspace.foreign(self.parsed, expr) if self.workspace is not None else None
+        if not found:
+            return None
+        parts = [self._imported(self.workspace.tracer(item.home)._bindings([item.binding], depth + 1), item.home, expr)
+                 for item in found]
+        if all(part is None for part in parts):
+            return None
+        return self._merge(parts, [expr] * len(parts))
+
+    def _attribute(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
+        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), or a dict of another module."""
+        bindings = attribute_bindings(self.parsed, expr)
+        if bindings is not None:
+            return self._bindings(bindings, depth)
+        return self._foreign(expr, depth)
+
+    def _bindings(self, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
+        """The merged entries of every binding (``name |= {...}`` adds its right-hand side)."""
         if not bindings:
             return None
         parts: list[TracedDict | None] = []
@@ -274,11 +359,19 @@ class DictTracer:
             exprs.append(binding.value)
         if not parts or all(p is None for p in parts):
             return None
-        merged = self._merge(parts, exprs)
+        return self._merge(parts, exprs)
+
+    def _name(self, name: cst.Name, depth: int) -> TracedDict | None:
+        bindings = bindings_of_name(self.parsed, name)
+        if bindings and all(is_import(b) for b in bindings):
+            return self._foreign(name, depth)
+        merged = self._bindings(bindings, depth)
+        if merged is None:
+            return None
         mutations, removals = self._mutations(name, bindings, depth)
         entries = tuple(
             entry for entry in merged.entries + mutations.entries
-            if not any(entry.key == key and starts_before(self.parsed, entry.value or entry.key_node, removal)
+            if not any(entry.key == key and starts_before(self.parsed, entry.anchor, removal)
                        for key, removal in removals)
         )
         return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)

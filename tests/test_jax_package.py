@@ -55,7 +55,8 @@ def test_parallel_py_sink_calls_are_traced(jax_dir):
 
     Each of JAX's five ``_emit_async_start_custom_call`` calls (lines 1138, 1232, 1636, 2087,
     2321) is found and its config traced back to the dict displays and helper functions that
-    build it; every other value there was classified as serializable. The lowering rules'
+    build it, also into the other jax modules its helpers come from (``pxla.axis_groups``);
+    every other value there was classified as serializable. The lowering rules'
     parameters (``split_axis``, ``tiled``, ...) are not reported: each rule is a derived sink,
     whose callers' values are checked at the calls.
     """
@@ -74,12 +75,13 @@ def test_parallel_py_sink_calls_are_traced(jax_dir):
     # what each reported position holds in jax 0.12.0.1's parallel.py
     texts = [source_lines[line - 1][column - 1:] for line, column, _ in found]
     assert [text.split("(")[0].split(",")[0].split("}")[0] for text in texts] == [
-        "pxla.axis_groups",           # replica_groups from the axis context
+        # (pxla.axis_groups at line 966 is followed into jax/_src/interpreters/pxla.py, another module
+        # of the run: it returns tuple(...) of tuples, which serializes, so it is no longer unknown)
         "ir.DenseIntElementsAttr.get",  # replica_groups as an MLIR attribute
         "hlo.ReplicaGroupMeshAxesAttr.get",
         "other_args",                 # {"permutation": ..., **other_args}
     ]
-    assert [line for line, _, _ in found] == [966, 980, 1002, 1234]
+    assert [line for line, _, _ in found] == [980, 1002, 1234]
 
 
 def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):

@@ -1,13 +1,18 @@
-"""Project-wide data flow: wrappers defined in one module are sinks where another module calls them.
+"""Project-wide data flow: wrappers defined in one module are sinks where another module calls them;
+builders and constants imported from another module are followed there.
 
 The fixture package ``tests/fixtures/project/pkg`` writes each expected diagnostic beside its
 code (``# expect: COL:CODE``); the CLI (one run over the package) and flake8 (one file at a
-time, with the package's summaries) must both report exactly those.
+time, with the package's summaries and modules) must both report exactly those, ACC201 included.
+A value written in another module is expected at the call or name of the checked file it
+arrives through.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind
 from asynccfg_lint.project import Project
@@ -23,15 +28,23 @@ def expected() -> set[tuple[str, Expected]]:
 
 
 def test_cli_sees_wrappers_across_modules():
-    result = run_cli("--isolated", "pkg", cwd=PROJECT)
+    result = run_cli("--isolated", "--extend-select", "ACC201", "pkg", cwd=PROJECT)
     assert {(row.path, row.expected) for row in parse_text(result.stdout)} == expected()
-    assert len(expected()) == 4
+    assert len(expected()) == 30
     assert result.returncode == 1
 
 
 def test_flake8_sees_the_packages_wrappers_one_file_at_a_time():
     result = run_flake8("--isolated", "--select", "ACC", "pkg", cwd=PROJECT)
     assert {(row.path, row.expected) for row in acc_rows(result.stdout)} == expected()
+
+
+def test_a_value_of_another_module_names_where_it_is_written():
+    # the CLI and flake8 print the same line: at the builder call, naming the builder's module and line
+    line = ("pkg/users.py:17:38: ACC101 value for key \"schedule\" is enum.Enum member Mode, which JAX cannot "
+            "serialize to JSON: lowering raises ValueError; use x.value (or x.name) (written at pkg/cfgs.py:20)")
+    assert line in run_cli("--isolated", "pkg/users.py", cwd=PROJECT).stdout.splitlines()
+    assert line in run_flake8("--isolated", "--select", "ACC", "pkg/users.py", cwd=PROJECT).stdout.splitlines()
 
 
 def test_summaries_of_the_package():
@@ -44,7 +57,10 @@ def test_summaries_of_the_package():
         ("pkg.wrappers.send", "cfg", 2, SinkKind.CONFIG, None),
         ("pkg.wrappers.send_tiled", "tiled", 2, SinkKind.VALUE, "tiled"),
         ("pkg.wrappers.send_later", "cfg", 2, SinkKind.CONFIG, None),  # recursive, still one summary
+        ("pkg.wrappers.send_kw", "cfg", None, SinkKind.KEYWORDS, None),  # **cfg: the call's keywords
     }
+    send_kw = next(spec for spec in Project(files).sinks(BUILTIN_SINKS) if "pkg.wrappers.send_kw" in spec.qualnames)
+    assert send_kw.named == {"ctx", "x", "chunk"}
 
 
 def test_a_single_file_without_the_package_sees_no_wrapper(tmp_path):
@@ -55,9 +71,28 @@ def test_a_single_file_without_the_package_sees_no_wrapper(tmp_path):
     assert (result.returncode, result.stdout) == (0, "")
 
 
-def test_cli_on_one_file_of_the_package_sees_its_siblings_wrappers():
-    # pre-commit passes only the changed files: the package is summarised all the same
-    result = run_cli("--isolated", "pkg/lowering.py", cwd=PROJECT)
-    lowering = {e for path, e in expected() if path == "pkg/lowering.py"}
-    assert {row.expected for row in parse_text(result.stdout)} == lowering
-    assert {row.path for row in parse_text(result.stdout)} == {"pkg/lowering.py"}
+@pytest.mark.parametrize("name", ["lowering.py", "users.py"])
+def test_cli_on_one_file_of_the_package_sees_its_siblings(name):
+    # pre-commit passes only the changed files: the package's wrappers, builders and constants are seen
+    result = run_cli("--isolated", f"pkg/{name}", cwd=PROJECT)
+    own = {e for path, e in expected() if path == f"pkg/{name}" and e.code != "ACC201"}
+    assert {row.expected for row in parse_text(result.stdout)} == own
+    assert {row.path for row in parse_text(result.stdout)} == {f"pkg/{name}"}
+
+
+def test_flake8_on_one_file_reads_the_modules_it_imports_from():
+    result = run_flake8("--isolated", "--select", "ACC", "pkg/users.py", cwd=PROJECT)
+    assert {row.expected for row in acc_rows(result.stdout)} == {e for path, e in expected() if path == "pkg/users.py"}
+
+
+def test_without_the_project_imported_builders_stay_unknown(tmp_path):
+    # users.py alone (its package's other modules absent): nothing written elsewhere is guessed
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "users.py").write_text((PROJECT / "pkg" / "users.py").read_text())
+    result = run_cli("--isolated", "pkg/users.py", cwd=tmp_path)
+    # the builders are unknown, so not even the arguments written here can be placed in a config
+    assert (result.returncode, result.stdout) == (0, "")
+    with_unknowns = run_cli("--isolated", "--extend-select", "ACC201", "pkg/users.py", cwd=tmp_path)
+    assert {row.code for row in parse_text(with_unknowns.stdout)} == {"ACC201"}

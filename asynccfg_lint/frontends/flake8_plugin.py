@@ -14,8 +14,11 @@ flake8 hands the plugin one file at a time. Wrappers defined in the same file ar
 for a file inside a package, the plugin also analyses every module of the top-level package
 (the outermost folder chain with ``__init__.py``) once per flake8 process, so a wrapper defined
 in a sibling module is a sink too, and the file's own outcome is taken from that analysis when
-flake8's text of the file is the text on disk. Wrappers outside that package are not seen (the
-CLI sees every file of its run). flake8 forks its workers after calling ``parse_options``, so
+flake8's text of the file is the text on disk. Builders and constants imported from another
+module of that package (``from .cfgs import make_cfg``, ``defaults.TIMEOUT``) are read from
+that module; a value written there is reported in the checked file, at the expression it
+arrives through, naming where it is written, as the CLI reports it. Wrappers and builders
+outside that package are not seen (the CLI sees every file of its run). flake8 forks its workers after calling ``parse_options``, so
 the packages of the paths named on the command line are analysed there, once, before the fork,
 instead of once in every worker. libcst is imported only when a file has to be analysed. With
 ``ASYNCCFG_LINT_CACHE_DIR`` set, the plugin reads and writes the CLI's result cache there.
@@ -50,6 +53,13 @@ LOG = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=8)
+def package_project(root: str) -> Project:
+    """The project of the package folder ``root``: its modules, read and parsed on demand (once per process)."""
+    cache_dir = os.environ.get(CACHE_DIR_ENV)
+    return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
+
+
+@functools.lru_cache(maxsize=8)
 def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
                      sanitizers: frozenset[str]) -> tuple[tuple[SinkSpec, ...], dict[str, FileOutcome]]:
     """Analyse every module under the package folder ``root`` (once per process).
@@ -58,12 +68,10 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
         ``sinks`` plus the package's wrappers, and absolute path -> outcome of each module that
         names a sink (diagnostics of every ACC code, ``# noqa`` left to flake8).
     """
-    cache_dir = os.environ.get(CACHE_DIR_ENV)
-    files = list(iter_python_files([root]))
+    project = package_project(root)
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
-    with Project(files, cache=ResultCache(cache_dir) if cache_dir else None) as project:
-        outcomes = project.analyse(sinks, dict.fromkeys(files, settings))
-        return project.sinks(sinks), {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
+    outcomes = project.analyse(sinks, dict.fromkeys(project.files, settings))
+    return project.sinks(sinks), {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 
 def _disk_text(path: str) -> str | None:
@@ -146,7 +154,8 @@ class AsyncCfgChecker:
             return outcome.diagnostics if outcome is not None else ()
         from asynccfg_lint.checker import check_source
 
-        return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers)
+        return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
+                            modules=package_project(root).module if root is not None else None)
 
 
 def _package_roots(paths: Sequence[str]) -> set[str]:

@@ -1,0 +1,138 @@
+"""The modules one check reads: the checked file, and the project modules its imported names lead to.
+
+A builder or constant imported from another module of the project (``from pkg.cfgs import
+make_cfg``, ``from . import defaults; defaults.TIMEOUT``) is followed there: its qualified
+name is split into a module the project holds and a top-level name of it (through re-exports,
+``Class.attr`` one level deep). Each foreign module is parsed once (through the project's
+cache) and gets its own tracer and classifier, so its nodes are always read with its own
+metadata. A name the project does not hold (third-party code, a star import) stays unknown.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+
+from asynccfg_lint.classifier import ValueClassifier
+from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import (
+    Binding,
+    bindings_of_name,
+    class_attribute_bindings,
+    is_import,
+    module_bindings,
+    module_qualified_names,
+    qualified_names,
+)
+from asynccfg_lint.tracer import MAX_DEPTH, DictTracer
+
+#: how a project module is found: dotted module name -> its parse, or ``None``
+ModuleLoader = Callable[[str], "ParsedModule | None"]
+
+
+@dataclass(frozen=True, eq=False)
+class Foreign:
+    """A binding of a top-level name (or class attribute) in another module.
+
+    Attributes:
+        home: the module that binds it; the binding's nodes belong to ``home``.
+        binding: how it is bound there.
+    """
+
+    home: ParsedModule
+    binding: Binding
+
+
+class Workspace:
+    """Per-check registry of modules with their tracers and classifiers.
+
+    Args:
+        checked: the module being checked.
+        modules: finds a project module by dotted name (``Project.module``); ``None`` keeps the
+            check within ``checked`` (names imported from other modules stay unknown).
+        sanitizers: qualified names of functions whose result is JSON-safe (every classifier).
+    """
+
+    def __init__(self, checked: ParsedModule, modules: ModuleLoader | None = None,
+                 sanitizers: frozenset[str] = frozenset()) -> None:
+        self.checked = checked
+        self._modules = modules
+        self._sanitizers = sanitizers
+        self._homes: dict[str, ParsedModule | None] = {checked.name.name: checked}
+        self._tracers: dict[int, DictTracer] = {}
+        self._classifiers: dict[int, ValueClassifier] = {}
+
+    def tracer(self, parsed: ParsedModule) -> DictTracer:
+        """The dict tracer of ``parsed`` (one per module per check)."""
+        if id(parsed) not in self._tracers:
+            self._tracers[id(parsed)] = DictTracer(parsed, self)
+        return self._tracers[id(parsed)]
+
+    def classifier(self, parsed: ParsedModule) -> ValueClassifier:
+        """The value classifier of ``parsed`` (one per module per check)."""
+        if id(parsed) not in self._classifiers:
+            self._classifiers[id(parsed)] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self)
+        return self._classifiers[id(parsed)]
+
+    def foreign(self, parsed: ParsedModule, expr: cst.BaseExpression) -> list[Foreign] | None:
+        """The bindings in other project modules that ``expr`` (in ``parsed``) refers to.
+
+        ``expr`` is a name bound only by imports, or a dotted attribute of an imported module
+        (``defaults.TIMEOUT``). Returns ``None`` when it is neither, when its qualified name is
+        ambiguous or outside the project, or when resolution stops at something unknowable.
+        """
+        if self._modules is None:
+            return None
+        if isinstance(expr, cst.Name):
+            bindings = bindings_of_name(parsed, expr)
+            if not bindings or not all(is_import(b) for b in bindings):
+                return None
+        elif not isinstance(expr, cst.Attribute):
+            return None
+        names = qualified_names(parsed, expr)
+        if len(names) != 1:
+            return None
+        return self._lookup(next(iter(names)), 0)
+
+    def _home(self, name: str) -> ParsedModule | None:
+        if name not in self._homes:
+            self._homes[name] = self._modules(name) if self._modules is not None else None
+        return self._homes[name]
+
+    def _lookup(self, qualified: str, depth: int) -> list[Foreign] | None:
+        """Split ``qualified`` into the longest project module and the names inside it."""
+        parts = qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            home = self._home(".".join(parts[:cut]))
+            if home is not None:
+                return self._member(home, parts[cut:], depth)
+        return None
+
+    def _member(self, home: ParsedModule, names: list[str], depth: int) -> list[Foreign] | None:
+        if depth > MAX_DEPTH or len(names) > 2:
+            return None
+        bindings = module_bindings(home, names[0])
+        if bindings is None:
+            return None
+        if all(is_import(b) for b in bindings):  # a re-export: follow it to where it is defined
+            targets = module_qualified_names(home, names[0])
+            return self._lookup(".".join([next(iter(targets)), *names[1:]]), depth + 1) if len(targets) == 1 else None
+        if any(is_import(b) for b in bindings):
+            return None
+        if len(names) == 2:  # Class.attr
+            if len(bindings) != 1 or not isinstance(bindings[0].definition, cst.ClassDef):
+                return None
+            bindings = class_attribute_bindings(home, bindings[0].definition, names[1])
+            if bindings is None:
+                return None
+        return [Foreign(home, binding) for binding in bindings]
+
+    def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
+        """``path:line`` of ``node`` in ``home`` (the path relative to the working directory when under it)."""
+        path = home.path
+        relative = os.path.relpath(path) if os.path.isabs(path) else path
+        shown = path if relative.startswith("..") else relative
+        return f"{shown}:{home.positions[node].start.line}"
