@@ -145,10 +145,44 @@ def enclosing(parsed: ParsedModule, node: cst.CSTNode, kinds: tuple[type, ...]) 
 
 
 def starts_before(parsed: ParsedModule, first: cst.CSTNode, second: cst.CSTNode) -> bool:
-    """True when ``first`` starts before ``second`` in the file."""
-    a = parsed.positions[first].start
-    b = parsed.positions[second].start
-    return (a.line, a.column) < (b.line, b.column)
+    """True when ``first`` starts before ``second`` in the file.
+
+    Compared through the tree, not positions (which cost a code generation of the whole module):
+    below their nearest common ancestor, the child holding ``first`` comes before the one holding
+    ``second`` in that ancestor's ``children`` (libcst lists them in source order). When one node
+    contains the other, positions decide (they may start at the same place).
+    """
+    if first is second:
+        return False
+    first_chain, second_chain = _chain(parsed, first), _chain(parsed, second)
+    depth = 0
+    while (depth < len(first_chain) and depth < len(second_chain)
+           and first_chain[depth] is second_chain[depth]):
+        depth += 1
+    if depth in (len(first_chain), len(second_chain)):
+        a, b = parsed.positions[first].start, parsed.positions[second].start
+        return (a.line, a.column) < (b.line, b.column)
+    order = _child_order(parsed, first_chain[depth - 1])
+    return order[id(first_chain[depth])] < order[id(second_chain[depth])]
+
+
+def _chain(parsed: ParsedModule, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node``'s ancestors from the module down, ending with ``node``."""
+    chain = [node]
+    parent = parsed.parents.get(node)
+    while parent is not None:
+        chain.append(parent)
+        parent = parsed.parents.get(parent)
+    chain.reverse()
+    return chain
+
+
+def _child_order(parsed: ParsedModule, node: cst.CSTNode) -> dict[int, int]:
+    """id(child) -> its index among ``node``'s children in source order (kept per module)."""
+    orders: dict[int, dict[int, int]] = parsed.facts.setdefault("child_order", {})
+    if id(node) not in orders:
+        orders[id(node)] = {id(child): index for index, child in enumerate(node.children)}
+    return orders[id(node)]
 
 
 def local_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | cst.ClassDef | None:

@@ -91,12 +91,22 @@ def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[Sin
     """``sinks`` plus the derived sinks of ``parsed``, to the module's own fixed point.
 
     A wrapper of a wrapper in the same module, or a recursive one, is found here; only sinks
-    added by other modules can change this module's summary later.
+    added by other modules can change this module's summary later. The result is kept on
+    ``parsed`` for the sinks given and for itself (a fixed point summarises to itself), so the
+    check after a project's summary does not derive it again.
     """
-    known: set[SinkSpec] = set(sinks)
-    for _ in range(MAX_ROUNDS):
-        new = derive_sinks(parsed, known) - known
-        if not new:
-            break
-        known |= new
-    return known
+    memo: dict[frozenset[SinkSpec], frozenset[SinkSpec]] = parsed.facts.setdefault("summaries", {})
+    given = frozenset(sinks)
+    if given not in memo:
+        known: set[SinkSpec] = set(given)
+        converged = False
+        for _ in range(MAX_ROUNDS):
+            new = derive_sinks(parsed, known) - known
+            if not new:
+                converged = True
+                break
+            known |= new
+        memo[given] = frozenset(known)
+        if converged:
+            memo[memo[given]] = memo[given]
+    return set(memo[given])
