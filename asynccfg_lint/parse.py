@@ -92,8 +92,17 @@ class ParsedModule:
         return self.wrapper.module
 
 
-#: the names of each node class's dataclass fields, in declaration (= source) order
+#: the names of each node class's dataclass fields
 _FIELDS: dict[type, tuple[str, ...]] = {}
+#: what a field value of each type is to the walk (``isinstance`` on libcst's abstract classes is slow)
+_NODE, _SEQUENCE, _LEAF = 1, 2, 0
+_KINDS: dict[type, int] = {}
+
+
+def _kind(value: object) -> int:
+    if isinstance(value, cst.CSTNode):
+        return _NODE
+    return _SEQUENCE if type(value) is tuple or type(value) is list else _LEAF
 
 
 def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.Call]]:
@@ -106,7 +115,6 @@ def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     calls: list[cst.Call] = []
     stack: list[cst.CSTNode] = [module]
-    node_type = cst.CSTNode
     while stack:
         node = stack.pop()
         if type(node) is cst.Call:
@@ -117,10 +125,15 @@ def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list
         children: list[cst.CSTNode] = []
         for name in names:
             value = getattr(node, name)
-            if isinstance(value, node_type):
+            kind = _KINDS.get(type(value))
+            if kind is None:
+                kind = _KINDS[type(value)] = _kind(value)
+            if kind == _NODE:
                 children.append(value)
-            elif type(value) is tuple or type(value) is list:
-                children.extend(item for item in value if isinstance(item, node_type))
+            elif kind == _SEQUENCE:
+                for item in value:
+                    if _KINDS.get(type(item)) == _NODE or isinstance(item, cst.CSTNode):
+                        children.append(item)
         for child in children:
             parents[child] = node
         stack.extend(reversed(children))
