@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,6 +163,25 @@ def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
     return False
 
 
+#: the position libcst's native parser writes into its message ("error at 8:38902", 0-based column)
+_NATIVE_POSITION = re.compile(r"error at (\d+):(\d+)")
+
+
+def _libcst_failure(source: str | bytes, exc: cst.ParserSyntaxError) -> ParseFailure:
+    """ACC001 for a file CPython accepts and libcst does not, at a position inside the file.
+
+    The native parser's ``raw_line``/``raw_column`` can point past the end of a line (or at the
+    next line); its message carries the right position, and either is kept inside the file.
+    """
+    match = _NATIVE_POSITION.search(exc.message)
+    line, column = (int(match[1]), int(match[2]) + 1) if match else (exc.raw_line, exc.raw_column + 1)
+    text = source.decode(tokenize.detect_encoding(io.BytesIO(source).readline)[0]) if isinstance(source, bytes) else source
+    lines = io.StringIO(text, newline="").readlines() or [""]
+    line = min(max(line, 1), len(lines))
+    column = min(max(column, 1), len(lines[line - 1].rstrip("\r\n")) + 1)
+    return ParseFailure(f"libcst cannot parse this file: {exc.message}", line, column)
+
+
 def _differs_only_at_the_end(original: str, text: str) -> bool:
     """Whether ``text`` is ``original`` less trailing whitespace (a last lone ``\\r``): positions still agree."""
     return original.startswith(text) and not original[len(text):].strip()
@@ -192,7 +212,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         resolved = wrapper.resolve_many([ScopeProvider, ParentNodeProvider])
     except cst.ParserSyntaxError as exc:  # CPython accepted it: a syntax libcst does not support
-        raise ParseFailure(f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1) from None
+        raise _libcst_failure(source, exc) from None
     except UnicodeDecodeError:
         raise _decode_failure(source) or ParseFailure("cannot decode the file") from None
     except RecursionError:

@@ -63,3 +63,11 @@ def test_a_file_libcst_does_not_give_back_is_a_failure_at_the_first_difference()
 
 def test_a_dropped_final_line_break_keeps_positions():
     assert parse_source("x = 1\ry = 2\r", "m.py").text == "x = 1\ry = 2"
+
+
+def test_a_libcst_only_failure_points_inside_the_file():
+    # libcst's raw position for this file was line 3, column 38 902 (past the end of "x = 1")
+    strings = " ".join(f'"s{i}"' for i in range(5000))
+    error = failure(f"import os\ny = ({strings})\nx = 1\n")
+    assert (error.line, error.column) == (2, len(strings) + 7)
+    assert str(error).startswith("libcst cannot parse this file: parser error: error at 2:")
