@@ -20,8 +20,8 @@ import pytest
 from tests.frontend_runs import SINK_IMPORT
 
 FILES = 40
-#: the interruption rounds: (signal, seed of the delay)
-ROUNDS = [(signal.SIGINT, 1), (signal.SIGINT, 2), (signal.SIGKILL, 3), (signal.SIGKILL, 4)]
+#: the interruption rounds: (signal, seed of the delay, fix processes); with one, the main process writes
+ROUNDS = [(signal.SIGINT, 1, 2), (signal.SIGINT, 2, 2), (signal.SIGINT, 5, 1), (signal.SIGKILL, 3, 2), (signal.SIGKILL, 4, 2)]
 
 
 def module_text(index: int) -> str:
@@ -45,9 +45,9 @@ def make_tree(root: Path) -> dict[str, bytes]:
     return originals
 
 
-def start_fix(cwd: Path) -> subprocess.Popen:
-    """``asynccfg-lint fix -j 2 .`` in its own process group (as a terminal's Ctrl-C reaches all of it)."""
-    return subprocess.Popen([sys.executable, "-m", "asynccfg_lint", "fix", "--isolated", "-j", "2", "."], cwd=cwd,
+def start_fix(cwd: Path, jobs: int = 2) -> subprocess.Popen:
+    """``asynccfg-lint fix -j JOBS .`` in its own process group (as a terminal's Ctrl-C reaches all of it)."""
+    return subprocess.Popen([sys.executable, "-m", "asynccfg_lint", "fix", "--isolated", "-j", str(jobs), "."], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
 
@@ -73,11 +73,11 @@ def expected(tmp_path_factory) -> tuple[dict[str, bytes], dict[str, bytes], floa
     return originals, fixed, seconds
 
 
-@pytest.mark.parametrize("sent, seed", ROUNDS, ids=[f"{signal.Signals(s).name}-{seed}" for s, seed in ROUNDS])
-def test_every_file_is_original_or_completely_fixed(sent, seed, expected, tmp_path):
+@pytest.mark.parametrize("sent, seed, jobs", ROUNDS, ids=[f"{signal.Signals(s).name}-{seed}-j{j}" for s, seed, j in ROUNDS])
+def test_every_file_is_original_or_completely_fixed(sent, seed, jobs, expected, tmp_path):
     originals, fixed, seconds = expected
     make_tree(tmp_path)
-    process = start_fix(tmp_path)
+    process = start_fix(tmp_path, jobs)
     time.sleep(random.Random(seed).uniform(0.4, 0.95) * seconds)
     os.killpg(process.pid, sent)
     _, stderr = process.communicate(timeout=60)
