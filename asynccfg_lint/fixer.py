@@ -9,13 +9,16 @@ not fixed; otherwise the file is left byte-for-byte as it was and the reason is 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import os
+import signal
 import tempfile
+import threading
 import traceback
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -233,6 +236,9 @@ def write_atomically(path: str, data: bytes) -> None:
     A symlink stays a symlink: its target is the file replaced (as ruff does). A file the user
     may not write is refused, as a plain write would be.
 
+    SIGINT is held back while the temporary file exists, so Ctrl-C (KeyboardInterrupt) arrives
+    once the file is replaced or the temporary file removed.
+
     Raises:
         OSError: when the temporary file cannot be created, written or moved into place (the
             original is then unchanged and the temporary file removed).
@@ -242,22 +248,36 @@ def write_atomically(path: str, data: bytes) -> None:
     if not os.access(path, os.W_OK):  # a replace would succeed in a writable folder; a write would not
         raise PermissionError(errno.EACCES, "Permission denied", path)
     status = os.stat(path)
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, status.st_mode & 0o7777)
-        if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
-            try:  # keep the owner (possible as root; otherwise the file could not be ours to write)
-                os.chown(temporary, status.st_uid, status.st_gid)
-            except PermissionError:
-                pass
-        os.replace(temporary, path)
-    except BaseException:
+    with _interrupts_deferred():  # a Ctrl-C lands after the replace (or the clean-up), never between
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
         try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, status.st_mode & 0o7777)
+            if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
+                try:  # keep the owner (possible as root; otherwise the file could not be ours to write)
+                    os.chown(temporary, status.st_uid, status.st_gid)
+                except PermissionError:
+                    pass
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+            raise
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Block SIGINT in the main thread for the duration (a no-op elsewhere); a pending one is delivered after."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

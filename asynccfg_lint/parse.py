@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import io
+import os
+import re
 import tokenize
 from dataclasses import dataclass, field
 
@@ -155,22 +157,73 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
     return None
 
 
-def _syntax_failure(source: str | bytes, path: str | None, exc: cst.ParserSyntaxError) -> ParseFailure:
-    """Describe a libcst syntax error as CPython does: its message and 1-based line/column.
+#: syntax trees deeper than this are not handed to libcst: its native parser slows down
+#: quadratically on long operator chains (``x + x + ...``: 10 000 terms never finish, 8 000
+#: overflow its stack and kill the process), and its Python side raises RecursionError well before
+MAX_TREE_DEPTH = 1000
+_TOO_DEEP = f"the file nests too deeply for the parser (more than {MAX_TREE_DEPTH} levels)"
 
-    libcst's own position often points past the error and its message lists expected tokens;
-    ``compile`` gives what flake8 reports as E999 (e.g. "'(' was never closed" at the bracket).
-    When CPython accepts the file, the syntax is one libcst does not support.
+
+def _interpreter_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
+    """Why the running Python rejects ``source``, if it does: its message and 1-based position.
+
+    libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
+    more than 200 nested brackets); CPython's ``compile`` gives what flake8 reports as E999
+    (e.g. "'(' was never closed" at the bracket). Trees deeper than :data:`MAX_TREE_DEPTH` fail too.
     """
     try:
-        compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
-        line = error.lineno or 1
-        column = error.offset or 1
-        return ParseFailure(f"syntax error: {error.msg}", line, max(column, 1))
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    return ParseFailure(f"libcst cannot parse this file: {exc.message}", exc.raw_line, exc.raw_column + 1)
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
+    except (RecursionError, MemoryError):
+        return ParseFailure(_TOO_DEEP)
+    except ValueError as error:  # null bytes (before Python 3.12.4)
+        return ParseFailure(f"syntax error: {error}")
+    if _depth_exceeds(tree, MAX_TREE_DEPTH):
+        return ParseFailure(_TOO_DEEP)
+    return None
+
+
+def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
+    """Whether ``tree`` has a path longer than ``limit`` nodes (iteratively: the tree may be deep)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
+
+
+#: the position libcst's native parser writes into its message ("error at 8:38902", 0-based column)
+_NATIVE_POSITION = re.compile(r"error at (\d+):(\d+)")
+
+
+def _libcst_failure(source: str | bytes, exc: cst.ParserSyntaxError) -> ParseFailure:
+    """ACC001 for a file CPython accepts and libcst does not, at a position inside the file.
+
+    The native parser's ``raw_line``/``raw_column`` can point past the end of a line (or at the
+    next line); its message carries the right position, and either is kept inside the file.
+    """
+    match = _NATIVE_POSITION.search(exc.message)
+    line, column = (int(match[1]), int(match[2]) + 1) if match else (exc.raw_line, exc.raw_column + 1)
+    text = source.decode(tokenize.detect_encoding(io.BytesIO(source).readline)[0]) if isinstance(source, bytes) else source
+    lines = io.StringIO(text, newline="").readlines() or [""]
+    line = min(max(line, 1), len(lines))
+    column = min(max(column, 1), len(lines[line - 1].rstrip("\r\n")) + 1)
+    return ParseFailure(f"libcst cannot parse this file: {exc.message}", line, column)
+
+
+def _differs_only_at_the_end(original: str, text: str) -> bool:
+    """Whether ``text`` is ``original`` less trailing whitespace (a last lone ``\\r``): positions still agree."""
+    return original.startswith(text) and not original[len(text):].strip()
+
+
+def _first_difference(original: str, other: str) -> tuple[int, int]:
+    """The 1-based line and column in ``original`` where ``other`` first differs from it."""
+    same = len(os.path.commonprefix([original, other]))
+    lines = io.StringIO(original[:same] + "|", newline="").readlines()  # \n, \r\n, \r only, as Python splits
+    return len(lines), len(lines[-1])
 
 
 def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
@@ -179,22 +232,32 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
-        ParseFailure: on a decode error, a syntax error, or a ``RecursionError`` in libcst.
+        ParseFailure: on a decode error, a syntax error of the running Python, a tree deeper than
+            :data:`MAX_TREE_DEPTH`, a syntax libcst does not support, or a ``RecursionError`` in libcst.
     """
+    failure = _decode_failure(source) or _interpreter_failure(source, path)
+    if failure is not None:
+        raise failure
     try:
         module = cst.parse_module(source)
         text = module.code
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         scopes = wrapper.resolve(ScopeProvider)
         parents, calls = index_tree(module)
-    except cst.ParserSyntaxError as exc:
-        raise _syntax_failure(source, path, exc) from None
+    except cst.ParserSyntaxError as exc:  # CPython accepted it: a syntax libcst does not support
+        raise _libcst_failure(source, exc) from None
     except UnicodeDecodeError:
         raise _decode_failure(source) or ParseFailure("cannot decode the file") from None
     except RecursionError:
         raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
     except (SyntaxError, LookupError, ValueError) as exc:
         raise _decode_failure(source) or ParseFailure(f"cannot read the file: {exc}") from None
+    original = source.decode(module.encoding) if isinstance(source, bytes) else source
+    if text != original and not _differs_only_at_the_end(original, text):
+        # libcst dropped characters before some token: its positions would not be the file's
+        line, column = _first_difference(original, text)
+        raise ParseFailure("libcst does not give back this file's text (it drops a backslash continuation or "
+                           "form feed before the first token of a line), so positions would be wrong", line, column)
     return ParsedModule(
         path=path or "-",
         text=text,

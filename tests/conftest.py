@@ -1,12 +1,23 @@
-"""Session set-up shared by every test module."""
+"""Session set-up shared by every test module: the result cache's folder and the Hypothesis profiles.
+
+Hypothesis profiles for the fuzz tests (``tests/test_fuzz.py``): ``ci`` (the default) keeps the
+whole fuzz run under a minute; ``--hypothesis-profile=long`` runs 10 000 examples per test, the
+run the reliability note reports.
+"""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from asynccfg_lint.cache import CACHE_DIR_ENV
+
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("ci", max_examples=40, **_COMMON)
+settings.register_profile("long", max_examples=10_000, **_COMMON)
+settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True, scope="session")

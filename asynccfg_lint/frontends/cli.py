@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from asynccfg_lint.fixer import FileResult, FixOptions
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: the exit code of a run stopped by Ctrl-C (SIGINT), as shells report it
+EXIT_INTERRUPTED = 130
 #: the message of the ACC001 diagnostic of a path that does not exist (ruff: E902)
 MISSING_PATH = "file not analysed: No such file or directory"
 
@@ -276,8 +279,18 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int) -> Iter
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(jobs, len(files))
-    with ProcessPoolExecutor(max_workers=workers) as executor:
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
         yield from executor.map(fix_file, files, options, chunksize=max(1, min(16, len(files) // (workers * 4))))
+    except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _ignore_interrupts() -> None:
+    """In a fix worker: leave Ctrl-C to the main process, which stops the run between files."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]:
@@ -290,6 +303,18 @@ def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def _target_outside(path: str, roots: Sequence[str]) -> str | None:
+    """The real path of ``path`` when a symbolic link takes it out of every root (a named file's root is its folder)."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return None
+    for root in roots:
+        folder = os.path.realpath(root if os.path.isdir(root) else os.path.dirname(os.path.abspath(root)))
+        if os.path.commonpath([folder, real]) == folder:
+            return None
+    return real
 
 
 def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
@@ -325,6 +350,9 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             sys.stderr.write(f"{result.path}: not fixed: {result.failure}\n")
         if result.error is not None:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
+        target = _target_outside(result.path, args.paths)
+        if result.changed and not args.diff and target is not None:
+            sys.stderr.write(f"{result.path}: note: a symbolic link out of the checked tree; fixed its target {target}\n")
     remaining = sorted([*missing, *(d for r in results for d in r.remaining)], key=lambda d: d.sort_key)
     if not args.diff:
         sys.stdout.write(render_text(remaining))
@@ -368,7 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     to report, 1 when findings remain, when ``--diff`` shows changes, or with
     ``--exit-non-zero-on-fix`` when a fix was applied. A path that does not exist is an ACC001
     finding (ruff's E902), and the other paths are still checked. Both: 2 on a usage or
-    configuration error (a clear message on stderr) or an internal error (with the traceback).
+    configuration error (a clear message on stderr) or an internal error (with the traceback);
+    130 when interrupted (Ctrl-C), after the files being written are complete.
     """
     args = build_parser().parse_args(argv)
     if args.command == "rule":
@@ -383,6 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
         return EXIT_ERROR
+    except KeyboardInterrupt:  # every file is either as it was or completely fixed; no temporary file is left
+        sys.stderr.write("asynccfg-lint: interrupted\n")
+        return EXIT_INTERRUPTED
     except Exception:  # noqa: BLE001 - an internal error is exit 2 with the traceback, never a silent pass
         sys.stderr.write("asynccfg-lint: internal error\n" + traceback.format_exc())
         return EXIT_ERROR

@@ -1,0 +1,142 @@
+"""Fuzzing: generated programs (hypothesmith) with a generated sink call through check, the flake8 plugin and fix.
+
+The budget is the hypothesis profile's (``tests/conftest.py``): ``ci`` by default, ``--hypothesis-profile=long``
+for the 10 000-example run.
+
+Properties, for every generated file:
+
+- ``check`` never raises and every position lies inside the file;
+- the flake8 plugin never fails (it would log and report nothing) and its positions lie inside the file;
+- ``fix`` never raises; what it writes compiles, re-checks with no fixable finding left, and a
+  second ``fix`` changes nothing; a refused fix leaves the bytes as they were;
+- when the file can be analysed, the findings are exactly the config's (one per bad value or key).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import tempfile
+import tokenize
+from collections import Counter
+from pathlib import Path
+
+import hypothesmith
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asynccfg_lint.checker import check_source
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.frontends import flake8_plugin
+from tests.strategies import Config, configs, sink_block
+
+#: a folder outside any package or project, so the plugin finds no configuration and no siblings
+FOLDER = Path(tempfile.mkdtemp(prefix="asynccfg-fuzz-"))
+PATH = str(FOLDER / "fuzzed.py")
+UNSAFE = FixOptions(unsafe=True)
+
+
+class _Failures(logging.Handler):
+    """Collects the plugin's log records: a record means it failed on a file."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def physical_lines(data: bytes) -> list[str]:
+    """The file's lines as Python splits them (\\n, \\r\\n, \\r), decoded as Python decodes it."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return io.StringIO(data.decode(encoding), newline="").readlines()
+
+
+def assert_inside(diagnostics: list[Diagnostic], lines: list[str]) -> None:
+    for d in diagnostics:
+        assert 1 <= d.line <= max(len(lines), 1), d
+        assert d.line <= d.end_line <= max(len(lines), 1), d
+        assert 1 <= d.column <= len(lines[d.line - 1].rstrip("\r\n")) + 1 if lines else d.column == 1, d
+        if d.end_line == d.line:
+            assert d.column <= d.end_column, d
+
+
+def run_plugin(data: bytes) -> list[tuple[int, int, str, type]]:
+    """Run the plugin as flake8 does: on the file's lines read with universal newlines."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    lines = io.TextIOWrapper(io.BytesIO(data), encoding, line_buffering=True).readlines()
+    failures = _Failures()
+    flake8_plugin.LOG.addHandler(failures)
+    try:
+        rows = list(flake8_plugin.AsyncCfgChecker(None, lines, PATH).run())
+    finally:
+        flake8_plugin.LOG.removeHandler(failures)
+    assert failures.records == []
+    for line, column, _, _ in rows:
+        assert 1 <= line <= len(lines)
+        assert 0 <= column <= len(lines[line - 1])
+    return rows
+
+
+def check_all_properties(data: bytes, config: Config) -> None:
+    """Every property of the module docstring for one file."""
+    lines = physical_lines(data)
+    diagnostics = check_source(data, PATH, with_fixes=True)
+    assert_inside(diagnostics, lines)
+    run_plugin(data)
+    if not any(d.code == "ACC001" for d in diagnostics):
+        assert Counter(d.code for d in diagnostics) == config.codes
+    result = fix_source(data, PATH, UNSAFE)
+    if result.failure is not None or not result.changed:
+        assert result.fixed == data
+        return
+    compile(result.fixed, PATH, "exec", dont_inherit=True)
+    after = check_source(result.fixed, PATH, with_fixes=True)
+    assert_inside(after, physical_lines(result.fixed))
+    assert [d.fix for d in after] == [None] * len(after)
+    assert sorted(after, key=lambda d: d.sort_key) == sorted(result.remaining, key=lambda d: d.sort_key)
+    again = fix_source(result.fixed, PATH, UNSAFE)
+    assert (again.fixed, again.applied) == (result.fixed, 0)
+
+
+@given(configs)
+def test_generated_configs(config):
+    """The config kinds alone, in a module of their own: the verdict must be exact."""
+    check_all_properties(sink_block(config).encode(), config)
+
+
+@given(hypothesmith.from_grammar(), configs)
+def test_sink_call_in_a_generated_program(program, config):
+    """A sink call appended to a valid program hypothesmith generated."""
+    source = program if program.endswith(("\n", "\r")) or not program else program + "\n"
+    check_all_properties((source + sink_block(config)).encode("utf-8", "surrogatepass"), config)
+
+
+@given(st.sampled_from(sorted((Path(__file__).parent / "fixtures" / "hard").glob("*.py"))), configs)
+def test_sink_call_appended_to_a_hard_input(path, config):
+    """The hard inputs, with a generated sink call after them: never raises, whatever the file."""
+    data = path.read_bytes()
+    if data and not data.endswith((b"\n", b"\r")):
+        data += b"\n"
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    block = sink_block(config)
+    try:
+        data += block.encode(encoding)
+    except UnicodeEncodeError:
+        data += block.encode("ascii", "backslashreplace")
+    _never_raises(data)
+
+
+def _never_raises(data: bytes) -> None:
+    """check and fix do not raise; positions lie inside the file; fix changes the file or leaves it as it was."""
+    try:
+        lines = physical_lines(data)
+    except (SyntaxError, UnicodeDecodeError):
+        lines = []
+    diagnostics = check_source(data, PATH, with_fixes=True)
+    if lines:
+        assert_inside(diagnostics, lines)
+    result = fix_source(data, PATH, UNSAFE)
+    assert result.changed or result.fixed == data

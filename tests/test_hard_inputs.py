@@ -1,0 +1,199 @@
+"""The hard-input matrix: every file of ``tests/fixtures/hard/`` through every front end.
+
+Each front end runs once over the whole corpus in a subprocess (the real CLI ``check``, the real
+``flake8`` with the plugin, the real CLI ``fix`` on a copy), bounded in time; each file is then
+checked on its own: no traceback, the real finding where the file can be analysed (its
+``# expect: COL:CODE`` comments), ACC001 with its reason where it cannot (the table below), and
+``fix`` either rewrites exactly the bad values (same encoding, BOM and line endings) or leaves
+the file byte-for-byte as it was.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.expectations import FIXTURES, expected_diagnostics
+from tests.frontend_runs import Reported, parse_text, run_flake8, run_program
+
+HARD = FIXTURES / "hard"
+#: what the corpus's sink calls pass and what ``fix`` makes of it
+BAD, FIXED = b"np.bool_(True)", b"bool(np.bool_(True))"
+#: each front end's run over the whole corpus must finish within this many seconds
+BOUND = 60
+#: flake8 itself (its own ast.parse, before any plugin runs) dies on this file; see its test below
+FLAKE8_OWN_FAILURE = "operator_chain.py"
+
+
+@dataclass(frozen=True)
+class Row:
+    """What each front end gives for one file, when it is not what the ``# expect:`` comments say.
+
+    Attributes:
+        check: the CLI's diagnostics as (line, column, code, message) instead of the comments'.
+        flake8: flake8's rows as (line, column, code) instead of the comments' (None: the comments').
+        fixed: ``fix`` rewrites every bad value (else the file stays byte-for-byte the same).
+    """
+
+    check: tuple[tuple[int, int, str, str], ...] | None = None
+    flake8: tuple[tuple[int, int, str], ...] | None = None
+    fixed: bool = True
+
+
+def acc001(line: int, column: int, reason: str) -> tuple[tuple[int, int, str, str], ...]:
+    return ((line, column, "ACC001", f"file not analysed: {reason}"),)
+
+
+ROUND_TRIP = ("libcst does not give back this file's text (it drops a backslash continuation or form feed "
+              "before the first token of a line), so positions would be wrong")
+TOO_DEEP = "the file nests too deeply for the parser"
+ROWS: dict[str, Row] = {
+    "async_comprehensions.py": Row(),
+    # the backslash line is dropped by libcst (every later line would be reported one line early)
+    "backslash_start.py": Row(check=acc001(1, 1, ROUND_TRIP), flake8=(), fixed=False),
+    "comments_only.py": Row(fixed=False),
+    "concatenated_strings.py": Row(
+        check=acc001(8, 38903, 'libcst cannot parse this file: parser error: error at 8:38902: expected one of STRING, f", t"'),
+        flake8=(), fixed=False),
+    "crlf.py": Row(),
+    "decorators_arbitrary.py": Row(),
+    # CPython allows 200 nested brackets; libcst parsed 1 000 and reported (and fixed) the file
+    "deep_brackets.py": Row(check=acc001(8, 212, "syntax error: too many nested parentheses"),
+                            flake8=((8, 213, "E999"),), fixed=False),
+    "deep_calls.py": Row(check=acc001(1, 1, f"{TOO_DEEP} (RecursionError)"), flake8=(), fixed=False),
+    "empty.py": Row(fixed=False),
+    # Python 3.14 syntax on 3.12: libcst parsed it and reported (and fixed) the file
+    "except_no_parens_pep758.py": Row(
+        check=acc001(9, 12, "syntax error: multiple exception types must be parenthesized"),
+        flake8=((9, 13, "E999"),), fixed=False),
+    "except_star.py": Row(),
+    "form_feed_before_code.py": Row(check=acc001(6, 1, ROUND_TRIP), flake8=(), fixed=False),
+    "form_feeds.py": Row(),
+    "fstrings_pep701.py": Row(),
+    # flake8 falls back to Latin-1 for a file that does not decode, so the plugin sees the value
+    "invalid_utf8_comment.py": Row(check=acc001(7, 1, "cannot decode the file as utf-8: invalid start byte at byte 198"),
+                                   flake8=((8, 75, "ACC101"),), fixed=False),
+    "latin1_cookie.py": Row(),
+    "long_line.py": Row(),
+    "match_statements.py": Row(),
+    # the comments cannot be read by tokenize (a lone \r): the finding is on line 8
+    "mixed_cr_crlf.py": Row(check=((8, 75, "ACC101", 'value for key "overlap" is numpy.bool_, which JAX cannot serialize '
+                                    "to JSON: lowering raises ValueError; use bool(...)"),),
+                            flake8=((8, 75, "ACC101"),)),
+    # 10 000 terms: libcst's parser ran for minutes (8 000: it overflowed its stack and killed the process)
+    "operator_chain.py": Row(check=acc001(1, 1, f"{TOO_DEEP} (more than 1000 levels)"), fixed=False),
+    "python2.py": Row(check=acc001(7, 5, "syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?"),
+                      flake8=((7, 6, "E999"),), fixed=False),
+    "star_subscripts_pep646.py": Row(),
+    "syntax_error.py": Row(check=acc001(10, 12, "syntax error: invalid syntax"), flake8=((10, 13, "E999"),), fixed=False),
+    "tabs_and_spaces.py": Row(),
+    "type_params_pep695.py": Row(),
+    "utf8_bom.py": Row(),
+    "walrus_comprehension.py": Row(),
+}
+
+
+def test_the_table_covers_the_corpus():
+    assert sorted(p.name for p in HARD.glob("*.py")) == sorted(ROWS)
+
+
+@dataclass
+class Run:
+    """One front end's run over the corpus: its rows by file name, stderr, exit code and duration."""
+
+    rows: dict[str, list[Reported]] = field(default_factory=dict)
+    stderr: str = ""
+    returncode: int = 0
+    seconds: float = 0.0
+
+
+def _run(function, *args: str, cwd: Path) -> Run:
+    start = time.monotonic()
+    result = function(*args, cwd=cwd)
+    run = Run(stderr=result.stderr, returncode=result.returncode, seconds=time.monotonic() - start)
+    for row in parse_text(result.stdout):
+        run.rows.setdefault(Path(row.path).name, []).append(row)
+    return run
+
+
+@pytest.fixture(scope="module")
+def check_run() -> Run:
+    return _run(run_program, "check", "--isolated", ".", cwd=HARD)
+
+
+@pytest.fixture(scope="module")
+def flake8_run() -> Run:
+    names = sorted(name for name in ROWS if name != FLAKE8_OWN_FAILURE)
+    return _run(run_flake8, "--select", "ACC,E9", *names, cwd=HARD)
+
+
+@pytest.fixture(scope="module")
+def fix_run(tmp_path_factory) -> tuple[Run, Path]:
+    tree = tmp_path_factory.mktemp("hard") / "tree"
+    shutil.copytree(HARD, tree)
+    return _run(run_program, "fix", "--isolated", "-j", "2", ".", cwd=tree), tree
+
+
+def expected_check(name: str) -> list[tuple[int, int, str]]:
+    row = ROWS[name]
+    if row.check is not None:
+        return [(line, column, code) for line, column, code, _ in row.check]
+    return sorted((e.line, e.column, e.code) for e in expected_diagnostics(HARD / name))
+
+
+def test_runs_are_bounded_and_clean(check_run, flake8_run, fix_run):
+    fix, _ = fix_run
+    for run in (check_run, flake8_run, fix):
+        assert run.seconds < BOUND
+        assert "Traceback" not in run.stderr
+    assert (check_run.returncode, flake8_run.returncode, fix.returncode) == (1, 1, 1)
+    assert flake8_run.stderr == ""
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_check(name, check_run):
+    rows = check_run.rows.get(name, [])
+    assert [(r.line, r.column, r.code) for r in rows] == expected_check(name)
+    if ROWS[name].check is not None:
+        assert [(r.line, r.column, r.code, r.message) for r in rows] == list(ROWS[name].check)
+
+
+@pytest.mark.parametrize("name", sorted(set(ROWS) - {FLAKE8_OWN_FAILURE}))
+def test_flake8(name, flake8_run):
+    row = ROWS[name]
+    expected = list(row.flake8) if row.flake8 is not None else expected_check(name)
+    assert [(r.line, r.column, r.code) for r in flake8_run.rows.get(name, [])] == expected
+
+
+def test_flake8_own_failure_is_not_the_plugins(tmp_path):
+    """flake8 builds the AST before any plugin runs; CPython's parser gives up on 10 000 terms."""
+    result = run_flake8("--select", "ACC,E9", FLAKE8_OWN_FAILURE, cwd=HARD)
+    assert result.returncode == 1
+    assert "flake8/processor.py" in result.stderr and "in build_ast" in result.stderr
+    assert result.stderr.rstrip().endswith("RecursionError: maximum recursion depth exceeded during ast construction")
+    assert "asynccfg_lint" not in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_fix(name, fix_run):
+    run, tree = fix_run
+    original = (HARD / name).read_bytes()
+    after = (tree / name).read_bytes()
+    if ROWS[name].fixed:
+        assert BAD in original
+        assert after == original.replace(BAD, FIXED)
+        assert name not in run.rows  # nothing left
+    else:
+        assert after == original
+        assert [(r.line, r.column, r.code) for r in run.rows.get(name, [])] == expected_check(name)
+    assert f"{name}:" not in run.stderr  # neither "not fixed" nor "error"
+
+
+def test_fixed_files_check_clean(fix_run):
+    _, tree = fix_run
+    result = run_program("check", "--isolated", *(name for name, row in ROWS.items() if row.fixed), cwd=tree)
+    assert (result.returncode, result.stdout) == (0, "")
