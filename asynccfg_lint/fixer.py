@@ -31,6 +31,7 @@ from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, par
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE, FixTemplate
+from asynccfg_lint.workspace import ModuleLoader
 
 
 class ApplyFixes(cst.CSTTransformer):
@@ -128,13 +129,16 @@ def choose_fixes(parsed: ParsedModule, located: Iterable[Located], unsafe: bool)
     return chosen, skipped
 
 
-def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> SourceFix:
+def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
+               modules: ModuleLoader | None = None) -> SourceFix:
     """Apply the chosen fixes of one file's source in one transform and verify the result.
 
     Args:
         source: the file's bytes (decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
         path: the display path (also gives the module's dotted name).
         options: selection and safety (``options.write`` is not used here).
+        modules: the project's other modules by dotted name (``Project.module``), so findings
+            that arrive from them are counted before and after, as ``check`` reports them.
     Returns:
         a :class:`SourceFix`. The file is refused (``failure`` set, ``fixed == original``) when
         libcst does not give back its exact bytes, or the fixed source does not parse, or it does
@@ -148,7 +152,8 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> 
     except ParseFailure as failure:
         remaining = (parse_failure_diagnostic(path, failure),) if options.selection.is_enabled("ACC001") else ()
         return SourceFix(source, source, remaining=remaining)
-    located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers)
+    located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
+                           modules=modules)
     diagnostics = tuple(item.diagnostic for item in located)
     chosen, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
@@ -165,7 +170,8 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions()) -> 
         reparsed = parse_source(fixed, path)
     except ParseFailure as failure:
         return _refused(unchanged, f"the fixed source does not parse ({failure}); not written")
-    after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers)
+    after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
+                         modules=modules)
     expected = Counter((i.diagnostic.code, i.diagnostic.message) for i in located if i.finding.node not in chosen)
     found = Counter((i.diagnostic.code, i.diagnostic.message) for i in after)
     if found != expected:
@@ -209,17 +215,18 @@ class FileResult:
     diff: str = ""
 
 
-def fix_file(path: str, options: FixOptions) -> FileResult:
+def fix_file(path: str, options: FixOptions, modules: ModuleLoader | None = None) -> FileResult:
     """Fix one file on disk: read, :func:`fix_source`, and (when ``options.write``) write atomically.
 
     The write goes to a temporary file in the same directory, which gets the original's mode
     bits and then replaces it (``os.replace``); the bytes are libcst's, so encoding, BOM and line
-    endings are the file's own. Never raises: errors come back in ``FileResult.error``.
+    endings are the file's own. ``modules`` as for :func:`fix_source`. Never raises: errors
+    come back in ``FileResult.error``.
     """
     try:
         with open(path, "rb") as handle:
             source = handle.read()
-        result = fix_source(source, path, options)
+        result = fix_source(source, path, options, modules)
         if result.changed and options.write:
             write_atomically(path, result.fixed)
     except OSError as exc:

@@ -246,7 +246,7 @@ class Project:
         if self._executor is None:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=start_worker,
                                                  initargs=(self.files,))
         # small chunks: one large module must not leave the other workers idle
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
@@ -257,9 +257,15 @@ class Project:
 _worker_project: Project | None = None
 
 
-def _start_worker(files: list[str]) -> None:
+def start_worker(files: list[str]) -> None:
+    """Pool initializer: give this worker process its own :class:`Project` of ``files`` (see :func:`worker_project`)."""
     global _worker_project
     _worker_project = Project(files)
+
+
+def worker_project() -> Project | None:
+    """The project :func:`start_worker` made in this process, else ``None``."""
+    return _worker_project
 
 
 def _analyse_in_worker(task: FileTask) -> FileOutcome:

@@ -10,6 +10,7 @@ arrives through.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind
 from asynccfg_lint.project import Project
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
-from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8
+from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8, run_program
 
 PROJECT = FIXTURES / "project"
 PACKAGE = sorted((PROJECT / "pkg").glob("*.py"))
@@ -45,6 +46,18 @@ def test_a_value_of_another_module_names_where_it_is_written():
             "serialize to JSON: lowering raises ValueError; use x.value (or x.name) (written at pkg/cfgs.py:20)")
     assert line in run_cli("--isolated", "pkg/users.py", cwd=PROJECT).stdout.splitlines()
     assert line in run_flake8("--isolated", "--select", "ACC", "pkg/users.py", cwd=PROJECT).stdout.splitlines()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fix_reports_what_arrives_from_other_modules_as_check_does(tmp_path, jobs):
+    shutil.copytree(PROJECT / "pkg", tmp_path / "pkg")
+    checked = run_cli("--isolated", "--no-cache", "pkg", cwd=tmp_path)
+    from_other_modules = [line for line in checked.stdout.splitlines() if "(written at " in line]
+    assert len(from_other_modules) == 10
+    fixed = run_program("fix", "--isolated", "-j", jobs, "pkg", cwd=tmp_path)
+    # none of them has a fix (the value is in another file), so all are left, at the same place
+    assert set(from_other_modules) <= set(fixed.stdout.splitlines())
+    assert fixed.stderr.endswith(", 22 findings left (11 more fixable with --unsafe-fixes)\n")
 
 
 def test_summaries_of_the_package():

@@ -22,7 +22,7 @@ from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, glob
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.project import Project, summary_scope
+from asynccfg_lint.project import Project, start_worker, summary_scope, worker_project
 from asynccfg_lint.selection import Selection, parse_code_list
 from asynccfg_lint.tasks import CheckSettings
 
@@ -269,28 +269,40 @@ def _write_output(text: str, output_file: str | None) -> None:
 PROGRESS_MIN_FILES = 50
 
 
-def _fix_results(files: list[str], options: list[FixOptions], jobs: int) -> Iterator[FileResult]:
-    """Fix ``files[i]`` with ``options[i]`` in ``jobs`` processes (in this process for one job or one file), in order."""
+def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project: Project) -> Iterator[FileResult]:
+    """Fix ``files[i]`` with ``options[i]`` in ``jobs`` processes (in this process for one job or one file), in order.
+
+    Each file reads the other modules of ``project`` (builders and constants imported from them).
+    """
     from asynccfg_lint.fixer import fix_file
 
     if jobs == 1 or len(files) <= 1:
-        yield from map(fix_file, files, options)
+        yield from (fix_file(file, option, project.module) for file, option in zip(files, options))
         return
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(jobs, len(files))
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_fix_worker, initargs=(project.files,))
     try:
-        yield from executor.map(fix_file, files, options, chunksize=max(1, min(16, len(files) // (workers * 4))))
+        yield from executor.map(_fix_in_worker, files, options,
+                                chunksize=max(1, min(16, len(files) // (workers * 4))))
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
         executor.shutdown(wait=True, cancel_futures=True)
         raise
     executor.shutdown(wait=True)
 
 
-def _ignore_interrupts() -> None:
-    """In a fix worker: leave Ctrl-C to the main process, which stops the run between files."""
+def _start_fix_worker(files: list[str]) -> None:
+    """In a fix worker: leave Ctrl-C to the main process, which stops the run between files; read ``files``' modules."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    start_worker(files)
+
+
+def _fix_in_worker(path: str, options: FixOptions) -> FileResult:
+    from asynccfg_lint.fixer import fix_file
+
+    project = worker_project()
+    return fix_file(path, options, project.module if project is not None else None)
 
 
 def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]:
@@ -341,7 +353,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             settings = resolver.file_settings(file)
             options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
                                       sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
-    results = sorted(_progress(_fix_results(files, options, args.jobs), len(files)), key=lambda r: r.path)
+    results = sorted(_progress(_fix_results(files, options, args.jobs, project), len(files)), key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     for result in results:
         if args.diff and result.diff:
