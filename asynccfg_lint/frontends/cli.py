@@ -362,8 +362,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             sys.stderr.write(f"{result.path}: not fixed: {result.failure}\n")
         if result.error is not None:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
-        target = _target_outside(result.path, args.paths)
-        if result.changed and not args.diff and target is not None:
+        if result.changed and not args.diff and (target := _target_outside(result.path, args.paths)) is not None:
             sys.stderr.write(f"{result.path}: note: a symbolic link out of the checked tree; fixed its target {target}\n")
     remaining = sorted([*missing, *(d for r in results for d in r.remaining)], key=lambda d: d.sort_key)
     if not args.diff:
