@@ -140,13 +140,33 @@ class ResultCache:
             (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
 
 
+class NotACacheError(Exception):
+    """``clean`` was pointed at a folder this tool did not create as its cache; ``str(exc)`` says which."""
+
+
+def is_cache_folder(folder: str) -> bool:
+    """True when ``folder`` holds the ``CACHEDIR.TAG`` this tool writes when it creates its cache."""
+    try:
+        with open(os.path.join(folder, "CACHEDIR.TAG"), encoding="utf-8") as handle:
+            return handle.read() == _CACHEDIR_TAG
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def clean(folder: str) -> bool:
     """Remove the cache folder ``folder``; return whether there was one.
 
+    Only a folder this tool created as its cache (see :func:`is_cache_folder`) is removed: a
+    mistyped ``--cache-dir .`` must never delete a project.
+
     Raises:
-        OSError: when it exists but cannot be removed.
+        NotACacheError: when ``folder`` exists but is not such a folder (nothing is removed).
+        OSError: when it cannot be removed.
     """
     if not os.path.isdir(folder):
         return False
+    if not is_cache_folder(folder):
+        raise NotACacheError(f"{folder} is not an asynccfg-lint cache (it has no CACHEDIR.TAG written by "
+                             f"asynccfg-lint); nothing removed")
     shutil.rmtree(folder)
     return True

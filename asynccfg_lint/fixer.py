@@ -87,6 +87,7 @@ class SourceFix:
         unsafe_skipped: unsafe fixes that were available but not applied (no ``--unsafe-fixes``).
         failure: why fixes that were chosen were not applied (``fixed`` is then ``original``).
         diff: a unified diff from ``original`` to ``fixed`` ('' when equal).
+        found: the diagnostics of ``original`` (what is left when ``fixed`` cannot be written).
     """
 
     original: bytes
@@ -96,6 +97,7 @@ class SourceFix:
     unsafe_skipped: int = 0
     failure: str | None = None
     diff: str = ""
+    found: tuple[Diagnostic, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -182,7 +184,7 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         parsed.module.code.splitlines(keepends=True), new_module.code.splitlines(keepends=True), path, path
     ))
     return SourceFix(source, fixed, applied=transformer.applied, remaining=tuple(i.diagnostic for i in after),
-                     unsafe_skipped=unsafe_skipped, diff=diff)
+                     unsafe_skipped=unsafe_skipped, diff=diff, found=diagnostics)
 
 
 def _refused(unchanged: SourceFix, reason: str) -> SourceFix:
@@ -223,14 +225,15 @@ def fix_file(path: str, options: FixOptions, modules: ModuleLoader | None = None
     endings are the file's own. ``modules`` as for :func:`fix_source`. Never raises: errors
     come back in ``FileResult.error``.
     """
+    result = None
     try:
         with open(path, "rb") as handle:
             source = handle.read()
         result = fix_source(source, path, options, modules)
         if result.changed and options.write:
             write_atomically(path, result.fixed)
-    except OSError as exc:
-        return FileResult(path, error=f"{exc.strerror or exc}")
+    except OSError as exc:  # unreadable, or the fixed file could not be written: its findings are all left
+        return FileResult(path, error=f"{exc.strerror or exc}", remaining=result.found if result else ())
     except Exception:  # noqa: BLE001 - reported and turned into exit 2 by the CLI
         return FileResult(path, error="internal error\n" + traceback.format_exc())
     return FileResult(path, changed=result.changed, applied=result.applied, remaining=result.remaining,

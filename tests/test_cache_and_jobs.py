@@ -85,6 +85,18 @@ def test_no_cache_writes_nothing_and_clean_removes_the_folder(tmp_path):
     assert (again.returncode, again.stderr) == (0, "no cache at .asynccfg_lint_cache\n")
 
 
+def test_clean_removes_only_a_cache_it_created(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "data.txt").write_text("precious")
+    for folder in (str(project), "."):  # a mistyped --cache-dir, or the working directory itself
+        refused = run_program("clean", "--cache-dir", folder, cwd=project)
+        assert refused.returncode == 2
+        assert refused.stderr == (f"asynccfg-lint: error: {folder} is not an asynccfg-lint cache (it has no "
+                                  "CACHEDIR.TAG written by asynccfg-lint); nothing removed\n")
+    assert (project / "data.txt").read_text() == "precious"
+
+
 def test_two_jobs_print_what_one_job_prints(tmp_path):
     tree = copy_fixtures(tmp_path)
     shutil.copytree(PROJECT / "pkg", tree / "pkg")  # wrappers across modules: several rounds

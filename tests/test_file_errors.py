@@ -77,7 +77,9 @@ def test_fix_reports_a_read_only_file_and_goes_on(tmp_path, read_only):
     assert (tmp_path / "c.py").read_text() == FIXED
     assert result.returncode == 2
     assert result.stderr == ("./a.py: error: Permission denied\n"
-                             "2 files scanned, 1 file changed, 1 fix applied, 0 findings left\n")
+                             "2 files scanned, 1 file changed, 1 fix applied, 1 finding left\n")
+    # the unwritten file's finding is still reported (np.bool_(1) on line 3, column 23)
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(result.stdout)] == [("./a.py", 3, 23, "ACC101")]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "c.py"]  # no temporary file left
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
-from asynccfg_lint.cache import ResultCache, clean, default_cache_dir
+from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
 from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
@@ -102,6 +102,9 @@ def _run_clean(args: argparse.Namespace) -> int:
     folder = args.cache_dir or default_cache_dir()
     try:
         removed = clean(folder)
+    except NotACacheError as exc:
+        sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
+        return EXIT_ERROR
     except OSError as exc:
         sys.stderr.write(f"asynccfg-lint: error: cannot remove {folder}: {exc.strerror or exc}\n")
         return EXIT_ERROR
@@ -284,8 +287,8 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
     workers = min(jobs, len(files))
     executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_fix_worker, initargs=(project.files,))
     try:
-        yield from executor.map(_fix_in_worker, files, options,
-                                chunksize=max(1, min(16, len(files) // (workers * 4))))
+        # one file per task: Ctrl-C cancels every file not yet handed to a worker
+        yield from executor.map(_fix_in_worker, files, options)
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
         executor.shutdown(wait=True, cancel_futures=True)
         raise
