@@ -35,7 +35,8 @@ class Row:
 
     Attributes:
         check: the CLI's diagnostics as (line, column, code, message) instead of the comments'.
-        flake8: flake8's rows as (line, column, code) instead of the comments' (None: the comments').
+        flake8: flake8's rows as (line, column, code) instead of the comments' (None: as ``check``;
+            a file Python accepts but the checker cannot analyse is ACC001 in flake8 too).
         fixed: ``fix`` rewrites every bad value (else the file stays byte-for-byte the same).
     """
 
@@ -54,24 +55,24 @@ TOO_DEEP = "the file nests too deeply for the parser"
 ROWS: dict[str, Row] = {
     "async_comprehensions.py": Row(),
     # the backslash line is dropped by libcst (every later line would be reported one line early)
-    "backslash_start.py": Row(check=acc001(1, 1, ROUND_TRIP), flake8=(), fixed=False),
+    "backslash_start.py": Row(check=acc001(1, 1, ROUND_TRIP), fixed=False),
     "comments_only.py": Row(fixed=False),
     "concatenated_strings.py": Row(
         check=acc001(8, 38903, 'libcst cannot parse this file: parser error: error at 8:38902: expected one of STRING, f", t"'),
-        flake8=(), fixed=False),
+        fixed=False),
     "crlf.py": Row(),
     "decorators_arbitrary.py": Row(),
     # CPython allows 200 nested brackets; libcst parsed 1 000 and reported (and fixed) the file
     "deep_brackets.py": Row(check=acc001(8, 212, "syntax error: too many nested parentheses"),
                             flake8=((8, 213, "E999"),), fixed=False),
-    "deep_calls.py": Row(check=acc001(1, 1, f"{TOO_DEEP} (RecursionError)"), flake8=(), fixed=False),
+    "deep_calls.py": Row(check=acc001(1, 1, f"{TOO_DEEP} (RecursionError)"), fixed=False),
     "empty.py": Row(fixed=False),
     # Python 3.14 syntax on 3.12: libcst parsed it and reported (and fixed) the file
     "except_no_parens_pep758.py": Row(
         check=acc001(9, 12, "syntax error: multiple exception types must be parenthesized"),
         flake8=((9, 13, "E999"),), fixed=False),
     "except_star.py": Row(),
-    "form_feed_before_code.py": Row(check=acc001(6, 1, ROUND_TRIP), flake8=(), fixed=False),
+    "form_feed_before_code.py": Row(check=acc001(6, 1, ROUND_TRIP), fixed=False),
     "form_feeds.py": Row(),
     "fstrings_pep701.py": Row(),
     # flake8 falls back to Latin-1 for a file that does not decode, so the plugin sees the value

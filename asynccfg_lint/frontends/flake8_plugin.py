@@ -2,7 +2,9 @@
 
 flake8 handles ``# noqa``, ``--select``/``--ignore`` and output; ACC201 is added to flake8's
 default ignore list, so it is reported only when selected (``--extend-select ACC201``).
-ACC001 is never emitted here: flake8 reports unparsable files as E999 itself.
+ACC001 is emitted only for a file Python accepts but the checker cannot analyse (libcst's
+limits: very deep nesting, syntax it does not support): flake8 reports the files Python rejects
+as E999 itself, and says nothing about the others, whose findings would otherwise go unseen.
 
 flake8 does not read ``pyproject.toml``; the plugin reads ``extra-sinks`` and ``sanitizers``
 from the nearest ``[tool.asynccfg-lint]`` table above each checked file, as the CLI finds it
@@ -48,7 +50,9 @@ from asynccfg_lint.selection import Selection
 from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
 #: every code, so that flake8's own select/ignore decides what is shown
-_ALL_CODES = Selection(select=("ACC1", "ACC2"))
+_ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
+#: how an ACC001 message starts when Python itself rejects the file (flake8 reports E999 then)
+PYTHON_REJECTS = ("file not analysed: syntax error", "file not analysed: cannot decode")
 LOG = logging.getLogger(__name__)
 
 
@@ -135,8 +139,8 @@ class AsyncCfgChecker:
             LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
             return
         for diagnostic in diagnostics:
-            if diagnostic.code == "ACC001":
-                continue
+            if diagnostic.code == "ACC001" and diagnostic.message.startswith(PYTHON_REJECTS):
+                continue  # flake8's E999
             yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
 
     def _diagnostics(self) -> Sequence[Diagnostic]:
