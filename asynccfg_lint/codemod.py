@@ -3,17 +3,21 @@
 ``python -m libcst.tool codemod codemod.FixAsyncConfigCommand PATH`` (with ``asynccfg_lint`` among
 the ``modules`` of ``.libcst.codemod.yaml``), or ``asynccfg_lint.codemod.FixAsyncConfigCommand``
 with libcst's default configuration. It applies the same fixes as ``asynccfg-lint fix``, through
-the same :func:`asynccfg_lint.fixer.fix_source` (one transform, then the re-check).
+the same :func:`asynccfg_lint.fixer.fix_source` (one transform, then the re-check), and sees what
+``fix`` sees of a file's top-level package: the wrappers and builders of its other modules.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 
 from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.jax_facts import BUILTIN_SINKS
+from asynccfg_lint.project import package_project, package_root
 
 
 class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
@@ -45,7 +49,13 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         Raises:
             SkipFile: when there is nothing to fix, or the fixed source fails the re-check.
         """
-        result = fix_source(tree.bytes, self.context.filename or "-", FixOptions(unsafe=self.unsafe_fixes, write=False))
+        filename = self.context.filename or "-"
+        root = package_root(filename) if os.path.isfile(filename) else None
+        sinks, modules = BUILTIN_SINKS, None
+        if root is not None:
+            project = package_project(root)
+            sinks, modules = project.sinks(BUILTIN_SINKS), project.module
+        result = fix_source(tree.bytes, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)
         if result.failure is not None:
             self.warn(result.failure)
             raise SkipFile(result.failure)

@@ -14,6 +14,7 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import OrderedDict
@@ -61,6 +62,16 @@ def summary_scope(files: Iterable[str]) -> list[str]:
             relative = os.path.relpath(path)
             scope.setdefault(os.path.abspath(path), path if relative.startswith("..") else relative)
     return list(scope.values())
+
+
+@functools.lru_cache(maxsize=8)
+def package_project(root: str, cache_dir: str | None = None) -> Project:
+    """The project of the package folder ``root`` (its modules read and parsed on demand), once per process.
+
+    For the front ends that see one file at a time (the flake8 plugin, the codemod); ``cache_dir``
+    names a result cache to use, if any.
+    """
+    return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
 
 
 class Project:

@@ -231,3 +231,16 @@ def test_the_owner_is_kept(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (target.stat().st_uid, target.stat().st_gid) == (65534, 65534)
     assert target.read_bytes() == (FIX_FIXTURES / "safe_scalars.fixed.py").read_bytes()
+
+
+def test_the_codemod_sees_wrappers_of_sibling_modules(tmp_path):
+    shutil.copytree(FIXTURES / "project" / "pkg", tmp_path / "pkg")
+    lowering = tmp_path / "pkg" / "lowering.py"
+    before = lowering.read_text()
+    result = run_program_module("libcst.tool", "codemod", "-x", "--no-format",
+                                "asynccfg_lint.codemod.FixAsyncConfigCommand", "pkg/lowering.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    # send_tiled is a wrapper defined in pkg/wrappers.py: its np.bool_ argument (line 11) gets the same fix as fix's
+    assert lowering.read_text() == before.replace("send_tiled(ctx, x, np.bool_(True))",
+                                                  "send_tiled(ctx, x, bool(np.bool_(True)))")
+    assert " - Transformed 1 files successfully." in result.stderr

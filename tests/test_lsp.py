@@ -7,6 +7,7 @@ it is one more than the checker's 1-based code-point column minus one.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ pytest.importorskip("pygls", reason="the language server needs the lsp extra: pi
 
 from asynccfg_lint.frontends import lsp as server  # noqa: E402 - needs pygls
 from asynccfg_lint.rule_pages import rule_page  # noqa: E402
+from tests.expectations import FIXTURES, expected_diagnostics  # noqa: E402
 from tests.lsp_client import LspClient, ServerError, apply_edits, document_edits  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -348,4 +350,18 @@ def test_the_files_pyproject_settings_apply(client, tmp_path):
     uri = (tmp_path / "bad_config.py").as_uri()
     open_document(client, uri, BAD)
     assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == [NAN]
+    shut_down(client)
+
+
+def test_a_document_sees_its_packages_wrappers_and_builders(client, tmp_path):
+    """As the CLI: wrappers and builders of sibling modules (saved on disk) count for the open document."""
+    shutil.copytree(FIXTURES / "project" / "pkg", tmp_path / "pkg")
+    initialize(client, tmp_path)
+    expected = sorted((e.line - 1, e.column - 1, e.code)  # LSP positions are 0-based; ACC201 is opt-in
+                      for e in expected_diagnostics(tmp_path / "pkg" / "users.py") if e.code != "ACC201")
+    users = tmp_path / "pkg" / "users.py"
+    open_document(client, users.as_uri(), users.read_text())
+    published = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+    assert sorted((d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"]) for d in published) == expected
+    assert len(expected) == 15  # 10 of them arrive from builders and constants of sibling modules
     shut_down(client)

@@ -38,13 +38,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
-from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
+from asynccfg_lint.cache import CACHE_DIR_ENV
 from asynccfg_lint.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.prefilter import may_call_any
-from asynccfg_lint.project import Project, package_root
+from asynccfg_lint.project import package_project, package_root
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.tasks import CheckSettings, FileOutcome
@@ -57,13 +57,6 @@ LOG = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=8)
-def package_project(root: str) -> Project:
-    """The project of the package folder ``root``: its modules, read and parsed on demand (once per process)."""
-    cache_dir = os.environ.get(CACHE_DIR_ENV)
-    return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
-
-
-@functools.lru_cache(maxsize=8)
 def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
                      sanitizers: frozenset[str]) -> tuple[tuple[SinkSpec, ...], dict[str, FileOutcome]]:
     """Analyse every module under the package folder ``root`` (once per process).
@@ -72,7 +65,7 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
         ``sinks`` plus the package's wrappers, and absolute path -> outcome of each module that
         names a sink (diagnostics of every ACC code, ``# noqa`` left to flake8).
     """
-    project = package_project(root)
+    project = package_project(root, os.environ.get(CACHE_DIR_ENV))
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
     outcomes = project.analyse(sinks, dict.fromkeys(project.files, settings))
     return project.sinks(sinks), {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
@@ -159,7 +152,7 @@ class AsyncCfgChecker:
         from asynccfg_lint.checker import check_source
 
         return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
-                            modules=package_project(root).module if root is not None else None)
+                            modules=package_project(root, os.environ.get(CACHE_DIR_ENV)).module if root else None)
 
 
 def _package_roots(paths: Sequence[str]) -> set[str]:

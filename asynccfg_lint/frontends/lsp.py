@@ -38,13 +38,16 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 from asynccfg_lint import __version__
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.config import ConfigError, FileSettings, Resolver
-from asynccfg_lint.jax_facts import BUILTIN_SINKS
+from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rule_pages import rule_page
 from asynccfg_lint.rules import RULES_BY_CODE
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE
+from asynccfg_lint.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
 DEFAULT_SETTINGS = FileSettings(Selection(), tuple(BUILTIN_SINKS), frozenset(), False)
@@ -219,23 +222,40 @@ def source_encoding(text: str) -> str:
     return "utf-8" if encoding == "utf-8-sig" else encoding
 
 
-def fix_all_text(text: str, path: str, settings: FileSettings = DEFAULT_SETTINGS) -> str | None:
+def fix_all_text(text: str, path: str, settings: FileSettings = DEFAULT_SETTINGS,
+                 view: ProjectView | None = None) -> str | None:
     """Return ``text`` with every safe fix applied (:func:`asynccfg_lint.fixer.fix_source`).
 
     The text is encoded as its file would be (so a coding cookie means what it says), fixed and
-    verified by the fixer, and decoded back. ``None`` when nothing changes, when the fixer refuses
-    the result, or when the text cannot be encoded in its declared encoding.
+    verified by the fixer, and decoded back. ``view`` gives the package's wrappers and modules
+    (default: ``settings``' sinks, the file alone). ``None`` when nothing changes, when the fixer
+    refuses the result, or when the text cannot be encoded in its declared encoding.
     """
+    view = view or ProjectView(settings.sinks)
     encoding = source_encoding(text)
     try:
         source = text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return None
     result = fix_source(source, path, FixOptions(selection=settings.selection, unsafe=False, write=False,
-                                                 sinks=settings.sinks, sanitizers=settings.sanitizers))
+                                                 sinks=view.sinks, sanitizers=settings.sanitizers), view.modules)
     if not result.changed or result.failure is not None:
         return None
     return result.fixed.decode(encoding)
+
+
+@dataclass(frozen=True)
+class ProjectView:
+    """What a document sees of its package, as saved on disk.
+
+    Attributes:
+        sinks: the configured sinks plus the wrappers of the document's top-level package.
+        modules: finds the package's other modules by dotted name (builders and constants), or
+            ``None`` for a document outside any package.
+    """
+
+    sinks: tuple[SinkSpec, ...]
+    modules: ModuleLoader | None = None
 
 
 def _kind_requested(kind: str, only: Sequence[str] | None) -> bool:
@@ -282,6 +302,7 @@ class AsyncCfgLanguageServer(LanguageServer):
         self.resolver = Resolver()
         self.rule_docs_url: str | None = None
         self._checked: dict[str, _Checked] = {}
+        self._projects: dict[str, Project] = {}
 
     @property
     def position_encoding(self) -> str:
@@ -314,6 +335,28 @@ class AsyncCfgLanguageServer(LanguageServer):
             self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"asynccfg-lint: {exc}"))
             return DEFAULT_SETTINGS
 
+    def view(self, uri: str, settings: FileSettings) -> ProjectView:
+        """The document's package as saved (its wrappers and modules), read once per package until a file of it is saved."""
+        path = self.display_path(uri)
+        root = package_root(path) if uri.startswith("file:") and os.path.isfile(path) else None
+        if root is None:
+            return ProjectView(settings.sinks)
+        if root not in self._projects:
+            self._projects[root] = Project(iter_python_files([root]))
+        project = self._projects[root]
+        return ProjectView(project.sinks(settings.sinks), project.module)
+
+    def saved(self, uri: str) -> None:
+        """A file was saved: its package is read again, and every open document of it is checked again."""
+        path = self.display_path(uri)
+        root = package_root(path) if uri.startswith("file:") and os.path.isfile(path) else None
+        if root is None or self._projects.pop(root, None) is None:
+            self.publish(uri)
+            return
+        self._checked.clear()
+        for document_uri in list(self.workspace.text_documents):
+            self.publish(document_uri)
+
     def checked(self, uri: str) -> _Checked:
         """The diagnostics of the document's current text (checked again only when the text changed)."""
         text = self.workspace.get_text_document(uri).source
@@ -323,8 +366,9 @@ class AsyncCfgLanguageServer(LanguageServer):
             return cached
         try:
             settings = self.settings(uri)
-            diagnostics = check_source(text, self.display_path(uri), settings.selection, settings.sinks,
-                                       with_fixes=True, sanitizers=settings.sanitizers)
+            view = self.view(uri, settings)
+            diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
+                                       with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
         except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
             self.window_log_message(lsp.LogMessageParams(
                 type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
@@ -388,7 +432,8 @@ class AsyncCfgLanguageServer(LanguageServer):
                 ))
         has_safe_fix = any(d.fix is not None and d.fix.safety == SAFE for d in checked.diagnostics)
         if has_safe_fix and _kind_requested(FIX_ALL_KIND, only):
-            fixed = fix_all_text(checked.text, self.display_path(uri), self.settings(uri))
+            settings = self.settings(uri)
+            fixed = fix_all_text(checked.text, self.display_path(uri), settings, self.view(uri, settings))
             if fixed is not None:
                 actions.append(lsp.CodeAction(
                     title=f"{SERVER_NAME}: fix all safe fixes",
@@ -418,7 +463,7 @@ def create_server() -> AsyncCfgLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: AsyncCfgLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.saved(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AsyncCfgLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
