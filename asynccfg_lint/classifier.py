@@ -7,6 +7,7 @@ The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
 from __future__ import annotations
 
 import ast
+import json
 import math
 import operator
 import struct
@@ -119,6 +120,20 @@ class Finding:
     written_at: str | None = None
 
 
+#: characters ``str.splitlines`` breaks at that ``json.dumps(..., ensure_ascii=False)`` leaves as they are
+_LINE_BREAKS_JSON_KEEPS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
+def quote_key(key: str | None) -> str:
+    """A config key as a message shows it: quoted and escaped as JSON writes a string (``"a\\nb"``, ``"q\\"r"``).
+
+    Keys are arbitrary strings; pasted raw, a line break would split a diagnostic over two
+    printed lines and a quote would end the quoted key early. Non-ASCII letters stay readable;
+    the line separators JSON leaves raw but ``str.splitlines`` breaks at are escaped too.
+    """
+    return json.dumps(key, ensure_ascii=False).translate(_LINE_BREAKS_JSON_KEEPS)
+
+
 @dataclass
 class ConfigPath:
     """Where in the config a value sits, for messages: top-level key, then nested steps."""
@@ -127,7 +142,7 @@ class ConfigPath:
     steps: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
-        head = f'key "{self.key}"' if self.key is not None else "a computed key"
+        head = f"key {quote_key(self.key)}" if self.key is not None else "a computed key"
         if not self.steps:
             return f"value for {head}"
         return f"{' of '.join(reversed(self.steps))} under {head}"
@@ -844,7 +859,7 @@ class ValueClassifier:
         """
         findings: list[Finding] = []
         for entry in traced.entries:
-            entry_path = ConfigPath(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
+            entry_path = ConfigPath(entry.key) if path is None else path.child(f"key {quote_key(entry.key)}" if entry.key else "a computed key")
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
@@ -874,7 +889,7 @@ class ValueClassifier:
                 remedy = "use k.value or k.name"
             elif pytype.name.startswith(T.FLAG_MEMBER.name):
                 remedy = "use k.value"
-            where = f'key of the dict under key "{path.key}"' if path.steps else "config key"
+            where = f"key of the dict under key {quote_key(path.key)}" if path.steps else "config key"
             findings.append(Finding(origin.node, "ACC102",
                                     f"{where} is {pytype.name}, which json cannot use as a key: lowering raises "
                                     f"TypeError (keys must be str, int, float, bool or None); {remedy}",
@@ -974,14 +989,14 @@ class ValueClassifier:
             elements = origin.node.elements
             if not any(isinstance(e, cst.StarredElement) for e in elements) and len(elements) != shape.length:
                 return [Finding(origin.node, "ACC105", f"{path.describe()} has {len(elements)} elements, but XLA parses "
-                                f'each element of "{key}" as {expected}: compiling fails a RET_CHECK; pass {expected}')]
+                                f'each element of {quote_key(key)} as {expected}: compiling fails a RET_CHECK; pass {expected}')]
         if wrong:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is {inferred.type.name} (JSON {kind.value}), but XLA "
-                            f'parses "{key}" as {expected}: compiling aborts the process or fails a RET_CHECK; '
+                            f'parses {quote_key(key)} as {expected}: compiling aborts the process or fails a RET_CHECK; '
                             f"pass {expected}")]
         if inferred.beyond_int64 and shape is XlaShape.SCALAR:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is a number outside the 64-bit integer range, "
-                            f'but XLA reads "{key}" as a 64-bit integer: compiling aborts the process; keep it in the '
+                            f'but XLA reads {quote_key(key)} as a 64-bit integer: compiling aborts the process; keep it in the '
                             "int64 range")]
         return []
 
