@@ -117,9 +117,17 @@ class Finding:
     """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``.
 
     ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
-    to be applied to ``node`` itself; ``None`` when the fault has none. ``written_at`` is
+    made for the value at ``node``; ``None`` when the fault has none. ``written_at`` is
     ``path:line`` of the offending value when it is written in another module (``node`` is then
     the expression of the checked module it arrives through, and there is no fix).
+
+    Where the fix may go is decided by :func:`asynccfg_lint.fixes.fix_site` from two more facts:
+    ``use`` is the expression of the config the value itself arrives through (an entry's value,
+    a container's element, a key: ``node`` itself or around it when the value is written there,
+    else a name or call leading to ``node``); ``outer`` are the config expressions of the
+    containers around the value, innermost first (``flags`` in ``{"k": flags}`` for an element of
+    ``flags = [np.bool_(1)]``). Both are ``None``/empty for a value read through an attribute of
+    a special key (its fix goes to where the attribute's value is written).
     """
 
     node: cst.CSTNode
@@ -127,6 +135,18 @@ class Finding:
     message: str
     fix: T.FixTemplate | None = None
     written_at: str | None = None
+    use: cst.CSTNode | None = None
+    outer: tuple[cst.CSTNode, ...] = ()
+
+
+def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
+    """``findings`` about the value of the config expression ``expr`` and what it holds, with ``expr`` recorded.
+
+    A finding without a ``use`` is about the value of ``expr`` itself; one with another ``use`` is
+    about something inside it, so ``expr`` is one of its ``outer`` containers.
+    """
+    return [replace(f, use=expr) if f.use is None else f if f.use is expr else replace(f, outer=(*f.outer, expr))
+            for f in findings]
 
 
 #: characters ``str.splitlines`` breaks at that ``json.dumps(..., ensure_ascii=False)`` leaves as they are
@@ -959,7 +979,7 @@ class ValueClassifier:
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
-                findings.extend(self._check_key(entry, entry_path, depth))
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
             findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
         if path is None:
             for opaque in traced.opaque:
@@ -1013,7 +1033,7 @@ class ValueClassifier:
                                         fix=self._value_fix(origin, depth)))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
-        return findings
+        return _arriving_through(findings, entry.value) if entry.value is not None else findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
         if origin.home is not None and origin.source is not None:  # written in another module
@@ -1043,8 +1063,10 @@ class ValueClassifier:
             element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
             element_path = path.child("an element")
             for element in inferred.elements:
+                found = []
                 for inner in self.origins(element, depth + 1):
-                    findings.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                    found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                findings.extend(_arriving_through(found, element))
             if inferred.traced is not None:
                 findings.extend(self.check_entries(inferred.traced, path, depth + 1))
         return findings
