@@ -159,13 +159,17 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
     if finding.fix is None or not is_fixable_site(parsed, finding.node):
         return None
     site, template = finding.node, finding.fix
-    if finding.use is not None and not _within(parsed, site, finding.use) \
-            and not _flows_only_into(parsed, site, finding.use):
-        if is_fixable_site(parsed, finding.use):
-            site = finding.use
+    # a config expression of another module (a builder's parameter there, bound to an argument
+    # written here) is that module's business: the argument is the value itself
+    use = finding.use if finding.use in parsed.parents else None
+    if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use):
+        if is_fixable_site(parsed, use):
+            site = use
         else:
             template = replace(template, safety=UNSAFE)
     for container in finding.outer:
+        if container not in parsed.parents:
+            continue
         if not _within(parsed, site, container) and not _flows_only_into(parsed, site, container):
             template = replace(template, safety=UNSAFE)
     assert isinstance(site, cst.BaseExpression)

@@ -104,6 +104,13 @@ def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
     [diagnostic] = check_source(source, "m.py", with_fixes=True)
     assert (diagnostic.line, diagnostic.column, diagnostic.code) == (5, 13, "ACC101")
     assert diagnostic.fix == Fix("safe", "int(level)", "wrap in int(...)", 6, 33, 6, 38)
+    # a key the same way; a closure that reads the name is another reader
+    source = (SINK_IMPORT + "import numpy as np\n\ndef lower(ctx, x):\n    k = np.int64(7)\n    b = np.bool_(1)\n"
+              "    emit('t', ctx, x, {k: 'seven', 'b': b})\n    return k + 1, lambda: b\n")
+    assert [(d.code, d.fix) for d in check_source(source, "m.py", with_fixes=True)] == [
+        ("ACC102", Fix("safe", "int(k)", "wrap in int(...)", 7, 24, 7, 25)),
+        ("ACC101", Fix("safe", "bool(b)", "wrap in bool(...)", 7, 41, 7, 42)),
+    ]
 
 
 def test_diff_writes_nothing_and_exits_1(tmp_path):
