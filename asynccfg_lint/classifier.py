@@ -345,7 +345,7 @@ class ValueClassifier:
         An ndarray of unknown shape counts as an array, as it always has for comparisons.
         """
         arrays: set[T.PyType] = set()
-        numpy_scalar = unknown = False
+        numpy_scalar = unknown = other = False
         for operand in operands:
             for origin in self.origins(operand, depth + 1):
                 inferred, pytype = origin.inferred, origin.inferred.type
@@ -356,15 +356,19 @@ class ValueClassifier:
                     arrays.add(kind)
                 elif ufunc and pytype is not None and pytype.json is T.JsonKind.ARRAY:
                     arrays.add(T.NUMPY_ARRAY)  # numpy converts a list or tuple to an array
-                elif pytype is None or pytype.json not in _SCALAR_KINDS:
-                    unknown = True  # an unknown value, a "numpy value" that may be an array, an object
+                elif pytype is not None and pytype.json in _SCALAR_KINDS:
+                    pass  # a Python scalar (or a str subclass such as numpy.str_)
+                elif pytype is None or pytype.name.startswith("numpy"):
+                    unknown = True  # unknown, or a "numpy value" that may be a scalar or an array
+                else:
+                    other = True  # a list, dict or object: Python compares it, numpy may broadcast against it
         if ufunc and arrays:
             # np.isnan(jax_array) is an ndarray, or a numpy.bool_ for a 0-d one: only numpy arrays are certain
             return T.NUMPY_ARRAY if arrays == {T.NUMPY_ARRAY} else None
         for kind in T.ARRAY_TYPES:  # element-wise comparison: an array of bools
             if kind in arrays:
                 return kind
-        if unknown:
+        if unknown or other and (numpy_scalar or ufunc):
             return None
         return T.NUMPY_BOOL if numpy_scalar or ufunc else T.BOOL
 
