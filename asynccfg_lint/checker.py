@@ -10,7 +10,7 @@ from libcst.metadata import CodePosition
 
 from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.fixes import build_fix, is_fixable_site
+from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
@@ -126,7 +126,8 @@ def check_parsed(
     Returns:
         the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
         1-based character columns). A finding's fix is applicable only if ``finding.fix`` is set
-        and its node can be rewritten in place (:func:`fixable`).
+        and there is a node to rewrite (:func:`~asynccfg_lint.fixes.fix_site`, which also says
+        whether that is the value's own node or the config's use of it, and how safe).
     """
     located = []
     noqa = noqa_lines(parsed.text) if apply_noqa else {}
@@ -136,7 +137,8 @@ def check_parsed(
         start, end = node_range(parsed, finding.node)
         if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
             continue
-        fix = build_fix(parsed, finding.node, finding.fix) if with_fixes and fixable(parsed, finding) else None
+        site = fix_site(parsed, finding) if with_fixes else None
+        fix = build_fix(parsed, *site) if site is not None else None
         located.append(Located(finding, Diagnostic(
             path=parsed.path,
             line=start.line,
@@ -148,11 +150,6 @@ def check_parsed(
             fix=fix,
         )))
     return sorted(located, key=lambda item: item.diagnostic.sort_key)
-
-
-def fixable(parsed: ParsedModule, finding: Finding) -> bool:
-    """True when ``finding`` has a catalog fix and its node is an expression that can be rewritten."""
-    return finding.fix is not None and is_fixable_site(parsed, finding.node)
 
 
 def check_source(

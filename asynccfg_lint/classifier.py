@@ -7,6 +7,7 @@ The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
 from __future__ import annotations
 
 import ast
+import json
 import math
 import operator
 import struct
@@ -68,6 +69,12 @@ class Inferred:
         member_value: for an enum member, the expression its ``.value`` comes from.
         cls: for an instance of a class defined in this module, that class (its attributes
             are what ``_emit_async_start_custom_call`` reads under the special keys).
+        ndim: for a numpy array, its number of dimensions when the code shows it (``np.array(True)``
+            is 0, ``np.arange(4)`` is 1).
+        item: for a numpy array, the type of one element when its dtype is known
+            (``numpy.bool_`` for ``np.array([True])``, ``numpy number`` for ``np.arange(4)``).
+        numpy_scalar: the value is a numpy scalar, not an array, even when ``type`` is unknown
+            (an element of an array of unknown dtype): comparing it gives a ``numpy.bool_``.
     """
 
     type: T.PyType | None
@@ -77,6 +84,9 @@ class Inferred:
     traced: TracedDict | None = None
     member_value: cst.BaseExpression | None = None
     cls: cst.ClassDef | None = None
+    ndim: int | None = None
+    item: T.PyType | None = None
+    numpy_scalar: bool = False
 
 
 UNKNOWN = Inferred(None)
@@ -107,9 +117,17 @@ class Finding:
     """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``.
 
     ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
-    to be applied to ``node`` itself; ``None`` when the fault has none. ``written_at`` is
+    made for the value at ``node``; ``None`` when the fault has none. ``written_at`` is
     ``path:line`` of the offending value when it is written in another module (``node`` is then
     the expression of the checked module it arrives through, and there is no fix).
+
+    Where the fix may go is decided by :func:`asynccfg_lint.fixes.fix_site` from two more facts:
+    ``use`` is the expression of the config the value itself arrives through (an entry's value,
+    a container's element, a key: ``node`` itself or around it when the value is written there,
+    else a name or call leading to ``node``); ``outer`` are the config expressions of the
+    containers around the value, innermost first (``flags`` in ``{"k": flags}`` for an element of
+    ``flags = [np.bool_(1)]``). Both are ``None``/empty for a value read through an attribute of
+    a special key (its fix goes to where the attribute's value is written).
     """
 
     node: cst.CSTNode
@@ -117,6 +135,32 @@ class Finding:
     message: str
     fix: T.FixTemplate | None = None
     written_at: str | None = None
+    use: cst.CSTNode | None = None
+    outer: tuple[cst.CSTNode, ...] = ()
+
+
+def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
+    """``findings`` about the value of the config expression ``expr`` and what it holds, with ``expr`` recorded.
+
+    A finding without a ``use`` is about the value of ``expr`` itself; one with another ``use`` is
+    about something inside it, so ``expr`` is one of its ``outer`` containers.
+    """
+    return [replace(f, use=expr) if f.use is None else f if f.use is expr else replace(f, outer=(*f.outer, expr))
+            for f in findings]
+
+
+#: characters ``str.splitlines`` breaks at that ``json.dumps(..., ensure_ascii=False)`` leaves as they are
+_LINE_BREAKS_JSON_KEEPS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
+def quote_key(key: str | None) -> str:
+    """A config key as a message shows it: quoted and escaped as JSON writes a string (``"a\\nb"``, ``"q\\"r"``).
+
+    Keys are arbitrary strings; pasted raw, a line break would split a diagnostic over two
+    printed lines and a quote would end the quoted key early. Non-ASCII letters stay readable;
+    the line separators JSON leaves raw but ``str.splitlines`` breaks at are escaped too.
+    """
+    return json.dumps(key, ensure_ascii=False).translate(_LINE_BREAKS_JSON_KEEPS)
 
 
 @dataclass
@@ -127,7 +171,7 @@ class ConfigPath:
     steps: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
-        head = f'key "{self.key}"' if self.key is not None else "a computed key"
+        head = f"key {quote_key(self.key)}" if self.key is not None else "a computed key"
         if not self.steps:
             return f"value for {head}"
         return f"{' of '.join(reversed(self.steps))} under {head}"
@@ -274,7 +318,7 @@ class ValueClassifier:
             return self._one(expr, Inferred(T.STR))
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
             if any(t.name.startswith("numpy") for t in types):
-                return self._one(expr, Inferred(T.NUMPY_VALUE, nonfinite=nonfinite))
+                return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
             if isinstance(expr.operator, cst.Divide) or any(t is T.FLOAT for t in types):
                 return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
             return self._one(expr, Inferred(T.INT))
@@ -287,16 +331,46 @@ class ValueClassifier:
         operands = [expr.left] + [c.comparator for c in expr.comparisons]
         if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
             return T.BOOL
-        types = [o.inferred.type for e in operands for o in self.origins(e, depth + 1)]
-        kinds = {T.array_kind(t) for t in types}
+        return self._elementwise_bool(operands, depth, ufunc=False)
+
+    def _elementwise_bool(self, operands: list[cst.BaseExpression], depth: int, ufunc: bool) -> T.PyType | None:
+        """What a comparison of ``operands``, or a numpy predicate (``ufunc``) of them, gives.
+
+        An array operand makes it an array of bools (a jax.Array for a jax operand; a numpy predicate
+        of a list is an ndarray). Otherwise a numpy scalar operand, or any numpy predicate of
+        scalars, makes it a ``numpy.bool_`` (which JAX rejects), and a comparison of Python scalars
+        is a ``bool``. When an operand may be either a scalar or an array, the result is unknown.
+        Measured with numpy 2.5.5: ``np.sum(a) > 0``, ``np.array(True) > 0`` (a 0-d array),
+        ``np.isnan(1.0)`` are ``numpy.bool``; ``np.arange(3) > 0``, ``np.isnan([1.0])`` are arrays.
+        An ndarray of unknown shape counts as an array, as it always has for comparisons.
+        """
+        arrays: set[T.PyType] = set()
+        numpy_scalar = unknown = other = False
+        for operand in operands:
+            for origin in self.origins(operand, depth + 1):
+                inferred, pytype = origin.inferred, origin.inferred.type
+                kind = T.array_kind(pytype)
+                if kind is T.NUMPY_ARRAY and inferred.ndim == 0 or inferred.numpy_scalar or T.is_numpy_scalar(pytype):
+                    numpy_scalar = True
+                elif kind is not None:
+                    arrays.add(kind)
+                elif ufunc and pytype is not None and pytype.json is T.JsonKind.ARRAY:
+                    arrays.add(T.NUMPY_ARRAY)  # numpy converts a list or tuple to an array
+                elif pytype is not None and pytype.json in _SCALAR_KINDS:
+                    pass  # a Python scalar (or a str subclass such as numpy.str_)
+                elif pytype is None or pytype.name.startswith("numpy"):
+                    unknown = True  # unknown, or a "numpy value" that may be a scalar or an array
+                else:
+                    other = True  # a list, dict or object: Python compares it, numpy may broadcast against it
+        if ufunc and arrays:
+            # np.isnan(jax_array) is an ndarray, or a numpy.bool_ for a 0-d one: only numpy arrays are certain
+            return T.NUMPY_ARRAY if arrays == {T.NUMPY_ARRAY} else None
         for kind in T.ARRAY_TYPES:  # element-wise comparison: an array of bools
-            if kind in kinds:
+            if kind in arrays:
                 return kind
-        if any(t is not None and t.name.startswith("numpy.") and t.json is T.JsonKind.NUMBER for t in types):
-            return T.NUMPY_BOOL  # numpy scalar comparisons return numpy.bool_
-        if any(t is None for t in types):
+        if unknown or other and (numpy_scalar or ufunc):
             return None
-        return T.BOOL
+        return T.NUMPY_BOOL if numpy_scalar or ufunc else T.BOOL
 
     # -- names and attributes --------------------------------------------------------------
     def _constant(self, expr: cst.BaseExpression) -> list[Origin] | None:
@@ -540,7 +614,13 @@ class ValueClassifier:
                     return self._one(expr, Inferred(pytype))
             module, _, func = name.rpartition(".")
             if module == "numpy" and func in T.NUMPY_ARRAY_BUILDERS:
-                return self._one(expr, self._numpy_array(positional, keywords))
+                return self._one(expr, self._numpy_array(func, positional, keywords, depth))
+            if module == "numpy" and func in T.NUMPY_BOOL_UFUNCS:
+                if positional and not keywords.keys() - {"dtype", "rtol", "atol", "equal_nan"}:  # no out=, where=
+                    return self._one(expr, Inferred(self._elementwise_bool(positional, depth, ufunc=True)))
+                return self._one(expr, UNKNOWN)
+            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS:
+                return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
             if name.startswith("numpy."):
@@ -617,8 +697,11 @@ class ValueClassifier:
             return Inferred(T.NUMPY_INT.named("numpy.timedelta64"))
         return Inferred(T.rejected(f"numpy.timedelta64 in unit {unit!r}", "use int(v / np.timedelta64(1, 's'))", error="TypeError"))
 
-    def _numpy_array(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Inferred:
+    def _numpy_array(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                     depth: int) -> Inferred:
+        """The ndarray ``np.<func>(...)`` builds, with its elements, and its ``ndim`` and element type when known."""
         dtype = keywords.get("dtype")
+        item: T.PyType | None = None
         if dtype is not None:
             if self._structured_dtype(dtype):
                 return Inferred(T.STRUCTURED_ARRAY)
@@ -628,8 +711,56 @@ class ValueClassifier:
                     return Inferred(_rejected_array("numpy.ndarray of complex"))
                 if name in ("builtins.bytes", "numpy.bytes_", "S") or name.startswith("datetime64") or name == "numpy.datetime64":
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
+                if name in _BOOL_DTYPES:
+                    item = T.NUMPY_BOOL
         elements = tuple(_flatten(positional[:2]))
-        return Inferred(T.NUMPY_ARRAY, elements=elements)
+        ndim: int | None = None
+        if func in ("array", "asarray", "asanyarray") and positional and "ndmin" not in keywords:
+            ndim = self._literal_ndim(positional[0], depth)
+            if dtype is None and ndim is not None:
+                item = self._item_type(elements, depth)
+        elif func in ("arange", "linspace", "logspace", "geomspace"):
+            ndim, item = 1, item or (T.NUMPY_NUMBER if dtype is None else None)
+        elif func in ("zeros", "ones", "empty") and positional:
+            ndim = _shape_ndim(positional[0])
+            item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
+        return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
+
+    def _literal_ndim(self, data: cst.BaseExpression, depth: int) -> int | None:
+        """The ``ndim`` of ``np.array(data)``: the nesting of a regular list/tuple literal, 0 for a scalar."""
+        if isinstance(data, (cst.List, cst.Tuple)):
+            parts = [e.value for e in data.elements]
+            if any(isinstance(e, cst.StarredElement) for e in data.elements):
+                return None
+            inner = {self._literal_ndim(p, depth) for p in parts} if parts else {0}
+            return 1 + inner.pop() if len(inner) == 1 and None not in inner else None
+        origins = self.origins(data, depth + 1)
+        scalar = bool(origins) and all(o.inferred.type is not None and T.array_kind(o.inferred.type) is None
+                                       and o.inferred.type.json in _SCALAR_KINDS for o in origins)
+        return 0 if scalar else None
+
+    def _item_type(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> T.PyType | None:
+        """The numpy scalar type of an element of an array of ``elements``: all bools give ``numpy.bool_``,
+        numbers (with or without bools) a numpy number; anything else is not known."""
+        types = [o.inferred.type for e in elements for o in self.origins(e, depth + 1)]
+        if not types or any(t is None for t in types):
+            return None
+        if all(t.json is T.JsonKind.BOOL or t.name == T.NUMPY_BOOL.name for t in types):
+            return T.NUMPY_BOOL
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t.name == T.NUMPY_BOOL.name for t in types):
+            return T.NUMPY_NUMBER
+        return None
+
+    def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                   depth: int) -> Inferred:
+        """``np.sum(a)``-like calls over a whole array: a numpy number, or for ``np.max`` one element."""
+        if len(positional) != 1 or keywords.keys() & {"axis", "keepdims", "out", "where"}:
+            return Inferred(T.NUMPY_VALUE)  # an array along an axis
+        if func in T.NUMPY_NUMBER_REDUCTIONS:
+            return Inferred(T.NUMPY_NUMBER)
+        items = {o.inferred.item for o in self.origins(positional[0], depth + 1)}
+        item = items.pop() if len(items) == 1 else None
+        return Inferred(item, numpy_scalar=True)
 
     def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
         """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
@@ -687,7 +818,7 @@ class ValueClassifier:
             if origin.inferred.type is T.STRUCTURED_ARRAY:
                 result.append(Origin(expr, _structured_item(expr)))
             elif kind is T.NUMPY_ARRAY:
-                result.append(Origin(expr, Inferred(T.NUMPY_VALUE)))
+                result.append(Origin(expr, _array_item(origin.inferred, expr)))
             elif kind is not None:  # indexing a jax.Array or torch.Tensor gives another one
                 result.append(Origin(expr, Inferred(kind)))
             else:
@@ -844,7 +975,7 @@ class ValueClassifier:
         """
         findings: list[Finding] = []
         for entry in traced.entries:
-            entry_path = ConfigPath(entry.key) if path is None else path.child(f'key "{entry.key}"' if entry.key else "a computed key")
+            entry_path = ConfigPath(entry.key) if path is None else path.child(f"key {quote_key(entry.key)}" if entry.key else "a computed key")
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
@@ -852,7 +983,7 @@ class ValueClassifier:
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
-                findings.extend(self._check_key(entry, entry_path, depth))
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
             findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
         if path is None:
             for opaque in traced.opaque:
@@ -874,7 +1005,7 @@ class ValueClassifier:
                 remedy = "use k.value or k.name"
             elif pytype.name.startswith(T.FLAG_MEMBER.name):
                 remedy = "use k.value"
-            where = f'key of the dict under key "{path.key}"' if path.steps else "config key"
+            where = f"key of the dict under key {quote_key(path.key)}" if path.steps else "config key"
             findings.append(Finding(origin.node, "ACC102",
                                     f"{where} is {pytype.name}, which json cannot use as a key: lowering raises "
                                     f"TypeError (keys must be str, int, float, bool or None); {remedy}",
@@ -906,7 +1037,7 @@ class ValueClassifier:
                                         fix=self._value_fix(origin, depth)))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
-        return findings
+        return _arriving_through(findings, entry.value) if entry.value is not None else findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
         if origin.home is not None and origin.source is not None:  # written in another module
@@ -936,8 +1067,10 @@ class ValueClassifier:
             element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
             element_path = path.child("an element")
             for element in inferred.elements:
+                found = []
                 for inner in self.origins(element, depth + 1):
-                    findings.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                    found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                findings.extend(_arriving_through(found, element))
             if inferred.traced is not None:
                 findings.extend(self.check_entries(inferred.traced, path, depth + 1))
         return findings
@@ -974,14 +1107,14 @@ class ValueClassifier:
             elements = origin.node.elements
             if not any(isinstance(e, cst.StarredElement) for e in elements) and len(elements) != shape.length:
                 return [Finding(origin.node, "ACC105", f"{path.describe()} has {len(elements)} elements, but XLA parses "
-                                f'each element of "{key}" as {expected}: compiling fails a RET_CHECK; pass {expected}')]
+                                f'each element of {quote_key(key)} as {expected}: compiling fails a RET_CHECK; pass {expected}')]
         if wrong:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is {inferred.type.name} (JSON {kind.value}), but XLA "
-                            f'parses "{key}" as {expected}: compiling aborts the process or fails a RET_CHECK; '
+                            f'parses {quote_key(key)} as {expected}: compiling aborts the process or fails a RET_CHECK; '
                             f"pass {expected}")]
         if inferred.beyond_int64 and shape is XlaShape.SCALAR:
             return [Finding(origin.node, "ACC105", f"{path.describe()} is a number outside the 64-bit integer range, "
-                            f'but XLA reads "{key}" as a 64-bit integer: compiling aborts the process; keep it in the '
+                            f'but XLA reads {quote_key(key)} as a 64-bit integer: compiling aborts the process; keep it in the '
                             "int64 range")]
         return []
 
@@ -1112,6 +1245,45 @@ def _float_inferred(pytype: T.PyType, value: float) -> Inferred:
 def _rejected_array(name: str) -> T.PyType:
     """A numpy array whose elements JAX's serializer rejects (complex, bytes, dates)."""
     return replace(T.NUMPY_ARRAY, name=name, json=None, remedy="convert the elements first")
+
+
+#: JSON kinds of scalars
+_SCALAR_KINDS = (T.JsonKind.NUMBER, T.JsonKind.BOOL, T.JsonKind.NULL, T.JsonKind.STRING)
+#: ``dtype=`` values of a bool array
+_BOOL_DTYPES = frozenset({"builtins.bool", "numpy.bool_", "numpy.bool", "bool", "?", "bool_"})
+
+
+def _shape_ndim(shape: cst.BaseExpression) -> int | None:
+    """The ``ndim`` of ``np.zeros(shape)``: 1 for an int, the length of a tuple or list literal."""
+    if _int_constant(shape) is not None:
+        return 1
+    if isinstance(shape, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in shape.elements):
+        return len(shape.elements)
+    return None
+
+
+def _array_item(array: Inferred, expr: cst.Subscript) -> Inferred:
+    """What indexing the numpy array ``array`` by ``expr`` gives.
+
+    A slice gives an array. Integer indices, one per dimension of an array of known ``ndim``
+    (``np.arange(4)[0]``; ``np.array(True)[()]`` for a 0-d one), give one element: a numpy scalar,
+    of ``array.item``'s type when known (numpy 2.5.5: ``np.array([True, False])[1]`` is a
+    ``numpy.bool``, ``np.arange(4)[0]`` a ``numpy.int64``). Anything else (``a[i]`` of an
+    ndarray of unknown shape) may be either, so it is unknown: never claimed JSON-safe, since an
+    element of a bool array is a ``numpy.bool_``.
+    """
+    indices = [e.slice for e in expr.slice]
+    if len(indices) == 1 and isinstance(indices[0], cst.Index) and isinstance(indices[0].value, cst.Tuple) \
+            and not indices[0].value.elements:
+        indices = []  # a[()]
+    if any(isinstance(i, cst.Slice) for i in indices):
+        return Inferred(T.NUMPY_ARRAY)
+    if array.ndim is not None and all(isinstance(i, cst.Index) and _int_constant(i.value) is not None for i in indices):
+        if len(indices) == array.ndim:
+            return Inferred(array.item, numpy_scalar=True)
+        if len(indices) < array.ndim:
+            return Inferred(T.NUMPY_ARRAY, ndim=array.ndim - len(indices), item=array.item)
+    return UNKNOWN
 
 
 def _structured_item(expr: cst.Subscript) -> Inferred:

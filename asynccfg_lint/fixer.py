@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from asynccfg_lint.checker import Located, check_parsed, fixable, parse_failure_diagnostic
+from asynccfg_lint.checker import Located, check_parsed, parse_failure_diagnostic
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.fixes import apply_template
+from asynccfg_lint.fixes import apply_template, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
@@ -105,30 +105,35 @@ class SourceFix:
         return self.fixed != self.original
 
 
-def choose_fixes(parsed: ParsedModule, located: Iterable[Located], unsafe: bool) -> tuple[dict[cst.CSTNode, FixTemplate], int]:
-    """Pick the fixes to apply: each fixable finding's template, unsafe ones only when ``unsafe``.
+def choose_fixes(parsed: ParsedModule, located: Iterable[Located],
+                 unsafe: bool) -> tuple[dict[cst.CSTNode, FixTemplate], list[Located], int]:
+    """Pick the fixes to apply: each fixable finding's template at its site (:func:`fix_site`), unsafe
+    ones only when ``unsafe``.
 
     Returns:
-        ``(node -> template, number of unsafe fixes left out)``. Two different templates for one
-        node (two findings disagreeing) leave that node unfixed.
+        ``(site -> template, the findings those fixes fix, number of unsafe fixes left out)``.
+        Two different templates for one site (two findings disagreeing, e.g. ``bool`` and ``int``
+        for a name bound to either) leave that site unfixed.
     """
     chosen: dict[cst.CSTNode, FixTemplate] = {}
+    sites: list[tuple[cst.CSTNode, Located]] = []
     conflicting: set[cst.CSTNode] = set()
     skipped = 0
     for item in located:
-        finding = item.finding
-        if not fixable(parsed, finding):
+        found = fix_site(parsed, item.finding)
+        if found is None:
             continue
-        assert finding.fix is not None
-        if finding.fix.safety != SAFE and not unsafe:
+        site, template = found
+        if template.safety != SAFE and not unsafe:
             skipped += 1
             continue
-        if chosen.get(finding.node, finding.fix) != finding.fix:
-            conflicting.add(finding.node)
-        chosen[finding.node] = finding.fix
-    for node in conflicting:
-        del chosen[node]
-    return chosen, skipped
+        if chosen.get(site, template) != template:
+            conflicting.add(site)
+        chosen[site] = template
+        sites.append((site, item))
+    for site in conflicting:
+        del chosen[site]
+    return chosen, [item for site, item in sites if site in chosen], skipped
 
 
 def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
@@ -157,7 +162,7 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
     located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                            modules=modules)
     diagnostics = tuple(item.diagnostic for item in located)
-    chosen, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
+    chosen, fixed_findings, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
     if not chosen:
         return unchanged
@@ -174,7 +179,8 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         return _refused(unchanged, f"the fixed source does not parse ({failure}); not written")
     after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                          modules=modules)
-    expected = Counter((i.diagnostic.code, i.diagnostic.message) for i in located if i.finding.node not in chosen)
+    fixed_ids = {id(item) for item in fixed_findings}
+    expected = Counter((i.diagnostic.code, i.diagnostic.message) for i in located if id(i) not in fixed_ids)
     found = Counter((i.diagnostic.code, i.diagnostic.message) for i in after)
     if found != expected:
         extra = found - expected

@@ -6,11 +6,17 @@ so the ``fix`` data every diagnostic carries and the edit the ``fix`` command ma
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from asynccfg_lint.diagnostics import Fix
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.types import FixTemplate
+from asynccfg_lint.types import UNSAFE, FixTemplate
+
+if TYPE_CHECKING:
+    from asynccfg_lint.classifier import Finding
 
 _PLACEHOLDER = "__asynccfg_lint_value__"
 
@@ -99,6 +105,75 @@ def is_fixable_site(parsed: ParsedModule, node: cst.CSTNode) -> bool:
             return True
         parent = parsed.parents.get(parent)
     return True
+
+
+def _within(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    """True when ``node`` is ``ancestor`` or inside it."""
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = parsed.parents.get(current)
+    return False
+
+
+def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
+    """True when ``node`` is (part of) the value of a plain ``name = ...`` whose one reader is the name ``use``.
+
+    Only then does rewriting ``node`` change nothing but what reaches the config. Readers are
+    libcst's references of that assignment, closures and later branches included; anything else
+    (several targets, unpacking, an attribute, a ``return``, a parameter's default) is not plain.
+    """
+    if not isinstance(use, cst.Name):
+        return False
+    child, parent = node, parsed.parents.get(node)
+    while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseStatement, cst.Lambda)):
+        child, parent = parent, parsed.parents.get(parent)
+    if isinstance(parent, cst.Assign) and child is parent.value and len(parent.targets) == 1:
+        target = parent.targets[0].target
+    elif isinstance(parent, cst.AnnAssign) and child is parent.value:
+        target = parent.target
+    else:
+        return False
+    scope = parsed.scopes.get(target) if isinstance(target, cst.Name) else None
+    if scope is None:
+        return False
+    for assignment in scope.assignments[target]:
+        if getattr(assignment, "node", None) is target:
+            return {access.node for access in assignment.references} == {use}
+    return False
+
+
+def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression, FixTemplate] | None:
+    """Where ``finding``'s fix goes and with what safety; ``None`` when it has no fix or no site to rewrite.
+
+    The value is rewritten where it is written (``finding.node``) when that is inside the config
+    expression it arrives through (``finding.use``), or when it is the value of a plain binding
+    whose only reader is that expression. A binding read elsewhere too (``groups * 2`` after
+    ``{"replica_groups": groups}``) must keep its value, so the fix goes to the config's use of
+    the name instead (``{"replica_groups": groups.tolist()}``); when that use cannot be
+    rewritten, the fix at the binding is kept but marked unsafe. A value inside a container that
+    reaches the config through a name read elsewhere (an element of ``flags``, with ``flags``
+    also passed on) cannot be fixed at a use at all: that fix is unsafe too.
+    """
+    if finding.fix is None or not is_fixable_site(parsed, finding.node):
+        return None
+    site, template = finding.node, finding.fix
+    # a config expression of another module (a builder's parameter there, bound to an argument
+    # written here) is that module's business: the argument is the value itself
+    use = finding.use if finding.use in parsed.parents else None
+    if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use):
+        if is_fixable_site(parsed, use):
+            site = use
+        else:
+            template = replace(template, safety=UNSAFE)
+    for container in finding.outer:
+        if container not in parsed.parents:
+            continue
+        if not _within(parsed, site, container) and not _flows_only_into(parsed, site, container):
+            template = replace(template, safety=UNSAFE)
+    assert isinstance(site, cst.BaseExpression)
+    return site, template
 
 
 def build_fix(parsed: ParsedModule, node: cst.CSTNode, template: FixTemplate) -> Fix:

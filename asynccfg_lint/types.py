@@ -131,7 +131,9 @@ NUMPY_STR = PyType("numpy.str_", JsonKind.STRING, key_ok=True)  # a str subclass
 NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY, hashable=False)  # converted with .tolist()
 #: an array of a structured dtype: indexing it with an int gives a numpy.void
 STRUCTURED_ARRAY = NUMPY_ARRAY.named("numpy.ndarray (structured)")
-NUMPY_VALUE = PyType("numpy value", JsonKind.ANY)
+NUMPY_VALUE = PyType("numpy value", JsonKind.ANY)  # a numpy scalar or array: which one is not known
+#: a numpy int or float scalar of unknown width: ``np.int32(1) + 2``, ``np.sum(a)``
+NUMPY_NUMBER = PyType("numpy number", JsonKind.NUMBER)
 NUMPY_BOOL = rejected("numpy.bool_", "use bool(...)", fix=BOOL_FIX)
 NUMPY_VOID = rejected("numpy.void", "use x.tolist()")  # a structured scalar
 
@@ -146,6 +148,16 @@ FLAG_MEMBER = rejected("enum.Flag member", "use x.value", fix=ENUM_VALUE_FIX)
 DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
 OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
 COMPLEX = rejected("complex", "use [x.real, x.imag]")
+
+def is_numpy_scalar(pytype: PyType | None) -> bool:
+    """True for a numpy int, float or bool scalar type: comparing one gives a ``numpy.bool_``.
+
+    Measured with numpy 2.5.5: ``np.float64(1.0) == 1.0``, ``np.int32(3) < np.float32(2)`` and
+    ``np.sum(a) > 0`` are ``numpy.bool``; ``np.str_("a") == "a"`` is a Python ``bool`` (a str subclass).
+    """
+    return pytype is not None and pytype.name.startswith("numpy") and (
+        pytype.json is JsonKind.NUMBER or pytype.name == NUMPY_BOOL.name)
+
 
 #: array types, in the order mixed arithmetic promotes to (a jax.Array + an ndarray is a jax.Array).
 ARRAY_TYPES: tuple[PyType, ...] = (JAX_ARRAY, TORCH_TENSOR, NUMPY_ARRAY)
@@ -333,6 +345,23 @@ NUMPY_ARRAY_BUILDERS: frozenset[str] = frozenset(
     "tile repeat reshape".split()
 )
 
+#: numpy element-wise predicates: ``numpy.bool_`` for scalar arguments, a bool ndarray for arrays
+#: (numpy 2.5.5: ``np.isnan(1.0)``, ``np.greater(1, 0)``, ``np.logical_and(True, False)`` are ``numpy.bool``;
+#: ``np.isnan(np.arange(3))`` and ``np.isnan([1.0])`` are arrays). Not ``isreal``: ``np.isreal(1.0)`` is a ``bool``.
+NUMPY_BOOL_UFUNCS: frozenset[str] = frozenset(
+    "isnan isfinite isinf isposinf isneginf isnat signbit iscomplex isclose logical_and logical_or logical_xor "
+    "logical_not greater greater_equal less less_equal equal not_equal".split()
+)
+
+#: numpy reductions whose result over a whole array (no ``axis``) is a numpy number whatever the dtype
+#: (``np.sum`` of a bool array is a ``numpy.int64``).
+NUMPY_NUMBER_REDUCTIONS: frozenset[str] = frozenset(
+    "sum prod mean average std var nansum nanprod nanmean nanstd nanvar".split()
+)
+#: numpy reductions whose result over a whole array is one of its elements (``np.max`` of a bool array is a
+#: ``numpy.bool``).
+NUMPY_ELEMENT_REDUCTIONS: frozenset[str] = frozenset("max min amax amin nanmax nanmin".split())
+
 #: jax.numpy names that do not return a jax.Array.
 JAX_NUMPY_NON_ARRAY: frozenset[str] = frozenset(
     "dtype iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
@@ -361,6 +390,8 @@ CONSTANTS: dict[str, tuple[PyType, bool]] = {
     "numpy.infty": (FLOAT, True),
     "numpy.PINF": (FLOAT, True),
     "numpy.NINF": (FLOAT, True),
+    "numpy.True_": (NUMPY_BOOL, False),  # numpy.bool scalars, not Python bools
+    "numpy.False_": (NUMPY_BOOL, False),
     "numpy.pi": (FLOAT, False),
     "numpy.e": (FLOAT, False),
     "numpy.newaxis": (NONE, False),

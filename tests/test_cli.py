@@ -12,7 +12,9 @@ import pytest
 import asynccfg_lint
 from asynccfg_lint.suppression import NOQA_INLINE_REGEXP
 from tests.expectations import expected_diagnostics, fixture_options
-from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
+from tests.frontend_runs import (
+    CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_flake8, run_program,
+)
 
 
 @pytest.mark.parametrize("path", cli_fixtures(), ids=lambda p: p.name)
@@ -41,6 +43,29 @@ def test_text_output_is_flake8_format_exactly(tmp_path):
         'm.py:3:60: ACC101 value for key "overlap" is numpy.bool_, which JAX cannot serialize to JSON: '
         "lowering raises ValueError; use bool(...)",
     ]
+
+
+
+def test_keys_are_quoted_as_json_strings_in_messages(tmp_path):
+    """A key with a line break or a quote is escaped as JSON writes it: one printed line per diagnostic."""
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\n" + SINK_IMPORT
+        + 'emit("t", 1, 2, {"a\\nb%25,c": np.bool_(1), "q\\"r": {1}, "n": {"x\\ty": [np.bool_(0)]}})\n',
+        encoding="utf-8",
+    )
+    expected = [
+        'm.py:3:31: ACC101 value for key "a\\nb%25,c" is numpy.bool_, which JAX cannot serialize to JSON: '
+        "lowering raises ValueError; use bool(...)",
+        'm.py:3:52: ACC101 value for key "q\\"r" is set, which JAX cannot serialize to JSON: '
+        "lowering raises ValueError; use sorted(...) or list(...)",
+        'm.py:3:72: ACC101 an element of key "x\\ty" under key "n" is numpy.bool_, which JAX cannot serialize to '
+        "JSON: lowering raises ValueError; use bool(...)",
+    ]
+    result = run_cli("m.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout.splitlines()) == (1, expected)
+    grouped = run_cli("--output-format", "grouped", "m.py", cwd=tmp_path).stdout.splitlines()
+    assert grouped[1:4] == ["  " + line.removeprefix("m.py:").replace(": ACC", " ACC", 1) for line in expected]
+    assert run_flake8("--select", "ACC", "m.py", cwd=tmp_path).stdout.splitlines() == expected
 
 
 def test_json_output():

@@ -30,7 +30,7 @@ def run_fix(*args: str, cwd):
 
 def test_every_input_has_its_output():
     assert [p.name.removesuffix(".py") for p in INPUTS] == [p.name.removesuffix(".fixed.py") for p in OUTPUTS]
-    assert [p.name for p in INPUTS] == ["no_fix.py", "safe_containers.py", "safe_scalars.py", "unsafe.py"]
+    assert [p.name for p in INPUTS] == ["bindings.py", "no_fix.py", "safe_containers.py", "safe_scalars.py", "unsafe.py"]
 
 
 @pytest.mark.parametrize("source", INPUTS, ids=lambda p: p.name)
@@ -77,6 +77,40 @@ def test_unsafe_fixes_need_the_flag(tmp_path):
     assert result.stderr == (
         "1 file scanned, 0 files changed, 0 fixes applied, 12 findings left (12 more fixable with --unsafe-fixes)\n"
     )
+
+
+def test_a_binding_read_elsewhere_is_fixed_at_the_config_or_not_safely(tmp_path):
+    """bindings.py: 4 safe fixes; the element of a list that is also returned only with --unsafe-fixes."""
+    source = FIX_FIXTURES / "bindings.py"
+    shutil.copyfile(source, tmp_path / "m.py")
+    result = run_fix("m.py", cwd=tmp_path)
+    assert result.stderr == (
+        "1 file scanned, 1 file changed, 4 fixes applied, 1 finding left (1 more fixable with --unsafe-fixes)\n"
+    )
+    [left] = parse_text(result.stdout)
+    assert (left.line, left.column, left.code) == (28, 14, "ACC101")
+    # the fix data `check` would attach: unsafe, at the element inside `flags`
+    fixes = [d.fix for d in check_source((tmp_path / "m.py").read_text(), "m.py", with_fixes=True)]
+    assert fixes == [Fix("unsafe", "bool(np.bool_(1))", "wrap in bool(...)", 28, 14, 28, 25)]
+    result = run_fix("--unsafe-fixes", "m.py", cwd=tmp_path)
+    assert (tmp_path / "m.py").read_text().splitlines()[27] == "    flags = [bool(np.bool_(1))]"
+    assert result.stderr == "1 file scanned, 1 file changed, 1 fix applied, 0 findings left\n"
+
+
+def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
+    """The diagnostic stays at the value; its fix edits the config's use of the name."""
+    source = (SINK_IMPORT + "import jax.numpy as jnp\n\ndef lower(ctx, x):\n    level = jnp.int16(4)\n"
+              "    emit('t', ctx, x, {'level': level})\n    return level + 1\n")
+    [diagnostic] = check_source(source, "m.py", with_fixes=True)
+    assert (diagnostic.line, diagnostic.column, diagnostic.code) == (5, 13, "ACC101")
+    assert diagnostic.fix == Fix("safe", "int(level)", "wrap in int(...)", 6, 33, 6, 38)
+    # a key the same way; a closure that reads the name is another reader
+    source = (SINK_IMPORT + "import numpy as np\n\ndef lower(ctx, x):\n    k = np.int64(7)\n    b = np.bool_(1)\n"
+              "    emit('t', ctx, x, {k: 'seven', 'b': b})\n    return k + 1, lambda: b\n")
+    assert [(d.code, d.fix) for d in check_source(source, "m.py", with_fixes=True)] == [
+        ("ACC102", Fix("safe", "int(k)", "wrap in int(...)", 7, 24, 7, 25)),
+        ("ACC101", Fix("safe", "bool(b)", "wrap in bool(...)", 7, 41, 7, 42)),
+    ]
 
 
 def test_diff_writes_nothing_and_exits_1(tmp_path):
@@ -174,8 +208,8 @@ def test_parallel_run_over_a_tree(tmp_path):
         fixed = source.with_name(source.name.replace(".py", ".fixed.py"))
         assert (tmp_path / f"pkg{index % 2}" / source.name).read_bytes() == fixed.read_bytes()
     assert result.returncode == 1  # no_fix.py's findings are left
-    assert [r.path for r in parse_text(result.stdout)] == ["./pkg0/no_fix.py"] * 10
-    assert result.stderr == "5 files scanned, 3 files changed, 40 fixes applied, 10 findings left\n"
+    assert [r.path for r in parse_text(result.stdout)] == ["./pkg1/no_fix.py"] * 10
+    assert result.stderr == "6 files scanned, 4 files changed, 45 fixes applied, 10 findings left\n"
 
 
 def test_fix_data_of_diagnostics():

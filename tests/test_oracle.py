@@ -53,6 +53,7 @@ FIX_OUTPUTS = sorted((FIXTURES / "fix").glob("*.fixed.py"))
 #: values for the parameters the fix fixtures' configs use: what a caller would pass (annotated
 #: parameters get a value of their annotation)
 FIX_PARAMETERS: dict[str, dict[str, str]] = {
+    "bindings": {},
     "no_fix": {"schedule": "Odd.PAIR"},
     "safe_containers": {"a": "3", "b": "2", "groups": "[[0, 1]]"},
     "safe_scalars": {"overlap": "np.bool_(True)", "n": "1", "a": "3"},
