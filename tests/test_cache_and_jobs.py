@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from asynccfg_lint.project import POOL_THRESHOLD_BYTES
 from tests.expectations import expected_diagnostics
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
 from tests.test_project import PROJECT, expected
@@ -100,11 +101,16 @@ def test_clean_removes_only_a_cache_it_created(tmp_path):
 def test_two_jobs_print_what_one_job_prints(tmp_path):
     tree = copy_fixtures(tmp_path)
     shutil.copytree(PROJECT / "pkg", tree / "pkg")  # wrappers across modules: several rounds
+    copies = [f"findings_{index}.py" for index in range(70)]  # enough source for a pool to pay off
+    for name in copies:
+        shutil.copyfile(tree / "findings.py", tree / name)
+    assert sum(path.stat().st_size for path in tree.rglob("*.py")) > POOL_THRESHOLD_BYTES
     # builders in other modules: each worker reads them from its own view of the project
     one = run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "-j", "1", ".", cwd=tree)
     two = run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "-j", "2", ".", cwd=tree)
     printed = {(row.path[2:], row.expected) for row in parse_text(one.stdout)}  # paths under "." print as ./name
     fixtures = {(path.name, e) for path in cli_fixtures() for e in expected_diagnostics(path)}
+    fixtures |= {(name, e) for name in copies for e in expected_diagnostics(CLI_FIXTURES / "findings.py")}
     assert printed == fixtures | expected()
     assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
 
