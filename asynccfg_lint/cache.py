@@ -34,8 +34,21 @@ _CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# asynccfg-lint's 
 
 
 def default_cache_dir() -> str:
-    """``$ASYNCCFG_LINT_CACHE_DIR`` when set, else ``.asynccfg_lint_cache`` in the working directory."""
-    return os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR
+    """Where the cache goes unless ``--cache-dir`` says: ``$ASYNCCFG_LINT_CACHE_DIR`` when set, else
+    ``.asynccfg_lint_cache`` in the project root (as ruff's ``.ruff_cache``): the nearest folder
+    at or above the working directory holding a ``pyproject.toml``, else the working directory.
+    The path is relative to the working directory when the root is the working directory itself.
+    """
+    configured = os.environ.get(CACHE_DIR_ENV)
+    if configured:
+        return configured
+    folder = os.getcwd()
+    while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return DEFAULT_CACHE_DIR
+        folder = parent
+    return DEFAULT_CACHE_DIR if folder == os.getcwd() else os.path.join(folder, DEFAULT_CACHE_DIR)
 
 
 def tool_fingerprint() -> str:

@@ -86,6 +86,19 @@ def test_no_cache_writes_nothing_and_clean_removes_the_folder(tmp_path):
     assert (again.returncode, again.stderr) == (0, "no cache at .asynccfg_lint_cache\n")
 
 
+def test_the_default_cache_is_in_the_project_root(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    source = tmp_path / "src" / "deep"
+    source.mkdir(parents=True)
+    (source / "mod.py").write_text(SINK_IMPORT + 'emit("t", 0, 0, {"groups": {1, 2}})\n')
+    result = run_cli("--isolated", "mod.py", cwd=source, env={"ASYNCCFG_LINT_CACHE_DIR": ""})
+    assert result.stdout.startswith("mod.py:2:28: ACC101 ")
+    assert (tmp_path / ".asynccfg_lint_cache" / "CACHEDIR.TAG").is_file()
+    assert not (source / ".asynccfg_lint_cache").exists()
+    cleaned = run_program("clean", cwd=source, env={"ASYNCCFG_LINT_CACHE_DIR": ""})
+    assert cleaned.stderr == f"removed {tmp_path / '.asynccfg_lint_cache'}\n"
+
+
 def test_clean_removes_only_a_cache_it_created(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
