@@ -131,8 +131,12 @@ class Workspace:
         return [Foreign(home, binding) for binding in bindings]
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
-        """``path:line`` of ``node`` in ``home`` (the path relative to the working directory when under it)."""
+        """``path:line`` of ``node`` in ``home``, the path relative to the working directory as the checked files are shown
+        (``../builders.py`` when the run starts inside the package)."""
         path = home.path
-        relative = os.path.relpath(path) if os.path.isabs(path) else path
-        shown = path if relative.startswith("..") else relative
-        return f"{shown}:{home.positions[node].start.line}"
+        if os.path.isabs(path):
+            try:
+                path = os.path.relpath(path)
+            except ValueError:  # another drive (Windows): keep it absolute
+                pass
+        return f"{path}:{home.positions[node].start.line}"

@@ -60,6 +60,19 @@ def test_fix_reports_what_arrives_from_other_modules_as_check_does(tmp_path, job
     assert fixed.stderr.endswith(", 22 findings left (11 more fixable with --unsafe-fixes)\n")
 
 
+def test_written_at_is_relative_to_where_the_run_starts(tmp_path):
+    shutil.copytree(PROJECT / "pkg", tmp_path / "pkg")
+    (tmp_path / "pkg" / "sub").mkdir()
+    shutil.move(tmp_path / "pkg" / "users.py", tmp_path / "pkg" / "sub" / "users.py")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("")
+    users = (tmp_path / "pkg" / "sub" / "users.py")
+    users.write_text(users.read_text().replace("from .", "from .."))  # its siblings are one level up now
+    result = run_cli("--isolated", "--no-cache", "users.py", cwd=tmp_path / "pkg" / "sub")
+    assert ("users.py:17:38: ACC101 value for key \"schedule\" is enum.Enum member Mode, which JAX cannot "
+            "serialize to JSON: lowering raises ValueError; use x.value (or x.name) (written at ../cfgs.py:20)"
+            ) in result.stdout.splitlines()
+
+
 def test_summaries_of_the_package():
     files = [str(path) for path in PACKAGE]
     derived = {
