@@ -109,6 +109,7 @@ class Project:
         if self._executor is not None:
             self._executor.shutdown(cancel_futures=True)
             self._executor = None
+            end_idle_workers()
 
     def read(self, path: str) -> bytes:
         """The bytes of ``path``, read once for every round and the check.
@@ -262,6 +263,20 @@ class Project:
         # small chunks: one large module must not leave the other workers idle
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
         return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
+
+
+def end_idle_workers() -> None:
+    """End the worker processes still alive after a pool's ``shutdown(wait=True)`` (they hold no work).
+
+    A Ctrl-C that lands while a pool is starting (workers forked, its manager thread not yet
+    running) leaves workers that no one will tell to stop, and the interpreter's exit would wait
+    for them for ever; the shutdown has already let every running task finish.
+    """
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+        child.join(timeout=5)
 
 
 #: bytes of source that take about as long to analyse as a worker takes to start (import libcst)

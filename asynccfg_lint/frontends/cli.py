@@ -22,7 +22,7 @@ from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, glob
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.project import Project, start_worker, summary_scope, worker_project
+from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
 from asynccfg_lint.selection import Selection, parse_code_list
 from asynccfg_lint.tasks import CheckSettings
 
@@ -291,6 +291,7 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
         yield from executor.map(_fix_in_worker, files, options)
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
         executor.shutdown(wait=True, cancel_futures=True)
+        end_idle_workers()
         raise
     executor.shutdown(wait=True)
 
