@@ -10,7 +10,6 @@ the same :func:`asynccfg_lint.fixer.fix_source` (one transform, then the re-chec
 from __future__ import annotations
 
 import argparse
-import os
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
@@ -50,7 +49,7 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
             SkipFile: when there is nothing to fix, or the fixed source fails the re-check.
         """
         filename = self.context.filename or "-"
-        root = package_root(filename) if os.path.isfile(filename) else None
+        root = package_root(filename)
         sinks, modules = BUILTIN_SINKS, None
         if root is not None:
             project = package_project(root)

@@ -38,7 +38,13 @@ KEPT_PARSES = 32
 
 
 def package_root(filename: str) -> str | None:
-    """The folder of the top-level package holding ``filename`` (outermost ``__init__.py`` chain), or ``None``."""
+    """The folder of the top-level package holding ``filename`` (outermost ``__init__.py`` chain), or ``None``.
+
+    ``None`` too when ``filename`` is not a file on disk (stdin ``-``, an unsaved buffer), which
+    belongs to no package whatever the working directory holds.
+    """
+    if not os.path.isfile(filename):
+        return None
     folder = os.path.dirname(os.path.abspath(filename))
     if not os.path.isfile(os.path.join(folder, "__init__.py")):
         return None

@@ -145,7 +145,7 @@ class AsyncCfgChecker:
         text = "".join(self.lines)
         sinks = tuple(self.sinks)
         outcomes = None
-        root = package_root(self.filename) if os.path.isfile(self.filename) else None
+        root = package_root(self.filename)
         if root is not None:
             sinks, outcomes = package_analysis(root, sinks, self.sanitizers)
         if not may_call_any(text, module_name_for(self.filename).name, sinks):

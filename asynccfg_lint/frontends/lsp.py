@@ -337,8 +337,7 @@ class AsyncCfgLanguageServer(LanguageServer):
 
     def view(self, uri: str, settings: FileSettings) -> ProjectView:
         """The document's package as saved (its wrappers and modules), read once per package until a file of it is saved."""
-        path = self.display_path(uri)
-        root = package_root(path) if uri.startswith("file:") and os.path.isfile(path) else None
+        root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
         if root is None:
             return ProjectView(settings.sinks)
         if root not in self._projects:
@@ -348,8 +347,7 @@ class AsyncCfgLanguageServer(LanguageServer):
 
     def saved(self, uri: str) -> None:
         """A file was saved: its package is read again, and every open document of it is checked again."""
-        path = self.display_path(uri)
-        root = package_root(path) if uri.startswith("file:") and os.path.isfile(path) else None
+        root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
         if root is None or self._projects.pop(root, None) is None:
             self.publish(uri)
             return
