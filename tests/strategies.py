@@ -2,7 +2,7 @@
 
 :func:`configs` draws a config dict display as source text together with the rule codes a
 correct checker reports for it (one per offending value or key), following
-``shared/truth_table.md`` sections 1 (values and keys) and the NaN/Infinity rows. Keys are plain
+``tests/oracle/truth_table.md`` sections 1 (values and keys) and the NaN/Infinity rows. Keys are plain
 names that XLA does not parse, so ACC104/ACC105 never apply. :func:`sink_block` renders the
 module text that imports what the values need and calls the sink with the config.
 """

@@ -48,7 +48,8 @@ from tests.oracle.truth_rows import (
 
 pytestmark = pytest.mark.oracle
 
-TRUTH_TABLE = Path(__file__).resolve().parents[2] / "shared" / "truth_table.md"
+#: a copy of the team's shared truth table, kept in the project so a clone runs every test
+TRUTH_TABLE = Path(__file__).resolve().parent / "oracle" / "truth_table.md"
 FIX_OUTPUTS = sorted((FIXTURES / "fix").glob("*.fixed.py"))
 #: values for the parameters the fix fixtures' configs use: what a caller would pass (annotated
 #: parameters get a value of their annotation)
@@ -183,8 +184,6 @@ def _table_rows(section: str) -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def table() -> dict[str, list[list[str]]]:
-    if not TRUTH_TABLE.exists():
-        pytest.skip(f"the team's truth table is not at {TRUTH_TABLE}")
     return {section: _table_rows(section) for section in ("1.", "2.", "5.")}
 
 

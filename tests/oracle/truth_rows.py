@@ -1,4 +1,4 @@
-"""The rows of the team's truth table (``../shared/truth_table.md`` sections 1, 2 and 5) as Python expressions.
+"""The rows of the team's truth table (``tests/oracle/truth_table.md`` sections 1, 2 and 5) as Python expressions.
 
 Each :class:`Row` names the table row it stands for (its first cell, verbatim) and the
 expression(s) that build its value. The linter reads a generated module: the imports, the
