@@ -1,4 +1,5 @@
-"""Session set-up shared by every test module: the result cache's folder and the Hypothesis profiles.
+"""Session set-up shared by every test module: the result cache's folder, the Hypothesis profiles and
+the test tiers (``e2e`` marks, see :mod:`tests.tiers`).
 
 Hypothesis profiles for the fuzz tests (``tests/test_fuzz.py``): ``ci`` (the default) keeps the
 whole fuzz run under a minute; ``--hypothesis-profile=long`` runs 10 000 examples per test, the
@@ -8,11 +9,13 @@ run the reliability note reports.
 from __future__ import annotations
 
 import os
+from subprocess import Popen
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from asynccfg_lint.cache import CACHE_DIR_ENV
+from tests.tiers import E2E_MARKERS, spawns_processes
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("ci", max_examples=40, **_COMMON)
@@ -30,3 +33,37 @@ def _result_cache_outside_the_tree(tmp_path_factory: pytest.TempPathFactory):
         del os.environ[CACHE_DIR_ENV]
     else:
         os.environ[CACHE_DIR_ENV] = previous
+
+
+def _is_end_to_end(item: pytest.Item) -> bool:
+    if any(item.get_closest_marker(name) for name in E2E_MARKERS):
+        return True
+    function = getattr(item, "function", None)
+    if function is not None and spawns_processes(function):
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.values() if info is not None else ()
+    return any(spawns_processes(definition.func) for chain in definitions for definition in chain
+               if (getattr(definition.func, "__module__", "") or "").startswith("tests"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that starts a child process ``e2e`` (:mod:`tests.tiers`)."""
+    for item in items:
+        if _is_end_to_end(item):
+            item.add_marker(pytest.mark.e2e)
+
+
+class _SpawnedInFastTier(AssertionError):
+    """A test of the fast tier started a child process: :mod:`tests.tiers` should have marked it ``e2e``."""
+
+
+@pytest.fixture(autouse=True)
+def _fast_tier_starts_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Outside ``e2e``, ``subprocess.Popen`` raises, so a misclassified test fails instead of slowing the tier."""
+    if request.node.get_closest_marker("e2e") is None:
+        def refuse(*args, **kwargs):
+            raise _SpawnedInFastTier(f"{request.node.nodeid} starts a process ({args[1:2]}); mark it e2e")
+
+        monkeypatch.setattr(Popen, "_execute_child", refuse)  # imported by name: no "subprocess" here to read as a spawn
+    yield
