@@ -8,12 +8,15 @@ it is one more than the checker's 1-based code-point column minus one.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
 
+from asynccfg_lint.checker import check_source  # noqa: E402
 from asynccfg_lint.frontends import lsp as server  # noqa: E402 - needs pygls
 from asynccfg_lint.rule_pages import rule_page  # noqa: E402
 from tests.expectations import FIXTURES, expected_diagnostics  # noqa: E402
@@ -180,7 +183,7 @@ def test_diagnostics_quick_fixes_and_their_edits(client, tmp_path):
     assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == [NAN]
 
     # the NaN has no fix; no code action for it
-    assert code_actions(client, uri, NAN["range"], [NAN]) is None
+    assert code_actions(client, uri, NAN["range"], [NAN]) == []
     text = text.replace('float("nan")', "0.5")
     change_document(client, uri, 4, text)
     assert client.notification("textDocument/publishDiagnostics") == {"uri": uri, "version": 4, "diagnostics": []}
@@ -221,7 +224,7 @@ def test_fix_all_source_action_applies_the_safe_fixes(client, tmp_path):
     published = client.notification("textDocument/publishDiagnostics")
     assert [(d["code"], d["range"]) for d in published["diagnostics"]] == [("ACC101", span(7, 20, 26))]
     # only the unsafe fix is left: no fix-all action any more
-    assert code_actions(client, uri, span(0, 0, 0), [], only=["source.fixAll"]) is None
+    assert code_actions(client, uri, span(0, 0, 0), [], only=["source.fixAll"]) == []
     shut_down(client)
 
 
@@ -242,7 +245,7 @@ def test_only_python_documents_are_checked(client, tmp_path):
     initialize(client, tmp_path)
     notes = (tmp_path / "notes.txt").as_uri()
     open_document(client, notes, BAD, language="plaintext")
-    assert code_actions(client, notes, NP_BOOL["range"], []) is None
+    assert code_actions(client, notes, NP_BOOL["range"], []) == []
     stub = (tmp_path / "stub.pyi").as_uri()  # a Python path is enough, whatever the language id
     open_document(client, stub, BAD, language="")
     assert client.notification("textDocument/publishDiagnostics")["uri"] == stub  # nothing came for notes.txt
@@ -280,7 +283,7 @@ def test_line_index_agrees_with_the_checkers_lines():
     """libcst and LineIndex split lines alike: CR, CRLF, and no break at a form feed or U+2028."""
     text = ("from jax._src.lax.parallel import _emit_async_start_custom_call as e\rdef f(c, x):\r\n"
             "    e('a', c, x, {'\U0001F600\x0c\u2028': {1}})\r")
-    [found] = server.check_source(text, "a.py")
+    [found] = check_source(text, "a.py")
     assert (found.line, found.column, found.end_column) == (3, 26, 29)
     assert server.LineIndex(text).range(found.line, found.column, found.end_line, found.end_column) == server.lsp.Range(
         start=server.lsp.Position(line=2, character=26), end=server.lsp.Position(line=2, character=29))
@@ -365,3 +368,77 @@ def test_a_document_sees_its_packages_wrappers_and_builders(client, tmp_path):
     assert sorted((d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"]) for d in published) == expected
     assert len(expected) == 15  # 10 of them arrive from builders and constants of sibling modules
     shut_down(client)
+
+
+# --- protocol handling: debounce, lazy fix-all, unopened documents, start-up -------------------
+
+
+def burst_text(version: int) -> str:
+    """A document whose one finding names its version: a set under the key ``v<version>``."""
+    return ("from jax._src.lax.parallel import _emit_async_start_custom_call as emit\n\n\n"
+            f"def lowering(ctx, x):\n    return emit('all-gather-start', ctx, x, {{'v{version}': {{1, 2}}}})\n")
+
+
+def test_a_burst_of_changes_is_checked_once_at_its_last_text(client, tmp_path):
+    initialize(client, tmp_path)
+    uri = (tmp_path / "typing.py").as_uri()
+    open_document(client, uri, burst_text(1))
+    [first] = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+    assert first["message"].startswith('value for key "v1" is set')
+    for version in range(2, 22):  # 20 changes back to back, as fast typing sends them
+        change_document(client, uri, version, burst_text(version))
+    published = client.notification("textDocument/publishDiagnostics")
+    assert published["version"] == 21  # expect: no diagnostics of versions 2-20 were published
+    [only] = published["diagnostics"]
+    assert only["message"].startswith('value for key "v21" is set')
+    # nothing of the burst is still on its way: the shutdown response comes after every notification sent before it
+    assert client.request("shutdown") is None
+    assert [n for n in client.notifications if n["method"] == "textDocument/publishDiagnostics"] == []
+    client.notify("exit")
+    assert client.wait() == 0
+
+
+RESOLVING = {"workspace": {"workspaceEdit": {"documentChanges": True}},
+             "textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
+
+
+def test_fix_all_is_computed_when_the_client_resolves_it(client, tmp_path):
+    result = initialize(client, tmp_path, RESOLVING)
+    assert result["capabilities"]["codeActionProvider"]["resolveProvider"] is True
+    uri = (tmp_path / "fixable.py").as_uri()
+    open_document(client, uri, FIXABLE)
+    client.notification("textDocument/publishDiagnostics")
+    actions = code_actions(client, uri, between(0, 0, 10, 0), [])
+    assert [a["kind"] for a in actions] == ["quickfix"] * 3 + ["source.fixAll.asynccfg-lint"]
+    assert all("edit" in a for a in actions[:3])  # quick fixes are one range each: sent at once
+    fix_all = actions[3]
+    assert fix_all == {"title": "asynccfg-lint: fix all safe fixes", "kind": "source.fixAll.asynccfg-lint",
+                       "data": {"uri": uri}}  # expect: no edit until resolved
+    resolved = client.request("codeAction/resolve", fix_all)
+    assert resolved["edit"]["documentChanges"][0]["textDocument"] == {"uri": uri, "version": 1}
+    assert apply_edits(FIXABLE, document_edits(resolved["edit"], uri)) == FIXABLE_FIXED
+    # resolving after the text changed fixes the current text
+    change_document(client, uri, 2, FIXABLE_FIXED)
+    again = client.request("codeAction/resolve", fix_all)
+    assert again["edit"] == {"documentChanges": [{"textDocument": {"uri": uri, "version": 2}, "edits": []}]}
+    shut_down(client)
+
+
+def test_a_document_that_was_never_opened_has_no_code_actions(client, tmp_path):
+    initialize(client, tmp_path, RESOLVING)
+    on_disk = tmp_path / "on_disk.py"
+    on_disk.write_text(FIXABLE)
+    for uri in (on_disk.as_uri(), (tmp_path / "missing.py").as_uri(), "untitled:Untitled-1"):
+        assert code_actions(client, uri, between(0, 0, 10, 0), []) == []
+        stray = {"title": "asynccfg-lint: fix all safe fixes", "kind": "source.fixAll.asynccfg-lint", "data": {"uri": uri}}
+        assert client.request("codeAction/resolve", stray) == stray  # expect: no edit, no error
+    shut_down(client)
+    assert "Traceback" not in client.stderr
+
+
+def test_the_server_starts_without_the_analysis(tmp_path):
+    """Start-up imports the protocol only; libcst and the checker come with the first check."""
+    probe = ("import sys, asynccfg_lint.frontends.lsp as server; server.create_server(); "
+             "print(sorted(m for m in ('libcst', 'asynccfg_lint.checker', 'asynccfg_lint.fixer') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert done.stdout == "[]\n"

@@ -14,20 +14,34 @@ and columns in the code units of the negotiated position encoding (UTF-16 unless
 UTF-8 or UTF-32), counted on lines split at ``\\n``, ``\\r\\n`` and ``\\r`` only (as Python and LSP
 split them; a form feed is not a line break). Documents are synchronised in full, so pygls's own
 incremental line splitting (``str.splitlines``) never touches the text.
+
+Work: every analysis (checks, quick fixes, fix-all) runs on one analysis thread, in order, so the
+protocol keeps reading while a check runs and the package state is never shared between threads.
+A ``didChange`` starts its document's check only after :data:`CHANGE_DELAY` seconds without a
+newer change (a debounce), a newer change cancels a check still waiting, and a check whose
+document changed while it ran is dropped instead of published: a burst of edits is checked once,
+at its last text. The fix-all action is computed only when the editor resolves it
+(``codeAction/resolve``, for clients that declare ``resolveSupport`` for ``edit``; others get it
+computed at once). Start-up imports only the protocol: ``initialize`` is answered first, and the
+analysis (libcst) is imported on the analysis thread on ``initialized``, while the editor opens documents.
 """
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import difflib
 import os
 import re
 import tokenize
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
 
 try:
     from lsprotocol import types as lsp
@@ -36,18 +50,20 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
 
 from asynccfg_lint import __version__
-from asynccfg_lint.checker import check_source
 from asynccfg_lint.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.discovery import iter_python_files
-from asynccfg_lint.fixer import FixOptions, fix_source
 from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rule_pages import rule_page
 from asynccfg_lint.rules import RULES_BY_CODE
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE
-from asynccfg_lint.workspace import ModuleLoader
+
+if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
+    from pygls.workspace import TextDocument
+
+    from asynccfg_lint.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
 DEFAULT_SETTINGS = FileSettings(Selection(), tuple(BUILTIN_SINKS), frozenset(), False)
@@ -55,7 +71,10 @@ DEFAULT_SETTINGS = FileSettings(Selection(), tuple(BUILTIN_SINKS), frozenset(), 
 SERVER_NAME = "asynccfg-lint"
 #: the kind of the source action that applies every safe fix of a document
 FIX_ALL_KIND = "source.fixAll.asynccfg-lint"
+FIX_ALL_TITLE = f"{SERVER_NAME}: fix all safe fixes"
 PYTHON_SUFFIXES = (".py", ".pyi")
+#: seconds a document must go without a newer change before its check starts (the debounce)
+CHANGE_DELAY = 0.2
 #: the committed rule pages, present in a source checkout (an editable install)
 CHECKOUT_RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -231,6 +250,8 @@ def fix_all_text(text: str, path: str, settings: FileSettings = DEFAULT_SETTINGS
     (default: ``settings``' sinks, the file alone). ``None`` when nothing changes, when the fixer
     refuses the result, or when the text cannot be encoded in its declared encoding.
     """
+    from asynccfg_lint.fixer import FixOptions, fix_source  # noqa: PLC0415 - libcst, imported on first use
+
     view = view or ProjectView(settings.sinks)
     encoding = source_encoding(text)
     try:
@@ -289,6 +310,9 @@ class _Checked:
         return LineIndex(self.text, self.encoding)
 
 
+_Result = TypeVar("_Result")
+
+
 class AsyncCfgLanguageServer(LanguageServer):
     """The asynccfg-lint language server (documents synchronised in full).
 
@@ -303,6 +327,56 @@ class AsyncCfgLanguageServer(LanguageServer):
         self.rule_docs_url: str | None = None
         self._checked: dict[str, _Checked] = {}
         self._projects: dict[str, Project] = {}
+        #: the one thread every analysis runs on (see the module's docstring)
+        self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asynccfg-lint-analysis")
+        #: each document's check that is waiting or running, by URI
+        self._scheduled: dict[str, asyncio.Task[None]] = {}
+
+    # --- work on the analysis thread ---------------------------------------------------------
+
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The document the editor opened at ``uri`` (pygls keys them unquoted), or ``None``."""
+        return self.workspace.text_documents.get(unquote(uri))
+
+    async def analysed(self, function: Callable[..., _Result], *args: Any) -> _Result:
+        """Run ``function(*args)`` on the analysis thread and return its result (cancelling drops it if not started)."""
+        return await asyncio.get_running_loop().run_in_executor(self._analysis, function, *args)
+
+    def schedule(self, uri: str, delay: float = 0.0) -> None:
+        """Check the document after ``delay`` seconds and publish, replacing its check that is still waiting."""
+        pending = self._scheduled.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._scheduled[uri] = asyncio.ensure_future(self._check_and_publish(uri, delay))
+
+    async def _check_and_publish(self, uri: str, delay: float) -> None:
+        """Wait ``delay``, check the document on the analysis thread, publish unless it changed meanwhile."""
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            document = self.open_document(uri)
+            if document is None or not self.is_python(uri):
+                return
+            version = document.version
+            checked = await self.analysed(self.checked, uri)
+            if self.open_document(uri) is not document or document.version != version:
+                return  # stale: the newer text has its own check scheduled
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=uri, diagnostics=checked.lsp_diagnostics, version=version
+            ))
+        finally:
+            if self._scheduled.get(uri) is asyncio.current_task():
+                del self._scheduled[uri]
+
+    def prepare(self) -> None:
+        """Import the analysis on the analysis thread, ahead of the first check (start-up leaves it out)."""
+        self._analysis.submit(import_analysis)
+
+    def cancel(self, uri: str) -> None:
+        """Drop the document's check that is waiting (a running one finishes, unpublished)."""
+        pending = self._scheduled.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
 
     @property
     def position_encoding(self) -> str:
@@ -345,15 +419,14 @@ class AsyncCfgLanguageServer(LanguageServer):
         project = self._projects[root]
         return ProjectView(project.sinks(settings.sinks), project.module)
 
-    def saved(self, uri: str) -> None:
-        """A file was saved: its package is read again, and every open document of it is checked again."""
+    def saved(self, uri: str) -> list[str]:
+        """A file was saved: its package is to be read again. Returns the documents to check again:
+        every open one when the package had been read, else the saved one (runs on the analysis thread)."""
         root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
         if root is None or self._projects.pop(root, None) is None:
-            self.publish(uri)
-            return
+            return [uri]
         self._checked.clear()
-        for document_uri in list(self.workspace.text_documents):
-            self.publish(document_uri)
+        return list(self.workspace.text_documents)
 
     def checked(self, uri: str) -> _Checked:
         """The diagnostics of the document's current text (checked again only when the text changed)."""
@@ -363,6 +436,8 @@ class AsyncCfgLanguageServer(LanguageServer):
         if cached is not None and cached.text == text and cached.encoding == encoding:
             return cached
         try:
+            from asynccfg_lint.checker import check_source  # noqa: PLC0415 - libcst, imported by the first check
+
             settings = self.settings(uri)
             view = self.view(uri, settings)
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
@@ -378,17 +453,9 @@ class AsyncCfgLanguageServer(LanguageServer):
         self._checked[uri] = checked
         return checked
 
-    def publish(self, uri: str) -> None:
-        """Publish the document's diagnostics (nothing for a document that is not Python)."""
-        if not self.is_python(uri):
-            return
-        version = self.workspace.get_text_document(uri).version
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=uri, diagnostics=self.checked(uri).lsp_diagnostics, version=version
-        ))
-
     def forget(self, uri: str) -> None:
-        """Clear a closed document's diagnostics."""
+        """Clear a closed document's diagnostics (its waiting check is dropped)."""
+        self.cancel(uri)
         self._checked.pop(uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -404,10 +471,23 @@ class AsyncCfgLanguageServer(LanguageServer):
             )])
         return lsp.WorkspaceEdit(changes={uri: edits})
 
+    def resolves_edits(self) -> bool:
+        """True when the client resolves a code action's ``edit`` lazily (``codeAction/resolve``)."""
+        text_document = self.client_capabilities.text_document if self.client_capabilities else None
+        code_action = text_document.code_action if text_document else None
+        support = code_action.resolve_support if code_action else None
+        return support is not None and "edit" in support.properties
+
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        """The quick fixes of the diagnostics in ``params.range``, then the fix-all action if it changes anything."""
+        """The quick fixes of the diagnostics in ``params.range``, then the fix-all action.
+
+        The fix-all action is offered when a safe fix exists; its edit comes from
+        :meth:`resolve_code_action` when the client resolves edits, else it is computed here (and
+        the action left out when it changes nothing). A document that is not open, or not Python,
+        has none (runs on the analysis thread).
+        """
         uri = params.text_document.uri
-        if not self.is_python(uri):
+        if self.open_document(uri) is None or not self.is_python(uri):
             return []
         checked = self.checked(uri)
         index = checked.index
@@ -430,15 +510,37 @@ class AsyncCfgLanguageServer(LanguageServer):
                 ))
         has_safe_fix = any(d.fix is not None and d.fix.safety == SAFE for d in checked.diagnostics)
         if has_safe_fix and _kind_requested(FIX_ALL_KIND, only):
-            settings = self.settings(uri)
-            fixed = fix_all_text(checked.text, self.display_path(uri), settings, self.view(uri, settings))
-            if fixed is not None:
-                actions.append(lsp.CodeAction(
-                    title=f"{SERVER_NAME}: fix all safe fixes",
-                    kind=FIX_ALL_KIND,
-                    edit=self.workspace_edit(uri, text_edits(index, fixed)),
-                ))
+            fix_all = lsp.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, data={"uri": uri})
+            if self.resolves_edits():
+                actions.append(fix_all)
+            elif (resolved := self.resolve_code_action(fix_all)).edit is not None:
+                actions.append(resolved)
         return actions
+
+    def resolve_code_action(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        """Fill in the fix-all action's edit: every safe fix of the document's current text.
+
+        The edit is empty (no change) when the fixer refuses the result or nothing changes; an
+        action that is not ours, or whose document is closed, comes back as it was (runs on the
+        analysis thread).
+        """
+        uri = action.data.get("uri") if isinstance(action.data, dict) else None
+        if action.kind != FIX_ALL_KIND or not isinstance(uri, str) or self.open_document(uri) is None:
+            return action
+        checked = self.checked(uri)
+        settings = self.settings(uri)
+        fixed = fix_all_text(checked.text, self.display_path(uri), settings, self.view(uri, settings))
+        edits = [] if fixed is None else text_edits(checked.index, fixed)
+        if not edits and not self.resolves_edits():
+            return action  # eager clients: no edit, no action
+        action.edit = self.workspace_edit(uri, edits)
+        return action
+
+
+def import_analysis() -> None:
+    """Import the checker and the fixer (libcst), which start-up leaves out."""
+    import asynccfg_lint.checker  # noqa: F401, PLC0415
+    import asynccfg_lint.fixer  # noqa: F401, PLC0415
 
 
 def create_server() -> AsyncCfgLanguageServer:
@@ -451,27 +553,36 @@ def create_server() -> AsyncCfgLanguageServer:
         if isinstance(options, dict) and isinstance(options.get("ruleDocsUrl"), str):
             ls.rule_docs_url = options["ruleDocsUrl"]
 
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: AsyncCfgLanguageServer, params: lsp.InitializedParams) -> None:
+        ls.prepare()  # the client has its answer
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AsyncCfgLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.schedule(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AsyncCfgLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.schedule(params.text_document.uri, CHANGE_DELAY)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: AsyncCfgLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.saved(params.text_document.uri)
+    async def did_save(ls: AsyncCfgLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        for uri in await ls.analysed(ls.saved, params.text_document.uri):
+            ls.schedule(uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AsyncCfgLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.forget(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=True
     ))
-    def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-        return ls.code_actions(params) or None
+    async def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return await ls.analysed(ls.code_actions, params)
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    async def code_action_resolve(ls: AsyncCfgLanguageServer, action: lsp.CodeAction) -> lsp.CodeAction:
+        return await ls.analysed(ls.resolve_code_action, action)
 
     return server
 
