@@ -1,14 +1,17 @@
-"""The hooks of ``.pre-commit-hooks.yaml`` run by the real ``pre-commit`` executable.
+"""The README's pre-commit routes, each run as written by the real ``pre-commit`` executable and git.
 
 A copy of this checkout (its working tree, as git would commit it) is committed to a temporary
-repository, so it has a ``rev``; a second temporary repository uses it as a local-path ``repo:``
-in its ``.pre-commit-config.yaml``. pre-commit clones it and installs it into its own virtual
-environment (from PyPI), as it would from GitHub.
+repository, so it has a ``rev``: it stands for the project's git URL. Each ``yaml`` block of the
+README's pre-commit section becomes a ``.pre-commit-config.yaml`` with only ``GIT_URL`` and
+``COMMIT`` filled in (``file://`` URL and sha of that copy); pre-commit clones it (route 1) or pip
+installs it from the git URL (routes 2 and flake8's) into its own virtual environment, its
+dependencies from the package index, as it would from a hosted repository.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +20,7 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
+README = PROJECT / "README.md"
 BAD = """\
 import numpy as np
 from jax._src.lax.parallel import _emit_async_start_custom_call as emit
@@ -24,6 +28,14 @@ from jax._src.lax.parallel import _emit_async_start_custom_call as emit
 
 def lower(ctx, x):
     return emit("all-gather-start", ctx, x, {"tiled": np.bool_(True)})
+"""
+#: not fixable: the fix hook leaves it, the check hook reports it
+NAN = """\
+from jax._src.lax.parallel import _emit_async_start_custom_call as emit
+
+
+def lower(ctx, x):
+    return emit("all-gather-start", ctx, x, {"scale": float("nan")})
 """
 GIT_IDENTITY = ["-c", "user.name=asynccfg-lint tests", "-c", "user.email=tests@example.invalid", "-c", "commit.gpgsign=false"]
 
@@ -65,26 +77,55 @@ def hook_repo(tmp_path_factory) -> tuple[Path, str]:
     return destination, copy_checkout(destination)
 
 
-def run_pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    """Run the real pre-commit in ``cwd`` with its cache (environments, clones) in ``home``."""
+def readme_config(marker: str, repo_path: Path, rev: str) -> str:
+    """The README's one ``yaml`` block that contains ``marker``, with ``GIT_URL`` and ``COMMIT`` filled in."""
+    blocks = [block for block in re.findall(r"^```yaml\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
+              if marker in block]
+    assert len(blocks) == 1, f"{len(blocks)} yaml blocks of the README contain {marker!r}"
+    return blocks[0].replace("GIT_URL", repo_path.as_uri()).replace("COMMIT", rev)
+
+
+def work_repository(root: Path, config: str, files: dict[str, str]) -> Path:
+    """A git repository with ``config`` as its ``.pre-commit-config.yaml`` and ``files``, all staged."""
+    root.mkdir()
+    (root / ".pre-commit-config.yaml").write_text(config)
+    for relative, text in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
+    git("init", "-q", cwd=root)
+    git("add", "-A", cwd=root)
+    return root
+
+
+def hook_results(stdout: str) -> list[tuple[str, str]]:
+    """``(hook name, Passed/Failed/...)`` for each line pre-commit prints per hook."""
+    return [(line.split("...", 1)[0].strip(), line.rsplit(".", 1)[-1])
+            for line in stdout.splitlines() if "..." in line and line.rstrip().endswith(("Passed", "Failed", "Skipped"))]
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory) -> Path:
+    """One pre-commit cache for the module: routes with the same dependencies share an environment."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def run_pre_commit(*args: str, cwd: Path, home: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real pre-commit in ``cwd`` with its cache (environments, clones) in ``home`` (``path``: its PATH)."""
     environment = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1"}
+    if path is not None:
+        environment["PATH"] = path
     environment.pop("PRE_COMMIT", None)
     return subprocess.run([*pre_commit_executable(), *args], cwd=cwd, env=environment, capture_output=True, text=True,
                           timeout=1500, check=False)
 
 
-def test_check_hook_fails_fix_hook_rewrites_second_run_passes(hook_repo, tmp_path):
+def test_route_1_shipped_hooks_check_fails_fix_rewrites_second_run_passes(hook_repo, tmp_path, pre_commit_home):
     repo_path, rev = hook_repo
     work = tmp_path / "work"
     work.mkdir()
-    (work / ".pre-commit-config.yaml").write_text(
-        "repos:\n"
-        f"  - repo: {repo_path}\n"
-        f"    rev: {rev}\n"
-        "    hooks:\n"
-        "      - id: asynccfg-lint\n"
-        "      - id: asynccfg-lint-fix\n"
-    )
+    config = readme_config("repo: GIT_URL", repo_path, rev)
+    assert f"repo: {repo_path.as_uri()}\n    rev: {rev}\n" in config
+    (work / ".pre-commit-config.yaml").write_text(config)
     # the project's configuration applies to the files pre-commit names (--force-exclude in the hooks)
     (work / "pyproject.toml").write_text('[tool.asynccfg-lint]\nextend-exclude = ["generated"]\n')
     (work / "pkg").mkdir()
@@ -94,7 +135,7 @@ def test_check_hook_fails_fix_hook_rewrites_second_run_passes(hook_repo, tmp_pat
     (work / "notes.txt").write_text('emit("t", 1, 2, {"a": {1}})\n')  # not Python: types_or keeps it out
     git("init", "-q", cwd=work)
     git("add", "-A", cwd=work)  # staged, not committed
-    home = tmp_path / "pre-commit-home"
+    home = pre_commit_home
 
     check = run_pre_commit("run", "asynccfg-lint", "--all-files", cwd=work, home=home)
     assert check.returncode == 1, check.stdout + check.stderr
@@ -114,9 +155,51 @@ def test_check_hook_fails_fix_hook_rewrites_second_run_passes(hook_repo, tmp_pat
     git("add", "-A", cwd=work)
     again = run_pre_commit("run", "--all-files", cwd=work, home=home)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert [line.rsplit(".", 1)[-1] for line in again.stdout.splitlines() if line.startswith("asynccfg-lint")] == [
-        "Passed", "Passed",
-    ]
+    assert hook_results(again.stdout) == [("asynccfg-lint (fix)", "Passed"), ("asynccfg-lint", "Passed")]
+
+
+def test_route_2_local_hooks_install_the_project_from_its_git_url(hook_repo, tmp_path, pre_commit_home):
+    repo_path, rev = hook_repo
+    config = readme_config('language: python\n        additional_dependencies: ["asynccfg-lint @', repo_path, rev)
+    assert f'["asynccfg-lint @ git+{repo_path.as_uri()}@{rev}"]' in config
+    work = work_repository(tmp_path / "work", config, {"pkg/lowering.py": BAD, "pkg/nan.py": NAN})
+
+    first = run_pre_commit("run", "--all-files", cwd=work, home=pre_commit_home)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert hook_results(first.stdout) == [("asynccfg-lint (fix)", "Failed"), ("asynccfg-lint", "Failed")]
+    assert (work / "pkg" / "lowering.py").read_text() == BAD.replace("np.bool_(True)", "bool(np.bool_(True))")
+    assert "pkg/nan.py:5:55: ACC103 " in first.stdout  # expect: left for the check hook (no fix for NaN)
+    assert "lowering.py:6:55" not in first.stdout.split("asynccfg-lint....")[-1]  # fixed before the check ran
+
+    (work / "pkg" / "nan.py").write_text(NAN.replace('float("nan")', "0.5"))
+    git("add", "-A", cwd=work)
+    again = run_pre_commit("run", "--all-files", cwd=work, home=pre_commit_home)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert hook_results(again.stdout) == [("asynccfg-lint (fix)", "Passed"), ("asynccfg-lint", "Passed")]
+
+
+def test_route_3_local_system_hook_runs_the_installed_asynccfg_lint(tmp_path, pre_commit_home):
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    config = readme_config("language: system", Path("/unused"), "unused")
+    work = work_repository(tmp_path / "work", config, {"pkg/lowering.py": BAD})
+    # the environment pre-commit runs in is this test's: its bin/ holds the installed asynccfg-lint
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    check = run_pre_commit("run", "--all-files", cwd=work, home=pre_commit_home, path=path)
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert hook_results(check.stdout) == [("asynccfg-lint", "Failed")]
+    assert 'pkg/lowering.py:6:55: ACC101 value for key "tiled" is numpy.bool_' in check.stdout
+
+
+def test_flake8_route_local_hook_with_the_plugin_from_the_git_url(hook_repo, tmp_path, pre_commit_home):
+    repo_path, rev = hook_repo
+    config = readme_config("entry: flake8", repo_path, rev)
+    work = work_repository(tmp_path / "work", config, {"pkg/lowering.py": BAD})
+    check = run_pre_commit("run", "--all-files", cwd=work, home=pre_commit_home)
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert hook_results(check.stdout) == [("flake8", "Failed")]
+    assert ('pkg/lowering.py:6:55: ACC101 value for key "tiled" is numpy.bool_, which JAX cannot serialize to JSON: '
+            "lowering raises ValueError; use bool(...)") in check.stdout
 
 
 def test_manifest_is_valid_for_pre_commit():
