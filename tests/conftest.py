@@ -65,5 +65,6 @@ def _fast_tier_starts_no_process(request: pytest.FixtureRequest, monkeypatch: py
         def refuse(*args, **kwargs):
             raise _SpawnedInFastTier(f"{request.node.nodeid} starts a process ({args[1:2]}); mark it e2e")
 
-        monkeypatch.setattr(Popen, "_execute_child", refuse)  # imported by name: no "subprocess" here to read as a spawn
+        # Popen is imported by name, so this fixture holds no "subprocess" that tests.tiers would read as a spawn
+        monkeypatch.setattr(Popen, "_execute_child", refuse)
     yield

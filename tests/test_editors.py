@@ -22,7 +22,8 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+from tests.readme import README, readme_block  # noqa: E402
+
 VENV_BIN = Path(sys.executable).parent
 REQUIRE = os.environ.get("ASYNCCFG_LINT_REQUIRE_EDITORS") == "1"
 TIMEOUT = 240
@@ -104,14 +105,6 @@ EMACS_DRIVER = f"""\
 (save-buffer)
 (kill-emacs 0)
 """
-
-
-def readme_block(language: str, marker: str) -> str:
-    """The README's one code block in ``language`` that contains ``marker``."""
-    blocks = [block for block in re.findall(rf"^```{language}\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
-              if marker in block]
-    assert len(blocks) == 1, f"{len(blocks)} {language} blocks of the README contain {marker!r}"
-    return blocks[0]
 
 
 def neovims() -> list[tuple[tuple[int, ...], str]]:

@@ -11,7 +11,6 @@ dependencies from the package index, as it would from a hosted repository.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -19,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.readme import readme_block
+
 PROJECT = Path(__file__).resolve().parent.parent
-README = PROJECT / "README.md"
 BAD = """\
 import numpy as np
 from jax._src.lax.parallel import _emit_async_start_custom_call as emit
@@ -79,10 +79,7 @@ def hook_repo(tmp_path_factory) -> tuple[Path, str]:
 
 def readme_config(marker: str, repo_path: Path, rev: str) -> str:
     """The README's one ``yaml`` block that contains ``marker``, with ``GIT_URL`` and ``COMMIT`` filled in."""
-    blocks = [block for block in re.findall(r"^```yaml\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
-              if marker in block]
-    assert len(blocks) == 1, f"{len(blocks)} yaml blocks of the README contain {marker!r}"
-    return blocks[0].replace("GIT_URL", repo_path.as_uri()).replace("COMMIT", rev)
+    return readme_block("yaml", marker).replace("GIT_URL", repo_path.as_uri()).replace("COMMIT", rev)
 
 
 def work_repository(root: Path, config: str, files: dict[str, str]) -> Path:
@@ -99,8 +96,9 @@ def work_repository(root: Path, config: str, files: dict[str, str]) -> Path:
 
 def hook_results(stdout: str) -> list[tuple[str, str]]:
     """``(hook name, Passed/Failed/...)`` for each line pre-commit prints per hook."""
+    outcomes = ("Passed", "Failed", "Skipped")
     return [(line.split("...", 1)[0].strip(), line.rsplit(".", 1)[-1])
-            for line in stdout.splitlines() if "..." in line and line.rstrip().endswith(("Passed", "Failed", "Skipped"))]
+            for line in stdout.splitlines() if "..." in line and line.rstrip().endswith(outcomes)]
 
 
 @pytest.fixture(scope="module")
