@@ -372,6 +372,13 @@ class AsyncCfgLanguageServer(LanguageServer):
         """Import the analysis on the analysis thread, ahead of the first check (start-up leaves it out)."""
         self._analysis.submit(import_analysis)
 
+    def stop_analysis(self) -> None:
+        """At ``shutdown``: drop every waiting check and queued job, so ``exit`` waits for at most the running one."""
+        for pending in self._scheduled.values():
+            pending.cancel()
+        self._scheduled.clear()
+        self._analysis.shutdown(wait=False, cancel_futures=True)
+
     def cancel(self, uri: str) -> None:
         """Drop the document's check that is waiting (a running one finishes, unpublished)."""
         pending = self._scheduled.pop(uri, None)
@@ -556,6 +563,10 @@ def create_server() -> AsyncCfgLanguageServer:
     @server.feature(lsp.INITIALIZED)
     def initialized(ls: AsyncCfgLanguageServer, params: lsp.InitializedParams) -> None:
         ls.prepare()  # the client has its answer
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: AsyncCfgLanguageServer, params: None) -> None:
+        ls.stop_analysis()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AsyncCfgLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
