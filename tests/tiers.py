@@ -6,7 +6,8 @@ That is read from the code, not written by hand on each test: :func:`spawns_proc
 the names that start a process in the test function, in the fixtures it requests, and in every
 helper function of ``tests/`` they call, transitively. ``tests/conftest.py`` marks those tests
 ``e2e`` at collection, and makes every other test fail if it starts a process anyway, so a test
-the reading misses is caught instead of slowing the fast tier.
+the reading misses is caught instead of slowing the fast tier. A test whose process starts in code
+the reading cannot see (a library that runs git itself) takes ``@pytest.mark.e2e`` by hand.
 
     python -m pytest -m "not e2e"     # the fast tier
     python -m pytest -m e2e           # the end-to-end tier

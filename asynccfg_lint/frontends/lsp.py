@@ -461,9 +461,9 @@ class AsyncCfgLanguageServer(LanguageServer):
         return checked
 
     def forget(self, uri: str) -> None:
-        """Clear a closed document's diagnostics (its waiting check is dropped)."""
+        """Clear a closed document's diagnostics (its waiting check is dropped; its cache entry goes on the analysis thread)."""
         self.cancel(uri)
-        self._checked.pop(uri, None)
+        self._analysis.submit(self._checked.pop, uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def workspace_edit(self, uri: str, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
