@@ -1,9 +1,15 @@
-"""File discovery: which files a run checks, as ruff and flake8 walk directories."""
+"""File discovery: the one directory walker, with ruff's exclusions and ``.gitignore`` rules.
+
+:func:`walk` is the only walk of the tool: the CLI passes its configuration's exclusions and a
+:class:`GitIgnore` (``respect-gitignore``); :func:`iter_python_files` is the same walk with the
+default excluded names only (the language server's and the flake8 plugin's package scans).
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,29 +26,147 @@ def is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
 
 
+@dataclass(frozen=True)
+class Missing:
+    """A path named on the command line that does not exist."""
+
+    path: str
+
+
+class GitIgnore:
+    """git's ignore rules for the files of a walk, read with ``pathspec``'s gitignore patterns.
+
+    As ruff (and git) read them: only inside a git work tree (a folder at or above the path holds
+    ``.git``); the ``.gitignore`` of every folder from the work tree's top down to the path's
+    folder, a deeper file's last matching pattern winning (so ``!keep.py`` re-includes), and
+    ``.git/info/exclude``. git's global ``core.excludesFile`` is not read.
+    """
+
+    def __init__(self) -> None:
+        self._specs: dict[str, object] = {}
+        self._tops: dict[str, str | None] = {}
+
+    def is_ignored(self, path: str, is_dir: bool) -> bool:
+        """True when git ignores the file or folder ``path`` (absolute or relative to the working directory).
+
+        Raises nothing: an unreadable ``.gitignore`` counts as empty.
+        """
+        absolute = os.path.abspath(path)
+        parent = os.path.dirname(absolute)
+        top = self._work_tree(parent)
+        if top is None or absolute == top:
+            return False
+        verdict: bool | None = None
+        folders = [top]
+        relative_parent = os.path.relpath(parent, top)
+        if relative_parent != ".":
+            for part in relative_parent.split(os.sep):
+                folders.append(os.path.join(folders[-1], part))
+        for index, folder in enumerate(folders):
+            for spec in self._specs_of(folder, top if index == 0 else None):
+                relative = os.path.relpath(absolute, folder).replace(os.sep, "/") + ("/" if is_dir else "")
+                include = spec.check_file(relative).include  # type: ignore[attr-defined]
+                if include is not None:
+                    verdict = include
+        return bool(verdict)
+
+    def _work_tree(self, folder: str) -> str | None:
+        if folder not in self._tops:
+            parent = os.path.dirname(folder)
+            if os.path.exists(os.path.join(folder, ".git")):
+                self._tops[folder] = folder
+            else:
+                self._tops[folder] = None if parent == folder else self._work_tree(parent)
+        return self._tops[folder]
+
+    def _specs_of(self, folder: str, top: str | None) -> list[object]:
+        """The patterns read in ``folder``: ``.git/info/exclude`` first at the top, then ``.gitignore``."""
+        key = folder + ("\0top" if top else "")
+        if key not in self._specs:
+            from pathspec import GitIgnoreSpec
+
+            specs = []
+            files = [os.path.join(folder, ".gitignore")]
+            if top is not None:
+                files.insert(0, os.path.join(_git_common_dir(top), "info", "exclude"))
+            for file in files:
+                try:
+                    with open(file, encoding="utf-8", errors="replace") as handle:
+                        lines = handle.read().splitlines()
+                    specs.append(GitIgnoreSpec.from_lines(lines))
+                except (OSError, ValueError):  # unreadable or malformed: git skips what it cannot use
+                    continue
+            self._specs[key] = specs
+        return self._specs[key]  # type: ignore[return-value]
+
+
+def _git_common_dir(top: str) -> str:
+    """The repository folder of the work tree ``top`` (``.git``, or where a worktree's ``.git`` file points)."""
+    dot_git = os.path.join(top, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as handle:
+            gitdir = handle.read().strip().removeprefix("gitdir:").strip()
+        gitdir = os.path.join(top, gitdir)
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+            return os.path.normpath(os.path.join(gitdir, handle.read().strip()))
+    except OSError:
+        return dot_git
+
+
+def walk(paths: Iterable[str], excluded: Callable[[str, bool], bool],
+         named_excluded: Callable[[str], bool] = lambda path: False) -> Iterator[str | Missing]:
+    """Yield the Python files under ``paths`` in a stable order, and a :class:`Missing` for each missing path.
+
+    Args:
+        paths: files and folders as named on the command line.
+        excluded: ``excluded(path, is_dir)`` is true for a file or folder the walk skips (the
+            configured exclusions, ``.gitignore``); virtual environments are always skipped.
+        named_excluded: true for a named file or folder that is skipped all the same
+            (``--force-exclude``); by default a named file is yielded whatever its name or suffix.
+    Yields:
+        paths as given or joined under them, in ``os.walk`` order with sorted names.
+    """
+    for path in paths:
+        if os.path.isfile(path):
+            if not named_excluded(path):
+                yield path
+            continue
+        if not os.path.isdir(path):
+            yield Missing(path)
+            continue
+        if named_excluded(path):
+            continue
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(
+                d for d in dirs
+                if not is_virtualenv(os.path.join(root, d)) and not excluded(os.path.join(root, d), True)
+            )
+            for name in sorted(files):
+                file = os.path.join(root, name)
+                if name.endswith(PYTHON_SUFFIXES) and not excluded(file, False):
+                    yield file
+
+
+def _default_excluded(path: str, is_dir: bool) -> bool:
+    name = os.path.basename(path)
+    return is_dir and (name in SKIPPED_DIRS or name.endswith(".egg-info"))
+
+
 def iter_python_files(paths: Iterable[str]) -> Iterator[str]:
-    """Yield the Python files under ``paths`` in a stable (sorted) order.
+    """Yield the Python files under ``paths`` in a stable (sorted) order (:func:`walk` with the default exclusions).
 
     A path naming a file is yielded as given, whatever its suffix; directories are walked,
-    skipping :data:`SKIPPED_DIRS` and virtual environments.
+    skipping :data:`SKIPPED_DIRS`, ``*.egg-info`` and virtual environments.
 
     Raises:
         FileNotFoundError: when a path does not exist.
     """
-    for path in paths:
-        if os.path.isfile(path):
-            yield path
-            continue
-        if not os.path.isdir(path):
-            raise FileNotFoundError(path)
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(
-                d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
-                and not is_virtualenv(os.path.join(root, d))
-            )
-            for name in sorted(files):
-                if name.endswith(PYTHON_SUFFIXES):
-                    yield os.path.join(root, name)
+    for item in walk(paths, _default_excluded):
+        if isinstance(item, Missing):
+            raise FileNotFoundError(item.path)
+        yield item
 
 
 class ModuleName(NamedTuple):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlparse
 
 import jsonschema
 import pytest
 
+from asynccfg_lint.rule_pages import GENERATED_NOTE, rule_page
 from asynccfg_lint.rules import RULES
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, parse_text, run_cli
 
@@ -51,14 +51,17 @@ def test_sarif_is_valid_sarif_2_1_0_with_rule_metadata():
     (run,) = log["runs"]
     driver = run["tool"]["driver"]
     assert driver["name"] == "asynccfg-lint"
+    assert "informationUri" not in driver
     assert [rule["id"] for rule in driver["rules"]] == [rule.code for rule in RULES]
     for described, rule in zip(driver["rules"], RULES):
         assert described["name"] == rule.name
         assert described["shortDescription"] == {"text": rule.summary}
         assert described["fullDescription"] == {"text": rule.failure}
-        url = urlparse(described["helpUri"])
-        assert url.scheme == "https" and url.path.endswith(f"/docs/rules/{rule.code}.md")  # absolute, as GitHub needs
-        assert (DOCS_RULES / f"{rule.code}.md").is_file()  # the page it points to exists in this repository
+        # the project declares no [project.urls] (it is not published): no made-up helpUri, the page inline
+        assert "helpUri" not in described
+        page = (DOCS_RULES / f"{rule.code}.md").read_text(encoding="utf-8")
+        assert described["help"] == {"text": rule_page(rule.code), "markdown": rule_page(rule.code)}
+        assert rule_page(rule.code) == page.replace(GENERATED_NOTE + "\n\n", "")  # the committed page, inline
         assert described["defaultConfiguration"] == {
             "level": "warning" if rule.code == "ACC201" else "error", "enabled": rule.default_enabled,
         }
@@ -124,6 +127,8 @@ def test_grouped_output():
     assert [line.split(" ACC")[0] for line in lines] == [
         "findings.py:", "  18:47", "  22:48", "  27:44", "  27:55", "",
         "latin1.py:", "  7:47", "",
+        # ruff's closing summary (ruff 0.17.5's wording)
+        "Found 5 errors.", "[*] 1 fixable with `--fix` (3 unsafe fixes available with `--fix --unsafe-fixes`).",
     ]
     assert lines[2].startswith('  22:48 ACC105 value for key "tiled" is str (JSON string)')
 
@@ -131,7 +136,7 @@ def test_grouped_output():
 def test_grouped_alignment(tmp_path):
     (tmp_path / "m.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n' + "\n" * 8 + 'emit(1, 2, 3, {"b": {2}})\n')
     lines = run_cli("--output-format", "grouped", "m.py", cwd=tmp_path).stdout.splitlines()
-    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", ""]
+    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", "", "Found 2 erro", "2 unsafe fix"]
 
 
 def test_show_source_prints_the_line_and_a_caret(tmp_path):
