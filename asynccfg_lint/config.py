@@ -103,8 +103,9 @@ class Glob:
 
     Matching is ``pathspec``'s (git's ``gitignore`` rules): a pattern without ``/`` (or with one
     only at its end) matches a file or folder name at any depth; a pattern with ``/`` is anchored
-    at ``root``; ``*`` and ``?`` stay within a path component and ``**`` spans them; ``\\*``
-    is a literal ``*``; a pattern ending in ``/`` matches folders only.
+    at ``root`` (a leading ``/`` too, as in a ``.gitignore``; an absolute path below ``root`` is
+    taken relative to it); ``*`` and ``?`` stay within a path component and ``**`` spans them;
+    ``\\*`` is a literal ``*``; a pattern ending in ``/`` matches folders only.
 
     Attributes:
         pattern: the glob as written (without a leading ``!``).
@@ -126,8 +127,9 @@ class Glob:
     def _matches(self, path: str, is_dir: bool | None) -> bool:
         pattern = self.pattern[2:] if self.pattern.startswith("./") else self.pattern
         root = self.root
-        if os.path.isabs(pattern):
-            root = os.path.abspath(os.sep)
+        inside = root.replace(os.sep, "/").rstrip("/") + "/"
+        if pattern.startswith(inside):  # an absolute path below root: anchored there
+            pattern = "/" + pattern[len(inside):]
         relative = os.path.relpath(path, root).replace(os.sep, "/")
         if relative == ".." or relative.startswith("../"):
             if "/" in pattern.rstrip("/"):
@@ -220,7 +222,6 @@ class Settings:
             f"select = {_toml_list(self.select) if self.select is not None else 'default'}",
             f"extend-select = {_toml_list(self.extend_select)}",
             f"ignore = {_toml_list(self.ignore)}",
-            f"enabled = {_toml_list(sorted(self.selection.enabled_codes()))}",
             "per-file-ignores = {" + ", ".join(
                 f"{_quote(('!' if glob.negated else '') + glob.pattern)} = {_toml_list(codes)}"
                 for glob, codes in self.per_file_ignores) + "}",

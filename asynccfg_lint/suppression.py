@@ -120,7 +120,9 @@ def add_noqa(source: bytes, text: str, codes_by_line: dict[int, set[str]]) -> tu
         if match is not None:
             end = match.end("codes")
             stripped = line[:end].rstrip(", \t")
-            line = stripped + ", " + ", ".join(new) + line[end:]
+            rest = line[end:]
+            gap = " " if rest and not rest[0].isspace() and end > len(stripped) else ""
+            line = stripped + ", " + ", ".join(new) + gap + rest
         else:
             line = line.rstrip(" \t") + "  # noqa: " + ", ".join(new)
         physical[row - 1] = line.encode("latin-1") + ending
