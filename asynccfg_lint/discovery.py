@@ -39,7 +39,10 @@ class GitIgnore:
     As ruff (and git) read them: only inside a git work tree (a folder at or above the path holds
     ``.git``); the ``.gitignore`` of every folder from the work tree's top down to the path's
     folder, a deeper file's last matching pattern winning (so ``!keep.py`` re-includes), and
-    ``.git/info/exclude``. git's global ``core.excludesFile`` is not read.
+    ``.git/info/exclude``. git's global ``core.excludesFile`` is not read. Only a pattern's match
+    of the entry itself counts, not of a folder above it: a folder named on the command line is
+    walked even when git ignores it (ruff 0.17.5 does the same), while the walk from above never
+    enters it.
     """
 
     def __init__(self) -> None:
@@ -63,11 +66,17 @@ class GitIgnore:
             for part in relative_parent.split(os.sep):
                 folders.append(os.path.join(folders[-1], part))
         for index, folder in enumerate(folders):
+            relative = os.path.relpath(absolute, folder).replace(os.sep, "/")
+            parent_relative = relative.rpartition("/")[0]
+            entry = relative + ("/" if is_dir else "")
             for spec in self._specs_of(folder, top if index == 0 else None):
-                relative = os.path.relpath(absolute, folder).replace(os.sep, "/") + ("/" if is_dir else "")
-                include = spec.check_file(relative).include  # type: ignore[attr-defined]
-                if include is not None:
-                    verdict = include
+                for pattern in spec.patterns:  # type: ignore[attr-defined]
+                    # a pattern that matches the parent folder too matches through it: the walk
+                    # prunes such folders below its start, so this is a folder at or above the
+                    # named path, which (as in ruff) does not hide what was named explicitly
+                    if pattern.include is not None and pattern.match_file(entry) and \
+                            not (parent_relative and pattern.match_file(parent_relative + "/")):
+                        verdict = pattern.include
         return bool(verdict)
 
     def _work_tree(self, folder: str) -> str | None:

@@ -144,6 +144,14 @@ def test_gitignore_outside_a_git_work_tree_and_for_named_files(tmp_path):
     assert [r.path for r in parse_text(run_cli("--force-exclude", "ignored.py", cwd=tmp_path).stdout)] == ["ignored.py"]
 
 
+def test_a_named_folder_is_walked_even_if_git_ignores_it(tmp_path):
+    """ruff 0.17.5: `ruff check --show-files ignored_dir` lists its files; `ruff check .` skips them."""
+    make_repo(tmp_path, REPO)
+    assert [r.path for r in parse_text(run_cli("generated", cwd=tmp_path).stdout)] == ["generated/out.py"]
+    assert run_cli("--show-files", "generated", cwd=tmp_path).stdout == f"{tmp_path / 'generated' / 'out.py'}\n"
+    assert "generated" not in run_cli("--show-files", ".", cwd=tmp_path).stdout
+
+
 def test_the_walk_started_below_the_top_reads_the_gitignore_files_above(tmp_path):
     make_repo(tmp_path, REPO)
     assert [r.path for r in parse_text(run_cli(".", cwd=tmp_path / "nested").stdout)] == ["./keep.py"]
