@@ -123,9 +123,20 @@ def test_check_unsafe_fixes_show_fixes_and_fix_is_the_short_form(tmp_path):
     ]
     fixed = MIXED_SAFE_FIXED.replace("{1}", "sorted({1})")
     assert (tmp_path / "a.py").read_text() == fixed
-    short = run_program("fix", "--unsafe-fixes", "b.py", cwd=tmp_path)
+    short = run_program("fix", "--unsafe-fixes", "--show-fixes", "b.py", cwd=tmp_path)
     assert (tmp_path / "b.py").read_text() == fixed  # the same edit as check --fix
-    assert short.stderr == "1 file scanned, 1 file changed, 2 fixes applied, 1 finding left\n"
+    # with text (flake8's lines on stdout) the list of fixes goes to stderr, before the one-line summary
+    assert short.stderr == ("Fixed 2 errors:\n- b.py:\n    2 × ACC101 (unsupported-value-type)\n\n"
+                            "1 file scanned, 1 file changed, 2 fixes applied, 1 finding left\n")
+    assert [r.code for r in parse_text(short.stdout)] == ["ACC103"]
+
+
+def test_check_fix_json_is_ruffs_list_of_what_is_left(tmp_path):
+    write(tmp_path, {"m.py": MIXED})
+    result = run_cli("--fix", "--output-format", "json", "m.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert [(d["code"], d["location"]) for d in json.loads(result.stdout)] == [
+        ("ACC101", {"row": 4, "column": 47}), ("ACC103", {"row": 4, "column": 57})]
 
 
 def test_fix_only_reports_nothing_left_and_exits_0(tmp_path):

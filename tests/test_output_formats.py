@@ -195,3 +195,36 @@ def test_output_file(tmp_path, output_format):
     assert target.read_text(encoding="utf-8") == run_cli("--output-format", output_format, "findings.py").stdout
     if output_format == "sarif":
         validate_sarif(json.loads(target.read_text(encoding="utf-8")))
+
+
+def test_sarif_uris_come_only_from_declared_project_urls(monkeypatch):
+    """In-process: with [project.urls] declaring Homepage and Rules, SARIF carries them (and stays valid);
+    without them (the unpublished package), neither helpUri nor informationUri is made up."""
+    from asynccfg_lint import rule_pages
+    from asynccfg_lint.diagnostics import Diagnostic
+    from asynccfg_lint.frontends.output import sarif_log
+
+    diagnostics = [Diagnostic("m.py", 2, 23, 2, 26, "ACC101", "value for key \"a\" is set")]
+    assert rule_pages.project_urls() == {}  # expect: pyproject.toml declares no [project.urls]
+    bare = sarif_log(diagnostics)
+    validate_sarif(bare)
+    assert "informationUri" not in bare["runs"][0]["tool"]["driver"]
+    monkeypatch.setattr(rule_pages, "project_urls",
+                        lambda: {"homepage": "https://example.org/asynccfg-lint", "rules": "https://example.org/rules/"})
+    declared = sarif_log(diagnostics)
+    validate_sarif(declared)
+    driver = declared["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/asynccfg-lint"
+    assert [rule["helpUri"] for rule in driver["rules"]][:2] == [
+        "https://example.org/rules/ACC001.md", "https://example.org/rules/ACC101.md"]
+
+
+def test_json_url_is_the_checked_out_page_or_null(monkeypatch, tmp_path):
+    from asynccfg_lint import rule_pages
+    from asynccfg_lint.diagnostics import Diagnostic
+    from asynccfg_lint.frontends.output import diagnostic_json
+
+    diagnostic = Diagnostic("m.py", 2, 23, 2, 26, "ACC101", "value")
+    assert diagnostic_json(diagnostic)["url"] == (DOCS_RULES / "ACC101.md").as_uri()
+    monkeypatch.setattr(rule_pages, "CHECKOUT_RULES_DIR", tmp_path)  # an installed wheel: no docs/ folder
+    assert diagnostic_json(diagnostic)["url"] is None

@@ -575,7 +575,9 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             out.append(fixes_table(fixed))
         out.append(closing_summary(remaining, fixable, len(fixed), _fix_mode(args)))
     _write_output("".join(out), args.output_file)
-    if args.output_format == "text" and not args.quiet:
+    if args.output_format == "text" and not args.quiet:  # stdout keeps flake8's lines only
+        if args.show_fixes and not args.diff:
+            sys.stderr.write(fixes_table(fixed).lstrip("\n"))
         sys.stderr.write(_legacy_summary(results, remaining, args.diff))
     _verbose(args, resolver, files, started)
     return _fix_exit(args, len(errors), remaining, sum(r.changed for r in results), sum(r.applied for r in results))
@@ -617,6 +619,8 @@ def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
             report += fixes_table(fixed.fixed_diagnostics)
         report += closing_summary(remaining, fixable, len(fixed.fixed_diagnostics), _fix_mode(args))
     elif args.output_format == "text" and not args.quiet:
+        if args.show_fixes and not args.diff:
+            report += fixes_table(fixed.fixed_diagnostics).lstrip("\n")
         report += _legacy_summary([result], remaining, args.diff)
     if args.output_file is not None:
         _write_output(report, args.output_file)
