@@ -275,17 +275,22 @@ def rule_listing() -> str:
 
 
 def rule_json(rule: Rule) -> dict[str, Any]:
-    """A rule as ``rule --output-format json`` prints it: ruff's keys (``name, code, linter, summary,
-    message_formats, fix, explanation, preview``) plus ``default_enabled`` and ``url`` (:func:`rule_url`)."""
+    """A rule as ``rule --output-format json`` prints it: ruff 0.17.5's keys (``name, code, linter, summary,
+    message_formats, fix, fix_availability, explanation, preview, status``; not its ``category`` and
+    ``source_location``) plus ``default_enabled`` and ``url`` (:func:`rule_url`). Every rule is
+    stable since the first release (``v0.1.0``)."""
+    fixable = bool(fix_rows(rule.code))
     return {
         "name": rule.name,
         "code": rule.code,
         "linter": "asynccfg-lint",
         "summary": rule.summary,
         "message_formats": [rule.summary],
-        "fix": "Fix is sometimes available." if fix_rows(rule.code) else "Fix is not available.",
+        "fix": "Fix is sometimes available." if fixable else "Fix is not available.",
+        "fix_availability": "Sometimes" if fixable else "None",
         "explanation": render_page(rule, generated_note=False),
         "preview": False,
+        "status": {"Stable": {"since": "v0.1.0"}},
         "default_enabled": rule.default_enabled,
         "url": rule_url(rule.code),
     }

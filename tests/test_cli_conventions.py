@@ -281,10 +281,12 @@ def test_rule_accepts_a_name_and_prints_json():
     listing = run_program("rule", "--all", "--output-format", "json")
     rules = json.loads(listing.stdout)
     assert [(r["code"], r["name"]) for r in rules] == [(rule.code, rule.name) for rule in RULES]
-    assert set(rules[0]) == {"name", "code", "linter", "summary", "message_formats", "fix", "explanation", "preview",
-                             "default_enabled", "url"}
+    # ruff 0.17.5's keys (less category and source_location), and ours
+    assert set(rules[0]) == {"name", "code", "linter", "summary", "message_formats", "fix", "fix_availability",
+                             "explanation", "preview", "status", "default_enabled", "url"}
     assert rules[1]["explanation"] == rule_page("ACC101")
     assert [r["fix"] for r in rules] == ["Fix is not available.", "Fix is sometimes available.",
                                          "Fix is sometimes available."] + ["Fix is not available."] * 4
+    assert [r["fix_availability"] for r in rules] == ["None", "Sometimes", "Sometimes"] + ["None"] * 4
     one = json.loads(run_program("rule", "ACC201", "--output-format", "json").stdout)
     assert (one["code"], one["default_enabled"]) == ("ACC201", False)

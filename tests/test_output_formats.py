@@ -177,11 +177,11 @@ def test_statistics():
     ]
     as_json = json.loads(run_cli("--statistics", "--output-format", "json", "findings.py").stdout)
     assert as_json == [
-        {"code": "ACC101", "name": "unsupported-value-type", "count": 3, "fixable": True},
-        {"code": "ACC102", "name": "unsupported-key-type", "count": 2, "fixable": False},
-        {"code": "ACC103", "name": "non-finite-float", "count": 1, "fixable": False},
-        {"code": "ACC104", "name": "special-key-without-attribute", "count": 1, "fixable": False},
-        {"code": "ACC105", "name": "wrong-json-type-for-xla-key", "count": 1, "fixable": False},
+        {"code": "ACC101", "name": "unsupported-value-type", "count": 3, "fixable": True, "fixable_count": 1},
+        {"code": "ACC102", "name": "unsupported-key-type", "count": 2, "fixable": False, "fixable_count": 0},
+        {"code": "ACC103", "name": "non-finite-float", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "ACC104", "name": "special-key-without-attribute", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "ACC105", "name": "wrong-json-type-for-xla-key", "count": 1, "fixable": False, "fixable_count": 0},
     ]
     clean = run_cli("--statistics", "clean.py")
     assert (clean.returncode, clean.stdout) == (0, "")

@@ -407,16 +407,16 @@ def fixes_table(fixed: Sequence[Diagnostic]) -> str:
 
 
 def statistics(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
-    """Count diagnostics per code: ``{"code", "name", "count", "fixable"}`` rows, most frequent first.
+    """Count diagnostics per code: ``{"code", "name", "count", "fixable", "fixable_count"}`` rows, most frequent first.
 
     ``fixable`` is true when some diagnostic of the code has a safe fix (what ``fix`` applies
-    without ``--unsafe-fixes``).
+    without ``--unsafe-fixes``), ``fixable_count`` how many do (ruff 0.17.5's keys).
     """
     counts = Counter(d.code for d in diagnostics)
-    fixable = {d.code for d in diagnostics if d.fix is not None and d.fix.safety == "safe"}
+    fixable = Counter(d.code for d in diagnostics if safe_fix(d))
     return [
         {"code": code, "name": RULES_BY_CODE[code].name if code in RULES_BY_CODE else "", "count": count,
-         "fixable": code in fixable}
+         "fixable": code in fixable, "fixable_count": fixable[code]}
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     ]
 
