@@ -193,7 +193,8 @@ class Settings:
 
         An option ``child`` sets replaces this one's; selection is layered (``child``'s
         ``select``/``extend-select``/``ignore`` over this selection) and ``extend-exclude``
-        accumulates. The result keeps ``child``'s ``source`` (and ``root`` for options it sets).
+        accumulates. The result keeps ``child``'s ``source`` and folder; a layer read from no file
+        (``--config KEY=VALUE``) keeps these settings' source and folder.
         """
         def pick(key: str, name: str) -> Any:
             return getattr(child if key in child.keys else self, name)
@@ -210,7 +211,7 @@ class Settings:
             respect_gitignore=pick("respect-gitignore", "respect_gitignore"),
             extra_sinks=pick("extra-sinks", "extra_sinks"),
             sanitizers=pick("sanitizers", "sanitizers"),
-            root=child.root,
+            root=child.root if child.source is not None else self.root,  # an inline layer keeps the project's folder
             keys=self.keys | child.keys,
             base_selection=child.selection.over(self.selection).base,
         )
@@ -458,7 +459,8 @@ def _options_of(path: Path) -> Mapping[str, Any]:
     return (_table(document) or {}) if path.name == PYPROJECT else document
 
 
-def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] = ()) -> Settings:
+def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] = (),
+                  only: tuple[str, ...] | None = None) -> Settings:
     """Read a configuration file, following its ``extend`` chain.
 
     A file named ``pyproject.toml`` holds the options in ``[tool.asynccfg-lint]`` (none: the
@@ -469,6 +471,8 @@ def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] 
     Args:
         path: the file.
         root: the folder relative globs are relative to; default: the file's folder.
+        only: read (and validate) only these options, besides refusing unknown ones (the flake8
+            plugin's); ``None``: all.
     Raises:
         ConfigError: when the file cannot be read, is not TOML, has a bad option, or extends a
             file that cannot be loaded or extends it back (the message names the file).
@@ -477,7 +481,10 @@ def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] 
     folder = root if root is not None else str(path.resolve().parent)
     where = f"[tool.{TABLE}]" if path.name == PYPROJECT else "options"
     try:
-        settings = parse_settings(table, folder, path)
+        if only is not None:
+            _unknown_keys(table, KNOWN_KEYS)
+        settings = parse_settings(table if only is None else {key: table[key] for key in only if key in table},
+                                  folder, path)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {where}: {exc}") from None
     extend = table.get("extend")
@@ -489,7 +496,7 @@ def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] 
         raise ConfigError(f"{path}: {where}: extend: {extend!r} extends {path} again (a cycle)")
     if not target.is_file():
         raise ConfigError(f"{path}: {where}: extend: cannot read {target}: No such file")
-    return load_settings(target, None, chain).extended_by(settings)
+    return load_settings(target, None, chain, only).extended_by(settings)
 
 
 def parse_inline_options(texts: Iterable[str]) -> Settings | None:
@@ -705,12 +712,7 @@ def _plugin_settings_for_folder(folder: str) -> tuple[tuple[SinkSpec, ...], froz
     pyproject = find_config(folder)
     if pyproject is None:
         return BUILTIN_SINKS, frozenset()
-    table = _options_of(pyproject)
-    try:
-        _unknown_keys(table, KNOWN_KEYS)
-        settings = parse_settings({key: table[key] for key in PLUGIN_KEYS if key in table}, str(pyproject.parent), pyproject)
-    except ConfigError as exc:
-        raise ConfigError(f"{pyproject}: [tool.{TABLE}]: {exc}") from None
+    settings = load_settings(pyproject, only=PLUGIN_KEYS)
     return settings.sinks, settings.sanitizers
 
 
@@ -720,7 +722,7 @@ def plugin_settings(filename: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]
     Read from the nearest ``pyproject.toml`` with a ``[tool.asynccfg-lint]`` table above the
     file (above the current directory for stdin); flake8's own options decide selection. Only
     the keys the plugin reads are validated (and an unknown key): a malformed glob or rule code,
-    which only the CLI uses, does not stop a flake8 run. ``extend`` is not followed.
+    which only the CLI uses, does not stop a flake8 run. ``extend`` is followed as in the CLI.
 
     Raises:
         ConfigError: when that file is not TOML, has an unknown key, or a bad ``extra-sinks`` or

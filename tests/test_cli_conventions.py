@@ -242,6 +242,17 @@ def test_extend_reads_the_base_file_first(tmp_path):
     assert "(a cycle)" in run_cli("proj", cwd=tmp_path).stderr
 
 
+def test_flake8_reads_extra_sinks_through_extend(tmp_path):
+    write(tmp_path, {
+        "shared.toml": 'extra-sinks = ["mypkg.send:cfg@0"]\nextend-exclude = ["[z-a]"]\n',  # a glob flake8 never uses
+        "proj/pyproject.toml": '[tool.asynccfg-lint]\nextend = "../shared.toml"\n',
+        "proj/m.py": 'from mypkg import send\nsend({"a": {1}})\n',
+    })
+    flake8 = run_flake8("--select", "ACC", "m.py", cwd=tmp_path / "proj")
+    assert [(r.line, r.column, r.code) for r in parse_text(flake8.stdout)] == [(2, 12, "ACC101")], flake8.stderr
+    assert run_cli("m.py", cwd=tmp_path / "proj").returncode == 2  # the CLI uses the glob and refuses it
+
+
 # --------------------------------------------------------------------- fix - and fix json
 def test_fix_reads_stdin_and_writes_the_fixed_text_to_stdout(tmp_path):
     write(tmp_path, {"pyproject.toml": '[tool.asynccfg-lint.per-file-ignores]\n"gen/*" = ["ACC103"]\n'})

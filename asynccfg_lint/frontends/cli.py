@@ -62,7 +62,15 @@ MISSING_PATH = "file not analysed: No such file or directory"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with ruff's usage errors: a mistyped option names the closest real one (``tip:``)."""
+    """argparse with ruff's usage errors: a mistyped option names the closest real one (``tip:``).
+
+    Attributes:
+        commands: the sub-command parsers by name (empty for a sub-command's own parser).
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if message.startswith("unrecognized arguments: "):
@@ -75,7 +83,7 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     """Return the argument parser (argparse exits with 2 on a usage error, as ruff does).
 
     A usage error inside a sub-command prints that sub-command's usage (its options are parsed by
@@ -101,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     clean_command = commands.add_parser("clean", help="remove the result cache")
     _add_cache_dir_option(clean_command)
     commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the lsp extra)")
+    parser.commands = dict(commands.choices)
     return parser
 
 
@@ -686,7 +695,7 @@ def _show_settings(args: argparse.Namespace, resolver: Resolver) -> int:
         f"enabled = [{', '.join(chr(34) + code + chr(34) for code in sorted(effective.selection.enabled_codes()))}]",
         f"respect-gitignore = {'true' if resolver.respects_gitignore(first) else 'false'}",
         f"force-exclude = {'true' if resolver.overrides.force_exclude else 'false'}",
-        f"unsafe-fixes = {'true' if (args.unsafe_fixes if args.unsafe_fixes is not None else effective.unsafe_fixes) else 'false'}",
+        f"unsafe-fixes = {'true' if effective.unsafe_fixes else 'false'}",
     ]
     _write_output("".join(line + "\n" for line in lines), args.output_file)
     return EXIT_CLEAN
@@ -715,12 +724,11 @@ def _run_check(args: argparse.Namespace, resolver: Resolver) -> int:
     return EXIT_CLEAN
 
 
-def parse_arguments(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+def parse_arguments(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse ``argv``; an unknown option is a usage error of the sub-command it was given to (its usage printed)."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
-        commands.choices.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
 
