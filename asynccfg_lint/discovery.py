@@ -8,6 +8,7 @@ default excluded names only (the language server's and the flake8 plugin's packa
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,11 +103,25 @@ class GitIgnore:
                 try:
                     with open(file, encoding="utf-8", errors="replace") as handle:
                         lines = handle.read().splitlines()
-                    specs.append(GitIgnoreSpec.from_lines(lines))
-                except (OSError, ValueError):  # unreadable or malformed: git skips what it cannot use
+                except OSError:  # absent or unreadable: no patterns
                     continue
+                try:
+                    specs.append(GitIgnoreSpec.from_lines(lines))
+                except (ValueError, re.error):  # git skips a line it cannot use, not the whole file
+                    specs.append(GitIgnoreSpec.from_lines([line for line in lines if _usable(line)]))
             self._specs[key] = specs
         return self._specs[key]  # type: ignore[return-value]
+
+
+def _usable(line: str) -> bool:
+    """True when ``pathspec`` accepts the gitignore line ``line``."""
+    from pathspec import GitIgnoreSpec
+
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _git_common_dir(top: str) -> str:

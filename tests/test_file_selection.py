@@ -191,3 +191,9 @@ def test_show_settings_prints_the_resolved_options_of_the_first_file(tmp_path):
     assert 'per-file-ignores = {"tests/**" = ["ACC1"]}' in lines
     assert 'enabled = ["ACC001", "ACC101", "ACC102", "ACC104", "ACC105", "ACC201"]' in lines
     assert "respect-gitignore = false" in lines
+
+
+def test_a_gitignore_line_git_cannot_use_is_skipped_not_the_whole_file(tmp_path):
+    make_repo(tmp_path, {".gitignore": "a.py\n[z-a]\nfoo\\\n", "a.py": ONE_FINDING, "b.py": ONE_FINDING})
+    assert git_unignored(tmp_path) == ["./b.py"]  # expect: git still ignores a.py
+    assert run_cli("--show-files", ".", cwd=tmp_path).stdout == f"{tmp_path / 'b.py'}\n"
