@@ -301,3 +301,33 @@ def test_rule_accepts_a_name_and_prints_json():
     assert [r["fix_availability"] for r in rules] == ["None", "Sometimes", "Sometimes"] + ["None"] * 4
     one = json.loads(run_program("rule", "ACC201", "--output-format", "json").stdout)
     assert (one["code"], one["default_enabled"]) == ("ACC201", False)
+
+
+# ------------------------------------------------------------------------ in-process (fast tier)
+def test_noqa_rows_and_add_noqa_in_process():
+    from asynccfg_lint.suppression import add_noqa, noqa_rows
+
+    text = 'a = 1\nx = """\nq\n"""; b = 2\nc = 3 + \\\n    4\n'
+    assert noqa_rows(text) == {1: 1, 2: 4, 3: 4, 4: 4, 5: 6, 6: 6}  # expect: a string's and a continuation's last line
+    source = b"a = 1  # noqa: E501\r\nb = 2  # NOQA: acc101 (lower case is no code)\r\nc = 3  # noqa\r\nd = 4\r\n"
+    new, added = add_noqa(source, source.decode(), {1: {"ACC101"}, 2: {"ACC101"}, 3: {"ACC102"}, 4: {"ACC103", "ACC102"}})
+    assert (new, added) == (b"a = 1  # noqa: E501, ACC101\r\nb = 2  # NOQA: acc101, ACC101 (lower case is no code)\r\n"
+                            b"c = 3  # noqa\r\nd = 4  # noqa: ACC102, ACC103\r\n", 3)
+    assert add_noqa(new, new.decode(), {1: {"ACC101"}, 4: {"ACC103"}}) == (new, 0)  # never twice
+
+
+def test_inline_options_and_extend_combine_as_ruff_in_process(tmp_path):
+    from asynccfg_lint.config import ConfigError, load_settings, parse_inline_options
+
+    (tmp_path / "base.toml").write_text('ignore = ["ACC103"]\nextend-exclude = ["old"]\nunsafe-fixes = true\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.asynccfg-lint]\nextend = "base.toml"\nextend-exclude = ["new"]\nunsafe-fixes = false\n')
+    settings = load_settings(tmp_path / "pyproject.toml")
+    assert [glob.pattern for glob in settings.extend_exclude] == ["old", "new"]  # accumulates
+    assert settings.unsafe_fixes is False  # the extending file's option replaces the base's
+    assert sorted(settings.selection.enabled_codes()) == ["ACC001", "ACC101", "ACC102", "ACC104", "ACC105"]
+    layer = parse_inline_options(['select = ["ACC103"]'])
+    assert sorted(settings.extended_by(layer).selection.enabled_codes()) == ["ACC103"]
+    assert settings.extended_by(layer).root == str(tmp_path)  # an inline layer keeps the project's folder
+    with pytest.raises(ConfigError, match=r"^--config 'nope = 1': unknown option 'nope'"):
+        parse_inline_options(["nope = 1"])
