@@ -186,7 +186,7 @@ def test_show_settings_prints_the_resolved_options_of_the_first_file(tmp_path):
     result = run_cli("--show-settings", "--extend-select", "ACC201", "--no-respect-gitignore", "m.py", cwd=tmp_path)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert lines[:2] == [f"Resolved settings for: {tmp_path / 'm.py'}", f"Settings path: {tmp_path / 'pyproject.toml'}"]
+    assert lines[:2] == [f'Resolved settings for: "{tmp_path / "m.py"}"', f'Settings path: "{tmp_path / "pyproject.toml"}"']
     assert 'ignore = ["ACC103"]' in lines
     assert 'per-file-ignores = {"tests/**" = ["ACC1"]}' in lines
     assert 'enabled = ["ACC001", "ACC101", "ACC102", "ACC104", "ACC105", "ACC201"]' in lines

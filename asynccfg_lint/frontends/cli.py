@@ -685,8 +685,8 @@ def _show_settings(args: argparse.Namespace, resolver: Resolver) -> int:
     settings = resolver.settings_for(first)
     effective = resolver.file_settings(first)
     lines = [
-        f"Resolved settings for: {os.path.abspath(first)}",
-        f"Settings path: {settings.source.resolve() if settings.source else 'none (defaults)'}",
+        f'Resolved settings for: "{os.path.abspath(first)}"',  # quoted, as ruff prints them
+        f'Settings path: "{settings.source.resolve()}"' if settings.source else "Settings path: none (defaults)",
         "",
         "# options (the file, the files it extends, --config KEY=VALUE)",
         *settings.describe(),
