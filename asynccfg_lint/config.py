@@ -82,7 +82,8 @@ class ConfigError(Exception):
 # ---------------------------------------------------------------------------------------- globs
 @functools.lru_cache(maxsize=None)
 def compile_glob(pattern: str) -> Any:
-    """Compile one gitignore-style glob with ``pathspec`` (a ``GitIgnoreSpec`` of that one pattern).
+    """Compile one gitignore-style glob with ``pathspec``: its ``GitIgnoreSpec`` pattern, or ``None``
+    for a pattern that can match nothing (a blank, a ``#`` comment, a ``!`` negation alone).
 
     Raises:
         ConfigError: when ``pathspec`` rejects the pattern (a trailing ``\\``, a lone ``!``, a
@@ -91,10 +92,11 @@ def compile_glob(pattern: str) -> Any:
     from pathspec import GitIgnoreSpec
 
     try:
-        return GitIgnoreSpec.from_lines([pattern])
+        (compiled,) = GitIgnoreSpec.from_lines([pattern]).patterns
     except (ValueError, re.error) as exc:  # GitIgnorePatternError is a ValueError; bad ranges are re.error
         reason = exc.msg if isinstance(exc, re.error) else str(exc).removeprefix("Invalid git pattern: ").strip()
         raise ConfigError(f"invalid glob {pattern!r}" + (f": {reason}" if reason and reason != repr(pattern) else "")) from None
+    return compiled if compiled.include else None
 
 
 @dataclass(frozen=True)
@@ -117,29 +119,49 @@ class Glob:
     root: str
     negated: bool = False
 
-    def matches(self, path: str, is_dir: bool | None = None) -> bool:
+    def matches(self, path: str, is_dir: bool | None = None, through_folders: bool = True) -> bool:
         """True when the absolute ``path`` (a file or folder) matches; a negated glob inverts the result.
 
-        ``is_dir`` says whether ``path`` is a folder (``None``: look at the file system).
+        Args:
+            path: an absolute path.
+            is_dir: whether ``path`` is a folder (``None``: look at the file system).
+            through_folders: also when the pattern matches a folder above ``path`` (gitignore's
+                "everything in it", what ``per-file-ignores`` wants). ``False`` for the walk's
+                exclusions: a folder is pruned when it matches, so a match through one above is a
+                folder at or above a path named on the command line, which (as in ruff) is walked.
         """
-        return self._matches(path, is_dir) != self.negated
+        return self._matches(path, is_dir, through_folders) != self.negated
 
-    def _matches(self, path: str, is_dir: bool | None) -> bool:
-        pattern = self.pattern[2:] if self.pattern.startswith("./") else self.pattern
-        root = self.root
-        inside = root.replace(os.sep, "/").rstrip("/") + "/"
-        if pattern.startswith(inside):  # an absolute path below root: anchored there
-            pattern = "/" + pattern[len(inside):]
-        relative = os.path.relpath(path, root).replace(os.sep, "/")
-        if relative == ".." or relative.startswith("../"):
-            if "/" in pattern.rstrip("/"):
-                return False  # anchored below root: a path outside it cannot match
-            relative = os.path.basename(path)
-        if relative == ".":
+    def _matches(self, path: str, is_dir: bool | None, through_folders: bool) -> bool:
+        pattern, root = _anchored(self.pattern, self.root)
+        compiled = compile_glob(pattern)
+        if compiled is None:
+            return False
+        if path.startswith(root) and path[len(root):len(root) + 1] == os.sep:
+            relative = path[len(root) + 1:].replace(os.sep, "/")
+        elif "/" in pattern.rstrip("/"):
+            return False  # anchored at root: a path outside it cannot match
+        else:
+            relative = os.path.basename(path)  # a name pattern outside root: the name alone
+        if not relative:
             return False
         if is_dir is None:
             is_dir = os.path.isdir(path)
-        return bool(compile_glob(pattern).match_file(relative + ("/" if is_dir else "")))
+        if not compiled.match_file(relative + "/" if is_dir else relative):
+            return False
+        parent = relative.rpartition("/")[0]
+        return through_folders or not (parent and compiled.match_file(parent + "/"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _anchored(pattern: str, root: str) -> tuple[str, str]:
+    """``(pattern, root)`` as matched: ``./`` dropped, an absolute path below ``root`` anchored there."""
+    pattern = pattern[2:] if pattern.startswith("./") else pattern
+    root = os.path.normpath(root)
+    inside = root.replace(os.sep, "/").rstrip("/") + "/"
+    if pattern.startswith(inside):
+        pattern = "/" + pattern[len(inside):]
+    return pattern, root
 
 
 # ------------------------------------------------------------------------------------- settings
@@ -577,12 +599,15 @@ class Resolver:
         Raises:
             ConfigError: when a discovered configuration file is invalid.
         """
+        absolute = os.path.abspath(path)
+        return self._settings_of_folder(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+
+    def _settings_of_folder(self, folder: str) -> Settings:
+        """The settings of the files in the absolute ``folder`` (no look at the file system for it)."""
         if self._fixed is not None:
             return self._fixed
         if self.isolated:
             return self._default()
-        absolute = os.path.abspath(path)
-        folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
         return self._for_folder(folder)
 
     def _default(self) -> Settings:
@@ -626,7 +651,7 @@ class Resolver:
         selection = self.overrides.selection.over(settings.selection)
         absolute = os.path.abspath(path)
         ignored = tuple(code for glob, codes in settings.per_file_ignores if glob.matches(absolute, False)
-                        for code in codes)
+                        for code in codes)  # through folders: "tests" covers every file under tests/
         if ignored:
             selection = Selection(ignore=ignored, base=selection)
         unsafe = self.overrides.unsafe_fixes if self.overrides.unsafe_fixes is not None else settings.unsafe_fixes
@@ -638,26 +663,33 @@ class Resolver:
             return self.overrides.respect_gitignore
         return self.settings_for(path).respect_gitignore is not False
 
-    def is_excluded(self, path: str, is_dir: bool | None = None) -> bool:
-        """True when the file or folder ``path`` matches an exclusion of the settings that govern it."""
-        settings = self.settings_for(os.path.dirname(os.path.abspath(path)))
+    def _exclusions(self, folder: str) -> tuple[Glob, ...]:
+        """The exclusion globs of the settings governing the entries of the absolute ``folder``."""
+        settings = self._settings_of_folder(folder)
         if self.overrides.exclude is not None:
             exclude = self.overrides.exclude
         elif settings.exclude is not None:
             exclude = settings.exclude
         else:
             exclude = _default_exclude(settings.root)
+        return (*exclude, *settings.extend_exclude, *self.overrides.extend_exclude)
+
+    def is_excluded(self, path: str, is_dir: bool | None = None) -> bool:
+        """True when the file or folder ``path`` itself matches an exclusion of the settings that govern it
+        (not through a folder above it, which the walk would have pruned)."""
         absolute = os.path.abspath(path)
         if is_dir is None:
             is_dir = os.path.isdir(absolute)
-        return any(glob.matches(absolute, is_dir)
-                   for glob in (*exclude, *settings.extend_exclude, *self.overrides.extend_exclude))
+        return any(glob.matches(absolute, is_dir, through_folders=False)
+                   for glob in self._exclusions(os.path.dirname(absolute)))
 
     def is_skipped_in_walk(self, path: str, is_dir: bool) -> bool:
         """True when the walk skips ``path``: an exclusion matches it, or git ignores it (``respect-gitignore``)."""
         if self.is_excluded(path, is_dir):
             return True
-        if not self.respects_gitignore(path):
+        if self.overrides.respect_gitignore is False or (
+                self.overrides.respect_gitignore is None
+                and self._settings_of_folder(os.path.dirname(os.path.abspath(path))).respect_gitignore is False):
             return False
         if self._gitignore is None:
             self._gitignore = GitIgnore()

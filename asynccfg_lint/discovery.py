@@ -47,7 +47,7 @@ class GitIgnore:
     """
 
     def __init__(self) -> None:
-        self._specs: dict[str, object] = {}
+        self._layers: dict[str, list[tuple[int, list[object]]]] = {}
         self._tops: dict[str, str | None] = {}
 
     def is_ignored(self, path: str, is_dir: bool) -> bool:
@@ -56,29 +56,39 @@ class GitIgnore:
         Raises nothing: an unreadable ``.gitignore`` counts as empty.
         """
         absolute = os.path.abspath(path)
-        parent = os.path.dirname(absolute)
-        top = self._work_tree(parent)
-        if top is None or absolute == top:
-            return False
         verdict: bool | None = None
-        folders = [top]
-        relative_parent = os.path.relpath(parent, top)
-        if relative_parent != ".":
-            for part in relative_parent.split(os.sep):
-                folders.append(os.path.join(folders[-1], part))
-        for index, folder in enumerate(folders):
-            relative = os.path.relpath(absolute, folder).replace(os.sep, "/")
+        for prefix, patterns in self._layers_of(os.path.dirname(absolute)):
+            relative = absolute[prefix:].replace(os.sep, "/")
             parent_relative = relative.rpartition("/")[0]
-            entry = relative + ("/" if is_dir else "")
-            for spec in self._specs_of(folder, top if index == 0 else None):
-                for pattern in spec.patterns:  # type: ignore[attr-defined]
-                    # a pattern that matches the parent folder too matches through it: the walk
-                    # prunes such folders below its start, so this is a folder at or above the
-                    # named path, which (as in ruff) does not hide what was named explicitly
-                    if pattern.include is not None and pattern.match_file(entry) and \
-                            not (parent_relative and pattern.match_file(parent_relative + "/")):
-                        verdict = pattern.include
+            entry = relative + "/" if is_dir else relative
+            for pattern in patterns:
+                # a pattern that matches the parent folder too matches through it: the walk
+                # prunes such folders below its start, so this is a folder at or above the
+                # named path, which (as in ruff) does not hide what was named explicitly
+                if pattern.match_file(entry) and not (  # type: ignore[attr-defined]
+                        parent_relative and pattern.match_file(parent_relative + "/")):  # type: ignore[attr-defined]
+                    verdict = pattern.include  # type: ignore[attr-defined]
         return bool(verdict)
+
+    def _layers_of(self, folder: str) -> list[tuple[int, list[object]]]:
+        """The patterns that apply in the absolute ``folder``, outermost first: ``(length of the
+        prefix to cut for a path relative to their folder, patterns)``, only folders that have some."""
+        if folder not in self._layers:
+            top = self._work_tree(folder)
+            if top is None:
+                layers: list[tuple[int, list[object]]] = []
+            else:
+                files = [os.path.join(folder, ".gitignore")]
+                if folder == top:  # info/exclude: the lowest precedence, so read first
+                    files.insert(0, os.path.join(_git_common_dir(top), "info", "exclude"))
+                    layers = []
+                else:
+                    layers = list(self._layers_of(os.path.dirname(folder)))
+                patterns = [pattern for file in files for pattern in _patterns_in(file)]
+                if patterns:
+                    layers.append((len(folder.rstrip(os.sep)) + 1, patterns))
+            self._layers[folder] = layers
+        return self._layers[folder]
 
     def _work_tree(self, folder: str) -> str | None:
         if folder not in self._tops:
@@ -89,28 +99,21 @@ class GitIgnore:
                 self._tops[folder] = None if parent == folder else self._work_tree(parent)
         return self._tops[folder]
 
-    def _specs_of(self, folder: str, top: str | None) -> list[object]:
-        """The patterns read in ``folder``: ``.git/info/exclude`` first at the top, then ``.gitignore``."""
-        key = folder + ("\0top" if top else "")
-        if key not in self._specs:
-            from pathspec import GitIgnoreSpec
 
-            specs = []
-            files = [os.path.join(folder, ".gitignore")]
-            if top is not None:
-                files.insert(0, os.path.join(_git_common_dir(top), "info", "exclude"))
-            for file in files:
-                try:
-                    with open(file, encoding="utf-8", errors="replace") as handle:
-                        lines = handle.read().splitlines()
-                except OSError:  # absent or unreadable: no patterns
-                    continue
-                try:
-                    specs.append(GitIgnoreSpec.from_lines(lines))
-                except (ValueError, re.error):  # git skips a line it cannot use, not the whole file
-                    specs.append(GitIgnoreSpec.from_lines([line for line in lines if _usable(line)]))
-            self._specs[key] = specs
-        return self._specs[key]  # type: ignore[return-value]
+def _patterns_in(file: str) -> list[object]:
+    """The usable gitignore patterns of ``file`` (none when it is absent or unreadable)."""
+    from pathspec import GitIgnoreSpec
+
+    try:
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    try:
+        spec = GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error):  # git skips a line it cannot use, not the whole file
+        spec = GitIgnoreSpec.from_lines([line for line in lines if _usable(line)])
+    return [pattern for pattern in spec.patterns if pattern.include is not None]
 
 
 def _usable(line: str) -> bool:

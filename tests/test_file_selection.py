@@ -152,6 +152,18 @@ def test_a_named_folder_is_walked_even_if_git_ignores_it(tmp_path):
     assert "generated" not in run_cli("--show-files", ".", cwd=tmp_path).stdout
 
 
+def test_a_named_folder_inside_an_excluded_one_is_walked_unless_force_exclude(tmp_path):
+    """Measured with ruff 0.17.5 on node_modules/pkg/m.py: `ruff check --show-files node_modules/pkg` lists it,
+    `.` and `--force-exclude node_modules/pkg` (or the file) do not."""
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    (tmp_path / "node_modules" / "pkg" / "m.py").write_text(ONE_FINDING)
+    listed = str(tmp_path / "node_modules" / "pkg" / "m.py") + "\n"
+    assert run_cli("--show-files", "node_modules/pkg", cwd=tmp_path).stdout == listed
+    assert run_cli("--show-files", ".", cwd=tmp_path).stdout == ""
+    assert run_cli("--show-files", "--force-exclude", "node_modules/pkg", cwd=tmp_path).stdout == ""
+    assert run_cli("--show-files", "--force-exclude", "node_modules/pkg/m.py", cwd=tmp_path).stdout == ""
+
+
 def test_the_walk_started_below_the_top_reads_the_gitignore_files_above(tmp_path):
     make_repo(tmp_path, REPO)
     assert [r.path for r in parse_text(run_cli(".", cwd=tmp_path / "nested").stdout)] == ["./keep.py"]
