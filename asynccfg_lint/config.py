@@ -19,6 +19,8 @@ Keys (all optional; unknown keys are an error)::
     exclude = ["generated"]              # replaces the default excluded names (.git, build, ...)
     extend-exclude = ["legacy/*.py"]     # added to them
     unsafe-fixes = false                 # `fix` also applies unsafe fixes
+    respect-gitignore = true             # the walk skips what git ignores (.gitignore, .git/info/exclude)
+    extend = "../pyproject.toml"         # read that file first; these options go on top
     extra-sinks = ["mypkg.collectives.emit_start:cfg@3"]   # QUALNAME:PARAMETER[@POSITION]
     sanitizers = ["mypkg.jsonsafe.sanitize"]               # functions whose result is JSON-safe
 
@@ -26,10 +28,12 @@ An extra sink ``QUALNAME:PARAMETER@POSITION`` is a function whose argument ``PAR
 by keyword, or positionally at the 0-based ``POSITION``) is a whole config dict that reaches
 JAX's serializer; without ``@POSITION`` the parameter is matched by keyword only.
 
-Globs: ``*`` and ``?`` stay within one path component, ``**`` spans components, ``[...]`` is a
-character class and ``{a,b}`` an alternative. A pattern without ``/`` is matched against the
-file or folder name alone (``__init__.py``, ``*_pb2.py``, ``generated``); a pattern with ``/``
-against the path relative to the configuration's folder (``tests/**``, ``src/legacy/*.py``).
+Globs are gitignore patterns, matched by ``pathspec`` as git matches them: a pattern without
+``/`` (or with one only at its end) matches a file or folder name at any depth (``__init__.py``,
+``*_pb2.py``, ``generated``); a pattern with ``/`` is anchored at the configuration's folder
+(``tests/**``, ``src/legacy/*.py``); ``*`` and ``?`` stay within a path component, ``**`` spans
+them, ``[...]`` is a character class, ``\\*`` a literal ``*``, and a trailing ``/`` matches
+folders only. A pattern ``pathspec`` rejects is a configuration error naming the file and key.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from asynccfg_lint.discovery import PYTHON_SUFFIXES, SKIPPED_DIRS, is_virtualenv
+from asynccfg_lint.discovery import SKIPPED_DIRS, GitIgnore, Missing, walk
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.rules import RULES
 from asynccfg_lint.selection import Selection, parse_code_list
@@ -60,7 +64,7 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_EXCLUDE: tuple[str, ...] = (*sorted(SKIPPED_DIRS), "*.egg-info")
 KNOWN_KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "unsafe-fixes", "extra-sinks", "sanitizers",
+    "unsafe-fixes", "respect-gitignore", "extra-sinks", "sanitizers", "extend",
 )
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUALNAME = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})*")
@@ -77,60 +81,33 @@ class ConfigError(Exception):
 
 # ---------------------------------------------------------------------------------------- globs
 @functools.lru_cache(maxsize=None)
-def compile_glob(pattern: str) -> re.Pattern[str]:
-    """Translate a glob into a regular expression matching whole ``/``-separated paths.
-
-    ``*`` and ``?`` do not cross ``/``; ``**`` does (``a/**/b`` also matches ``a/b``); ``[...]``
-    and ``[!...]`` are character classes; ``{x,y}`` alternatives.
+def compile_glob(pattern: str) -> Any:
+    """Compile one gitignore-style glob with ``pathspec``: its ``GitIgnoreSpec`` pattern, or ``None``
+    for a pattern that can match nothing (a blank, a ``#`` comment, a ``!`` negation alone).
 
     Raises:
-        ConfigError: on an unbalanced ``[`` or ``{``.
+        ConfigError: when ``pathspec`` rejects the pattern (a trailing ``\\``, a lone ``!``, a
+            character range such as ``[z-a]``); the message quotes it.
     """
-    out: list[str] = []
-    index, depth = 0, 0
-    while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-            continue
-        if pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            end = pattern.find("]", index + 2 if pattern.startswith(("[!", "[^"), index) else index + 1)
-            if end < 0:
-                raise ConfigError(f"invalid glob {pattern!r}: unclosed '['")
-            body = pattern[index + 1:end]
-            if body.startswith(("!", "^")):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            index = end + 1
-            continue
-        elif char == "{":
-            depth += 1
-            out.append("(?:")
-        elif char == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif char == "," and depth:
-            out.append("|")
-        else:
-            out.append(re.escape(char))
-        index += 1
-    if depth:
-        raise ConfigError(f"invalid glob {pattern!r}: unclosed '{{'")
-    return re.compile("".join(out) + r"\Z")
+    from pathspec import GitIgnoreSpec
+
+    try:
+        (compiled,) = GitIgnoreSpec.from_lines([pattern]).patterns
+    except (ValueError, re.error) as exc:  # GitIgnorePatternError is a ValueError; bad ranges are re.error
+        reason = exc.msg if isinstance(exc, re.error) else str(exc).removeprefix("Invalid git pattern: ").strip()
+        raise ConfigError(f"invalid glob {pattern!r}" + (f": {reason}" if reason and reason != repr(pattern) else "")) from None
+    return compiled if compiled.include else None
 
 
 @dataclass(frozen=True)
 class Glob:
-    """A glob and the folder its relative form is relative to.
+    """A gitignore-style glob and the folder its relative form is relative to.
+
+    Matching is ``pathspec``'s (git's ``gitignore`` rules): a pattern without ``/`` (or with one
+    only at its end) matches a file or folder name at any depth; a pattern with ``/`` is anchored
+    at ``root`` (a leading ``/`` too, as in a ``.gitignore``; an absolute path below ``root`` is
+    taken relative to it); ``*`` and ``?`` stay within a path component and ``**`` spans them;
+    ``\\*`` is a literal ``*``; a pattern ending in ``/`` matches folders only.
 
     Attributes:
         pattern: the glob as written (without a leading ``!``).
@@ -142,25 +119,52 @@ class Glob:
     root: str
     negated: bool = False
 
-    def matches(self, path: str) -> bool:
-        """True when the absolute ``path`` (a file or folder) matches; a negated glob inverts the result."""
-        return self._matches(path) != self.negated
+    def matches(self, path: str, is_dir: bool | None = None, through_folders: bool = True) -> bool:
+        """True when the absolute ``path`` (a file or folder) matches; a negated glob inverts the result.
 
-    def _matches(self, path: str) -> bool:
-        pattern = self.pattern.rstrip("/") or self.pattern
-        if pattern.startswith("./"):
-            pattern = pattern[2:]
-        regex = compile_glob(pattern)
-        if "/" not in pattern:
-            return regex.match(os.path.basename(path)) is not None
-        if os.path.isabs(pattern):
-            return regex.match(path.replace(os.sep, "/")) is not None
-        relative = os.path.relpath(path, self.root).replace(os.sep, "/")
-        if relative == ".." or relative.startswith("../"):
+        Args:
+            path: an absolute path.
+            is_dir: whether ``path`` is a folder (``None``: look at the file system).
+            through_folders: also when the pattern matches a folder above ``path`` (gitignore's
+                "everything in it", what ``per-file-ignores`` wants). ``False`` for the walk's
+                exclusions: a folder is pruned when it matches, so a match through one above is a
+                folder at or above a path named on the command line, which (as in ruff) is walked.
+        """
+        return self._matches(path, is_dir, through_folders) != self.negated
+
+    def _matches(self, path: str, is_dir: bool | None, through_folders: bool) -> bool:
+        pattern, root = _anchored(self.pattern, self.root)
+        compiled = compile_glob(pattern)
+        if compiled is None:
             return False
-        return regex.match(relative) is not None
+        if path.startswith(root) and path[len(root):len(root) + 1] == os.sep:
+            relative = path[len(root) + 1:].replace(os.sep, "/")
+        elif "/" in pattern.rstrip("/"):
+            return False  # anchored at root: a path outside it cannot match
+        else:
+            relative = os.path.basename(path)  # a name pattern outside root: the name alone
+        if not relative:
+            return False
+        if is_dir is None:
+            is_dir = os.path.isdir(path)
+        if not compiled.match_file(relative + "/" if is_dir else relative):
+            return False
+        parent = relative.rpartition("/")[0]
+        return through_folders or not (parent and compiled.match_file(parent + "/"))
 
 
+@functools.lru_cache(maxsize=1024)
+def _anchored(pattern: str, root: str) -> tuple[str, str]:
+    """``(pattern, root)`` as matched: ``./`` dropped, an absolute path below ``root`` anchored there."""
+    pattern = pattern[2:] if pattern.startswith("./") else pattern
+    root = os.path.normpath(root)
+    inside = root.replace(os.sep, "/").rstrip("/") + "/"
+    if pattern.startswith(inside):
+        pattern = "/" + pattern[len(inside):]
+    return pattern, root
+
+
+# ------------------------------------------------------------------------------------- settings
 # ------------------------------------------------------------------------------------- settings
 @dataclass(frozen=True)
 class Settings:
@@ -173,9 +177,12 @@ class Settings:
         exclude: globs replacing :data:`DEFAULT_EXCLUDE`, or ``None`` to keep it.
         extend_exclude: globs excluded in addition.
         unsafe_fixes: ``fix`` applies unsafe fixes (``None``: not set, so no).
+        respect_gitignore: skip what git ignores in the walk (``None``: not set, so yes).
         extra_sinks: sinks declared in ``extra-sinks``.
         sanitizers: qualified names declared in ``sanitizers``.
         root: the absolute folder relative globs are relative to.
+        keys: the options the file (or the files it extends) set.
+        base_selection: the selection of the file this one extends (``extend``), below this one's.
     """
 
     source: Path | None = None
@@ -186,19 +193,81 @@ class Settings:
     exclude: tuple[Glob, ...] | None = None
     extend_exclude: tuple[Glob, ...] = ()
     unsafe_fixes: bool | None = None
+    respect_gitignore: bool | None = None
     extra_sinks: tuple[SinkSpec, ...] = ()
     sanitizers: frozenset[str] = frozenset()
     root: str = field(default_factory=os.getcwd)
+    keys: frozenset[str] = frozenset()
+    base_selection: Selection | None = None
 
     @property
     def selection(self) -> Selection:
-        """This file's selection layer, on top of the defaults."""
-        return Selection(self.select, self.extend_select, self.ignore)
+        """This file's selection layer, on top of the defaults (and of the file it extends)."""
+        return Selection(self.select, self.extend_select, self.ignore, self.base_selection)
 
     @property
     def sinks(self) -> tuple[SinkSpec, ...]:
         """The built-in sinks followed by the extra ones."""
         return (*BUILTIN_SINKS, *self.extra_sinks)
+
+    def extended_by(self, child: Settings) -> Settings:
+        """Return ``child`` on top of these settings, as ruff's ``extend`` and ``--config KEY=VALUE`` combine.
+
+        An option ``child`` sets replaces this one's; selection is layered (``child``'s
+        ``select``/``extend-select``/``ignore`` over this selection) and ``extend-exclude``
+        accumulates. The result keeps ``child``'s ``source`` and folder; a layer read from no file
+        (``--config KEY=VALUE``) keeps these settings' source and folder.
+        """
+        def pick(key: str, name: str) -> Any:
+            return getattr(child if key in child.keys else self, name)
+
+        return Settings(
+            source=child.source or self.source,
+            select=child.select,
+            extend_select=child.extend_select,
+            ignore=child.ignore,
+            per_file_ignores=pick("per-file-ignores", "per_file_ignores"),
+            exclude=pick("exclude", "exclude"),
+            extend_exclude=(*self.extend_exclude, *child.extend_exclude),
+            unsafe_fixes=pick("unsafe-fixes", "unsafe_fixes"),
+            respect_gitignore=pick("respect-gitignore", "respect_gitignore"),
+            extra_sinks=pick("extra-sinks", "extra_sinks"),
+            sanitizers=pick("sanitizers", "sanitizers"),
+            root=child.root if child.source is not None else self.root,  # an inline layer keeps the project's folder
+            keys=self.keys | child.keys,
+            base_selection=child.selection.over(self.selection).base,
+        )
+
+    def describe(self) -> list[str]:
+        """``key = value`` lines of every option as it applies (``--show-settings``), TOML-like."""
+        exclude = self.exclude if self.exclude is not None else _default_exclude(self.root)
+        return [
+            f"select = {_toml_list(self.select) if self.select is not None else 'default'}",
+            f"extend-select = {_toml_list(self.extend_select)}",
+            f"ignore = {_toml_list(self.ignore)}",
+            "per-file-ignores = {" + ", ".join(
+                f"{_quote(('!' if glob.negated else '') + glob.pattern)} = {_toml_list(codes)}"
+                for glob, codes in self.per_file_ignores) + "}",
+            f"exclude = {_toml_list(glob.pattern for glob in exclude)}",
+            f"extend-exclude = {_toml_list(glob.pattern for glob in self.extend_exclude)}",
+            f"respect-gitignore = {'false' if self.respect_gitignore is False else 'true'}",
+            f"unsafe-fixes = {'true' if self.unsafe_fixes else 'false'}",
+            f"extra-sinks = {_toml_list(_sink_text(sink) for sink in self.extra_sinks)}",
+            f"sanitizers = {_toml_list(sorted(self.sanitizers))}",
+        ]
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _toml_list(items: Iterable[str]) -> str:
+    return "[" + ", ".join(_quote(item) for item in items) + "]"
+
+
+def _sink_text(sink: SinkSpec) -> str:
+    name = next(iter(sorted(sink.qualnames)))
+    return f"{name}:{sink.param}" + (f"@{sink.position}" if sink.position is not None else "")
 
 
 @dataclass(frozen=True)
@@ -211,6 +280,8 @@ class Overrides:
         extend_exclude: ``--extend-exclude`` globs.
         unsafe_fixes: ``--unsafe-fixes`` (True) / ``--no-unsafe-fixes`` (False), or ``None``.
         force_exclude: apply the exclusions to paths named on the command line too.
+        respect_gitignore: ``--respect-gitignore`` / ``--no-respect-gitignore``, or ``None``.
+        options: ``--config 'KEY = VALUE'`` options, laid over every configuration file (``None``: none).
     """
 
     selection: Selection = Selection()
@@ -218,6 +289,8 @@ class Overrides:
     extend_exclude: tuple[Glob, ...] = ()
     unsafe_fixes: bool | None = None
     force_exclude: bool = False
+    respect_gitignore: bool | None = None
+    options: Settings | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +344,13 @@ def _codes(table: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     return validate_codes(key, parse_code_list(",".join(values)))
 
 
+def _bool(table: Mapping[str, Any], key: str) -> bool | None:
+    value = table.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
 def validate_codes(option: str, prefixes: Iterable[str]) -> tuple[str, ...]:
     """Return ``prefixes`` when each is ``ALL`` or a prefix of a known rule code.
 
@@ -285,64 +365,79 @@ def validate_codes(option: str, prefixes: Iterable[str]) -> tuple[str, ...]:
     return prefixes
 
 
+def _unknown_keys(table: Mapping[str, Any], known: Iterable[str]) -> None:
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise ConfigError(f"unknown option {unknown[0]!r}; known options: {', '.join(KNOWN_KEYS)}")
+
+
 def parse_settings(table: Mapping[str, Any], root: str, source: Path | None = None) -> Settings:
-    """Validate the ``[tool.asynccfg-lint]`` table ``table`` into :class:`Settings`.
+    """Validate the ``[tool.asynccfg-lint]`` table ``table`` into :class:`Settings` (``extend`` is not followed here).
 
     Args:
         table: the table's keys and values as TOML parsed them.
         root: the absolute folder relative globs are relative to.
         source: the file, for :attr:`Settings.source`.
     Raises:
-        ConfigError: on an unknown key or a value of the wrong type or form.
+        ConfigError: on an unknown key or a value of the wrong type or form (a malformed glob
+            names its key).
     """
     if not isinstance(table, Mapping):
         raise ConfigError(f"[tool.{TABLE}] must be a table")
-    unknown = sorted(set(table) - set(KNOWN_KEYS))
-    if unknown:
-        raise ConfigError(f"unknown option {unknown[0]!r}; known options: {', '.join(KNOWN_KEYS)}")
+    _unknown_keys(table, KNOWN_KEYS)
     per_file: list[tuple[Glob, tuple[str, ...]]] = []
     raw_per_file = table.get("per-file-ignores", {})
     if not isinstance(raw_per_file, Mapping):
         raise ConfigError(f"per-file-ignores: expected a table of glob = [codes], got {raw_per_file!r}")
     for pattern, codes in raw_per_file.items():
-        prefixes = _codes({f"per-file-ignores.{pattern!r}": codes}, f"per-file-ignores.{pattern!r}") or ()
+        key = f"per-file-ignores.{pattern!r}"
+        prefixes = _codes({key: codes}, key) or ()
         negated = pattern.startswith("!")
         glob = Glob(pattern[1:] if negated else pattern, root, negated)
-        compile_glob(glob.pattern)
+        _compiled(key, glob.pattern)
         per_file.append((glob, prefixes))
-    unsafe = table.get("unsafe-fixes")
-    if unsafe is not None and not isinstance(unsafe, bool):
-        raise ConfigError(f"unsafe-fixes: expected true or false, got {unsafe!r}")
     sanitizers = _strings(table, "sanitizers") or ()
     for name in sanitizers:
         if not _QUALNAME.fullmatch(name):
             raise ConfigError(f"sanitizers: {name!r} is not a qualified name (e.g. \"mypkg.jsonsafe.sanitize\")")
+    extend = table.get("extend")
+    if extend is not None and not isinstance(extend, str):
+        raise ConfigError(f"extend: expected the path of a configuration file, got {extend!r}")
     return Settings(
         source=source,
         select=_codes(table, "select"),
         extend_select=_codes(table, "extend-select") or (),
         ignore=_codes(table, "ignore") or (),
         per_file_ignores=tuple(per_file),
-        exclude=globs(_strings(table, "exclude"), root),
-        extend_exclude=globs(_strings(table, "extend-exclude"), root) or (),
-        unsafe_fixes=unsafe,
+        exclude=globs(_strings(table, "exclude"), root, "exclude"),
+        extend_exclude=globs(_strings(table, "extend-exclude"), root, "extend-exclude") or (),
+        unsafe_fixes=_bool(table, "unsafe-fixes"),
+        respect_gitignore=_bool(table, "respect-gitignore"),
         extra_sinks=tuple(parse_sink(text) for text in _strings(table, "extra-sinks") or ()),
         sanitizers=frozenset(sanitizers),
         root=root,
+        keys=frozenset(table) - {"extend"},
     )
 
 
-def globs(patterns: Iterable[str] | None, root: str) -> tuple[Glob, ...] | None:
+def _compiled(key: str, pattern: str) -> None:
+    try:
+        compile_glob(pattern)
+    except ConfigError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+
+
+def globs(patterns: Iterable[str] | None, root: str, key: str = "exclude") -> tuple[Glob, ...] | None:
     """Return ``patterns`` as :class:`Glob` s relative to ``root`` (``None`` stays ``None``).
 
     Raises:
-        ConfigError: on a malformed glob.
+        ConfigError: on a malformed glob, naming ``key`` (the option it was given in).
     """
     if patterns is None:
         return None
     result = tuple(Glob(pattern, root) for pattern in patterns)
     for glob in result:
-        compile_glob(glob.pattern)
+        _compiled(key, glob.pattern)
     return result
 
 
@@ -380,27 +475,80 @@ def has_table(pyproject: Path) -> bool:
     return _table(_read_toml(pyproject)) is not None
 
 
-def load_settings(path: Path, root: str | None = None) -> Settings:
-    """Read a configuration file.
+def _options_of(path: Path) -> Mapping[str, Any]:
+    """The options table of ``path``: a ``pyproject.toml``'s ``[tool.asynccfg-lint]`` (none: empty), else the top level."""
+    document = _read_toml(path)
+    return (_table(document) or {}) if path.name == PYPROJECT else document
+
+
+def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] = (),
+                  only: tuple[str, ...] | None = None) -> Settings:
+    """Read a configuration file, following its ``extend`` chain.
 
     A file named ``pyproject.toml`` holds the options in ``[tool.asynccfg-lint]`` (none: the
-    defaults); any other TOML file holds them at the top level.
+    defaults); any other TOML file holds them at the top level. ``extend = "../pyproject.toml"``
+    (relative to the file's folder) reads that file first and lays these options over it
+    (:meth:`Settings.extended_by`); its relative globs stay relative to its own folder.
 
     Args:
         path: the file.
         root: the folder relative globs are relative to; default: the file's folder.
+        only: read (and validate) only these options, besides refusing unknown ones (the flake8
+            plugin's); ``None``: all.
     Raises:
-        ConfigError: when the file cannot be read, is not TOML, or has a bad option (the message
-            names the file).
+        ConfigError: when the file cannot be read, is not TOML, has a bad option, or extends a
+            file that cannot be loaded or extends it back (the message names the file).
     """
-    document = _read_toml(path)
-    table = _table(document) if path.name == PYPROJECT else document
+    table = _options_of(path)
     folder = root if root is not None else str(path.resolve().parent)
+    where = f"[tool.{TABLE}]" if path.name == PYPROJECT else "options"
     try:
-        return parse_settings(table or {}, folder, path)
+        if only is not None:
+            _unknown_keys(table, KNOWN_KEYS)
+        settings = parse_settings(table if only is None else {key: table[key] for key in only if key in table},
+                                  folder, path)
     except ConfigError as exc:
-        where = f"[tool.{TABLE}]" if path.name == PYPROJECT else "options"
         raise ConfigError(f"{path}: {where}: {exc}") from None
+    extend = table.get("extend")
+    if extend is None:
+        return settings
+    target = Path(os.path.normpath(path.resolve().parent / os.path.expanduser(extend)))
+    chain = (*_chain, path.resolve())
+    if target in chain:
+        raise ConfigError(f"{path}: {where}: extend: {extend!r} extends {path} again (a cycle)")
+    if not target.is_file():
+        raise ConfigError(f"{path}: {where}: extend: cannot read {target}: No such file")
+    return load_settings(target, None, chain, only).extended_by(settings)
+
+
+def parse_inline_options(texts: Iterable[str]) -> Settings | None:
+    """``--config 'KEY = VALUE'`` options (ruff's inline overrides) as one :class:`Settings` layer.
+
+    Relative globs are relative to the current directory.
+
+    Raises:
+        ConfigError: when a text is not TOML or names an unknown option or a bad value.
+    """
+    layer: Settings | None = None
+    for text in texts:
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"--config {text!r} is neither a configuration file nor a TOML "
+                              f"'KEY = VALUE' option: {exc}") from None
+        if "extend" in table:
+            raise ConfigError(f"--config {text!r}: extend cannot be given on the command line")
+        try:
+            settings = parse_settings(table, os.getcwd())
+        except ConfigError as exc:
+            raise ConfigError(f"--config {text!r}: {exc}") from None
+        layer = settings if layer is None else layer.extended_by(settings)
+    return layer
+
+
+def is_inline_option(text: str) -> bool:
+    """True when a ``--config`` value is a ``KEY = VALUE`` option rather than a file (ruff's rule: not a file, has ``=``)."""
+    return not os.path.isfile(text) and "=" in text
 
 
 def find_config(folder: str) -> Path | None:
@@ -435,9 +583,15 @@ class Resolver:
             raise ConfigError("--config cannot be used with --isolated")
         self.overrides = overrides
         self.isolated = isolated
-        self._fixed = load_settings(Path(config), root=os.getcwd()) if config is not None else None
+        self._fixed = self._layered(load_settings(Path(config), root=os.getcwd())) if config is not None else None
         self._by_folder: dict[str, Settings] = {}
         self._fallback: Settings | None = None
+        self._gitignore: GitIgnore | None = None
+
+    def _layered(self, settings: Settings) -> Settings:
+        """``settings`` with the ``--config KEY=VALUE`` options on top."""
+        options = self.overrides.options
+        return settings if options is None else settings.extended_by(options)
 
     def settings_for(self, path: str) -> Settings:
         """The settings that govern ``path`` (a file or a folder, existing or not).
@@ -445,17 +599,20 @@ class Resolver:
         Raises:
             ConfigError: when a discovered configuration file is invalid.
         """
+        absolute = os.path.abspath(path)
+        return self._settings_of_folder(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+
+    def _settings_of_folder(self, folder: str) -> Settings:
+        """The settings of the files in the absolute ``folder`` (no look at the file system for it)."""
         if self._fixed is not None:
             return self._fixed
         if self.isolated:
             return self._default()
-        absolute = os.path.abspath(path)
-        folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
         return self._for_folder(folder)
 
     def _default(self) -> Settings:
         if self._fallback is None:
-            self._fallback = Settings(root=os.getcwd())
+            self._fallback = self._layered(Settings(root=os.getcwd()))
         return self._fallback
 
     def _for_folder(self, folder: str) -> Settings:
@@ -469,7 +626,7 @@ class Resolver:
             visited.append(current)
             pyproject = Path(current) / PYPROJECT
             if pyproject.is_file() and has_table(pyproject):
-                found = load_settings(pyproject)
+                found = self._layered(load_settings(pyproject))
                 break
             parent = os.path.dirname(current)
             if parent == current:
@@ -485,7 +642,7 @@ class Resolver:
         """Files outside every configured project use the configuration found from the current directory."""
         if self._fallback is None:
             pyproject = find_config(os.getcwd())
-            self._fallback = load_settings(pyproject) if pyproject is not None else Settings(root=os.getcwd())
+            self._fallback = self._layered(load_settings(pyproject) if pyproject is not None else Settings(root=os.getcwd()))
         return self._fallback
 
     def file_settings(self, path: str) -> FileSettings:
@@ -493,29 +650,56 @@ class Resolver:
         settings = self.settings_for(path)
         selection = self.overrides.selection.over(settings.selection)
         absolute = os.path.abspath(path)
-        ignored = tuple(code for glob, codes in settings.per_file_ignores if glob.matches(absolute) for code in codes)
+        ignored = tuple(code for glob, codes in settings.per_file_ignores if glob.matches(absolute, False)
+                        for code in codes)  # through folders: "tests" covers every file under tests/
         if ignored:
             selection = Selection(ignore=ignored, base=selection)
         unsafe = self.overrides.unsafe_fixes if self.overrides.unsafe_fixes is not None else settings.unsafe_fixes
         return FileSettings(selection, settings.sinks, settings.sanitizers, bool(unsafe))
 
-    def is_excluded(self, path: str) -> bool:
-        """True when the file or folder ``path`` matches an exclusion of the settings that govern it."""
-        settings = self.settings_for(os.path.dirname(os.path.abspath(path)))
+    def respects_gitignore(self, path: str) -> bool:
+        """``--[no-]respect-gitignore``, else ``respect-gitignore`` of the settings governing ``path`` (default: true)."""
+        if self.overrides.respect_gitignore is not None:
+            return self.overrides.respect_gitignore
+        return self.settings_for(path).respect_gitignore is not False
+
+    def _exclusions(self, folder: str) -> tuple[Glob, ...]:
+        """The exclusion globs of the settings governing the entries of the absolute ``folder``."""
+        settings = self._settings_of_folder(folder)
         if self.overrides.exclude is not None:
             exclude = self.overrides.exclude
         elif settings.exclude is not None:
             exclude = settings.exclude
         else:
             exclude = _default_exclude(settings.root)
+        return (*exclude, *settings.extend_exclude, *self.overrides.extend_exclude)
+
+    def is_excluded(self, path: str, is_dir: bool | None = None) -> bool:
+        """True when the file or folder ``path`` itself matches an exclusion of the settings that govern it
+        (not through a folder above it, which the walk would have pruned)."""
         absolute = os.path.abspath(path)
-        return any(glob.matches(absolute) for glob in (*exclude, *settings.extend_exclude, *self.overrides.extend_exclude))
+        if is_dir is None:
+            is_dir = os.path.isdir(absolute)
+        return any(glob.matches(absolute, is_dir, through_folders=False)
+                   for glob in self._exclusions(os.path.dirname(absolute)))
+
+    def is_skipped_in_walk(self, path: str, is_dir: bool) -> bool:
+        """True when the walk skips ``path``: an exclusion matches it, or git ignores it (``respect-gitignore``)."""
+        if self.is_excluded(path, is_dir):
+            return True
+        if self.overrides.respect_gitignore is False or (
+                self.overrides.respect_gitignore is None
+                and self._settings_of_folder(os.path.dirname(os.path.abspath(path))).respect_gitignore is False):
+            return False
+        if self._gitignore is None:
+            self._gitignore = GitIgnore()
+        return self._gitignore.is_ignored(path, is_dir)
 
     def is_excluded_with_ancestors(self, path: str) -> bool:
         """True when ``path`` or a folder above it, below the governing configuration's folder, is excluded.
 
         This is ``--force-exclude``: ``exclude = ["generated"]`` also drops ``generated/x.py``
-        when pre-commit names that file.
+        when pre-commit names that file. As ruff, ``.gitignore`` does not apply to named files.
         """
         absolute = os.path.abspath(path)
         root = self.settings_for(absolute).root
@@ -538,39 +722,21 @@ def _is_within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-@dataclass(frozen=True)
-class Missing:
-    """A path named on the command line that does not exist."""
-
-    path: str
-
-
 def iter_files(paths: Iterable[str], resolver: Resolver) -> Iterator[str | Missing]:
     """Yield the Python files under ``paths`` in a stable order, and a :class:`Missing` for each missing path.
 
-    A file named on the command line is yielded whatever its suffix, unless ``force_exclude``
-    is set and it (or a folder above it) is excluded. Directories are walked in ``os.walk``
-    order with sorted names, skipping excluded files and folders and virtual environments.
+    :func:`asynccfg_lint.discovery.walk` with ``resolver``'s exclusions and ``.gitignore``: a file
+    named on the command line is yielded whatever its suffix, unless ``force_exclude`` is set and
+    it (or a folder above it) is excluded; folders are walked skipping excluded and git-ignored
+    files and folders and virtual environments.
     """
-    for path in paths:
-        if os.path.isfile(path):
-            if not (resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(path)):
-                yield path
-            continue
-        if not os.path.isdir(path):
-            yield Missing(path)
-            continue
-        if resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(path):
-            continue
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(
-                d for d in dirs
-                if not is_virtualenv(os.path.join(root, d)) and not resolver.is_excluded(os.path.join(root, d))
-            )
-            for name in sorted(files):
-                file = os.path.join(root, name)
-                if name.endswith(PYTHON_SUFFIXES) and not resolver.is_excluded(file):
-                    yield file
+    force = resolver.overrides.force_exclude
+    return walk(paths, resolver.is_skipped_in_walk,
+                resolver.is_excluded_with_ancestors if force else lambda path: False)
+
+
+#: the options the flake8 plugin reads; the others (globs, selection) are the CLI's and not validated there
+PLUGIN_KEYS = ("extra-sinks", "sanitizers")
 
 
 @functools.lru_cache(maxsize=256)
@@ -578,7 +744,7 @@ def _plugin_settings_for_folder(folder: str) -> tuple[tuple[SinkSpec, ...], froz
     pyproject = find_config(folder)
     if pyproject is None:
         return BUILTIN_SINKS, frozenset()
-    settings = load_settings(pyproject)
+    settings = load_settings(pyproject, only=PLUGIN_KEYS)
     return settings.sinks, settings.sanitizers
 
 
@@ -586,10 +752,13 @@ def plugin_settings(filename: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]
     """The sinks (built-in and ``extra-sinks``) and ``sanitizers`` for the flake8 plugin checking ``filename``.
 
     Read from the nearest ``pyproject.toml`` with a ``[tool.asynccfg-lint]`` table above the
-    file (above the current directory for stdin); flake8's own options decide selection.
+    file (above the current directory for stdin); flake8's own options decide selection. Only
+    the keys the plugin reads are validated (and an unknown key): a malformed glob or rule code,
+    which only the CLI uses, does not stop a flake8 run. ``extend`` is followed as in the CLI.
 
     Raises:
-        ConfigError: when that file is invalid.
+        ConfigError: when that file is not TOML, has an unknown key, or a bad ``extra-sinks`` or
+            ``sanitizers`` entry.
     """
     if filename in ("-", "stdin", "") or not os.path.exists(filename):
         folder = os.getcwd()

@@ -88,6 +88,7 @@ class SourceFix:
         failure: why fixes that were chosen were not applied (``fixed`` is then ``original``).
         diff: a unified diff from ``original`` to ``fixed`` ('' when equal).
         found: the diagnostics of ``original`` (what is left when ``fixed`` cannot be written).
+        fixed_diagnostics: the diagnostics of ``original`` whose fixes are in ``fixed``.
     """
 
     original: bytes
@@ -98,6 +99,7 @@ class SourceFix:
     failure: str | None = None
     diff: str = ""
     found: tuple[Diagnostic, ...] = ()
+    fixed_diagnostics: tuple[Diagnostic, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -190,7 +192,8 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         parsed.module.code.splitlines(keepends=True), new_module.code.splitlines(keepends=True), path, path
     ))
     return SourceFix(source, fixed, applied=transformer.applied, remaining=tuple(i.diagnostic for i in after),
-                     unsafe_skipped=unsafe_skipped, diff=diff, found=diagnostics)
+                     unsafe_skipped=unsafe_skipped, diff=diff, found=diagnostics,
+                     fixed_diagnostics=tuple(item.diagnostic for item in fixed_findings))
 
 
 def _refused(unchanged: SourceFix, reason: str) -> SourceFix:
@@ -211,6 +214,7 @@ class FileResult:
         failure: why the file was left untouched although fixes were chosen.
         error: an internal error's traceback, or an OS error reading or writing the file.
         diff: the unified diff of the change ('' when unchanged).
+        fixed: the diagnostics the applied fixes fixed (as found before fixing).
     """
 
     path: str
@@ -221,6 +225,7 @@ class FileResult:
     failure: str | None = None
     error: str | None = None
     diff: str = ""
+    fixed: tuple[Diagnostic, ...] = field(default=())
 
 
 def fix_file(path: str, options: FixOptions, modules: ModuleLoader | None = None) -> FileResult:
@@ -243,7 +248,8 @@ def fix_file(path: str, options: FixOptions, modules: ModuleLoader | None = None
     except Exception:  # noqa: BLE001 - reported and turned into exit 2 by the CLI
         return FileResult(path, error="internal error\n" + traceback.format_exc())
     return FileResult(path, changed=result.changed, applied=result.applied, remaining=result.remaining,
-                      unsafe_skipped=result.unsafe_skipped, failure=result.failure, diff=result.diff)
+                      unsafe_skipped=result.unsafe_skipped, failure=result.failure, diff=result.diff,
+                      fixed=result.fixed_diagnostics)
 
 
 def write_atomically(path: str, data: bytes) -> None:

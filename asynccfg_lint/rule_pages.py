@@ -11,9 +11,12 @@ Each example on a page is a whole module (imports, the lowering function, the si
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from asynccfg_lint import types as catalog
 from asynccfg_lint.jax_facts import EMIT_QUALNAME
@@ -31,6 +34,58 @@ MAX_TYPES_SHOWN = 12
 #: the template's ``{}`` stands for: the classifier copies ``fix`` onto ACC101 findings and
 #: ``key_fix`` onto ACC102 findings (no other rule has a mechanical fix).
 FIX_ATTRIBUTES: dict[str, tuple[str, str]] = {"ACC101": ("fix", "x"), "ACC102": ("key_fix", "k")}
+
+
+#: the generated pages in a source checkout (absent in an installed wheel)
+CHECKOUT_RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+#: the ``[project.urls]`` labels read: where the rule pages are published (page: ``<url><CODE>.md``,
+#: a ``/`` added when missing), and the tool's home page, in order of preference
+RULES_URL_LABELS = ("rules",)
+HOME_URL_LABELS = ("homepage", "home", "repository", "source", "documentation")
+
+
+@functools.lru_cache(maxsize=1)
+def project_urls() -> dict[str, str]:
+    """The installed package's ``[project.urls]`` (``Project-URL`` metadata), labels lower-cased; ``{}`` when none.
+
+    The project declares none today (it is not published), so every caller must do without.
+    """
+    from importlib import metadata
+
+    try:
+        entries = metadata.metadata("asynccfg-lint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return {}
+    urls = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if url.strip():
+            urls[label.strip().lower()] = url.strip()
+    return urls
+
+
+def project_url() -> str | None:
+    """The tool's home page from ``[project.urls]`` (SARIF's ``informationUri``), or ``None``."""
+    urls = project_urls()
+    return next((urls[label] for label in HOME_URL_LABELS if label in urls), None)
+
+
+def published_rule_url(code: str) -> str | None:
+    """The published page of ``code`` from ``[project.urls]``'s ``Rules`` entry (SARIF's ``helpUri``), or ``None``."""
+    base = next((project_urls()[label] for label in RULES_URL_LABELS if label in project_urls()), None)
+    if base is None or code not in RULES_BY_CODE:
+        return None
+    return f"{base.rstrip('/')}/{code}.md"
+
+
+def rule_url(code: str) -> str | None:
+    """Where ``code``'s page can be read (JSON's ``url``): the published page, else the checkout's
+    ``docs/rules/CODE.md`` as a ``file:`` URI, else ``None``."""
+    published = published_rule_url(code)
+    if published is not None:
+        return published
+    page = CHECKOUT_RULES_DIR / f"{code}.md"
+    return page.as_uri() if code in RULES_BY_CODE and page.is_file() else None
 
 
 class UnknownRuleError(LookupError):
@@ -56,15 +111,16 @@ class FixRow:
 
 
 def find_rule(code: str) -> Rule:
-    """Return the rule of ``code`` (case-insensitive, surrounding spaces ignored).
+    """Return the rule whose code (case-insensitive) or name (``non-finite-float``) is ``code``, spaces ignored.
 
     Raises:
-        UnknownRuleError: when no rule has that code.
+        UnknownRuleError: when no rule has that code or name.
     """
-    rule = RULES_BY_CODE.get(code.strip().upper())
+    wanted = code.strip()
+    rule = RULES_BY_CODE.get(wanted.upper()) or next((r for r in RULES if r.name == wanted.lower()), None)
     if rule is None:
         known = ", ".join(rule.code for rule in RULES)
-        raise UnknownRuleError(f"unknown rule code {code!r}; known codes: {known}")
+        raise UnknownRuleError(f"unknown rule code or name {code!r}; known codes: {known}")
     return rule
 
 
@@ -216,3 +272,25 @@ def rule_listing() -> str:
     """Return what ``asynccfg-lint rule --all`` prints: one line per rule, ``CODE  name  summary``, names aligned."""
     width = max(len(rule.name) for rule in RULES)
     return "".join(f"{rule.code}  {rule.name:<{width}}  {rule.summary}\n" for rule in RULES)
+
+
+def rule_json(rule: Rule) -> dict[str, Any]:
+    """A rule as ``rule --output-format json`` prints it: ruff 0.17.5's keys (``name, code, linter, summary,
+    message_formats, fix, fix_availability, explanation, preview, status``; not its ``category`` and
+    ``source_location``) plus ``default_enabled`` and ``url`` (:func:`rule_url`). Every rule is
+    stable since the first release (``v0.1.0``)."""
+    fixable = bool(fix_rows(rule.code))
+    return {
+        "name": rule.name,
+        "code": rule.code,
+        "linter": "asynccfg-lint",
+        "summary": rule.summary,
+        "message_formats": [rule.summary],
+        "fix": "Fix is sometimes available." if fixable else "Fix is not available.",
+        "fix_availability": "Sometimes" if fixable else "None",
+        "explanation": render_page(rule, generated_note=False),
+        "preview": False,
+        "status": {"Stable": {"since": "v0.1.0"}},
+        "default_enabled": rule.default_enabled,
+        "url": rule_url(rule.code),
+    }

@@ -260,7 +260,11 @@ def test_fix_reports_a_missing_path_and_fixes_the_others(tmp_path):
          "[tool.asynccfg-lint]: sanitizers: 'my-pkg.clean' is not a qualified name"),
         ('[tool.asynccfg-lint]\nper-file-ignores = ["x"]\n', "per-file-ignores: expected a table of glob = [codes]"),
         ('[tool.asynccfg-lint]\nper-file-ignores = { "a/*" = ["ACC9"] }\n', "unknown rule code or prefix 'ACC9'"),
-        ('[tool.asynccfg-lint]\nextend-exclude = ["gen{a,b"]\n', "invalid glob 'gen{a,b': unclosed '{'"),
+        # pathspec rejects these gitignore patterns: the file and the key are named, no traceback
+        ('[tool.asynccfg-lint]\nextend-exclude = ["gen\\\\"]\n', "[tool.asynccfg-lint]: extend-exclude: invalid glob 'gen\\\\'"),
+        ('[tool.asynccfg-lint]\nexclude = ["!"]\n', "[tool.asynccfg-lint]: exclude: invalid glob '!'"),
+        ('[tool.asynccfg-lint.per-file-ignores]\n"[z-a].py" = ["ACC1"]\n',
+         "[tool.asynccfg-lint]: per-file-ignores.'[z-a].py': invalid glob '[z-a].py': bad character range z-a\n"),
         ("[tool.asynccfg-lint\nselect = []\n", "pyproject.toml: invalid TOML: "),
     ],
 )

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlparse
 
 import jsonschema
 import pytest
 
+from asynccfg_lint.rule_pages import GENERATED_NOTE, rule_page
 from asynccfg_lint.rules import RULES
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, parse_text, run_cli
 
@@ -51,14 +51,17 @@ def test_sarif_is_valid_sarif_2_1_0_with_rule_metadata():
     (run,) = log["runs"]
     driver = run["tool"]["driver"]
     assert driver["name"] == "asynccfg-lint"
+    assert "informationUri" not in driver
     assert [rule["id"] for rule in driver["rules"]] == [rule.code for rule in RULES]
     for described, rule in zip(driver["rules"], RULES):
         assert described["name"] == rule.name
         assert described["shortDescription"] == {"text": rule.summary}
         assert described["fullDescription"] == {"text": rule.failure}
-        url = urlparse(described["helpUri"])
-        assert url.scheme == "https" and url.path.endswith(f"/docs/rules/{rule.code}.md")  # absolute, as GitHub needs
-        assert (DOCS_RULES / f"{rule.code}.md").is_file()  # the page it points to exists in this repository
+        # the project declares no [project.urls] (it is not published): no made-up helpUri, the page inline
+        assert "helpUri" not in described
+        page = (DOCS_RULES / f"{rule.code}.md").read_text(encoding="utf-8")
+        assert described["help"] == {"text": rule_page(rule.code), "markdown": rule_page(rule.code)}
+        assert rule_page(rule.code) == page.replace(GENERATED_NOTE + "\n\n", "")  # the committed page, inline
         assert described["defaultConfiguration"] == {
             "level": "warning" if rule.code == "ACC201" else "error", "enabled": rule.default_enabled,
         }
@@ -124,6 +127,8 @@ def test_grouped_output():
     assert [line.split(" ACC")[0] for line in lines] == [
         "findings.py:", "  18:47", "  22:48", "  27:44", "  27:55", "",
         "latin1.py:", "  7:47", "",
+        # ruff's closing summary (ruff 0.17.5's wording)
+        "Found 5 errors.", "[*] 1 fixable with `--fix` (3 unsafe fixes available with `--fix --unsafe-fixes`).",
     ]
     assert lines[2].startswith('  22:48 ACC105 value for key "tiled" is str (JSON string)')
 
@@ -131,7 +136,7 @@ def test_grouped_output():
 def test_grouped_alignment(tmp_path):
     (tmp_path / "m.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n' + "\n" * 8 + 'emit(1, 2, 3, {"b": {2}})\n')
     lines = run_cli("--output-format", "grouped", "m.py", cwd=tmp_path).stdout.splitlines()
-    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", ""]
+    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", "", "Found 2 erro", "2 unsafe fix"]
 
 
 def test_show_source_prints_the_line_and_a_caret(tmp_path):
@@ -172,11 +177,11 @@ def test_statistics():
     ]
     as_json = json.loads(run_cli("--statistics", "--output-format", "json", "findings.py").stdout)
     assert as_json == [
-        {"code": "ACC101", "name": "unsupported-value-type", "count": 3, "fixable": True},
-        {"code": "ACC102", "name": "unsupported-key-type", "count": 2, "fixable": False},
-        {"code": "ACC103", "name": "non-finite-float", "count": 1, "fixable": False},
-        {"code": "ACC104", "name": "special-key-without-attribute", "count": 1, "fixable": False},
-        {"code": "ACC105", "name": "wrong-json-type-for-xla-key", "count": 1, "fixable": False},
+        {"code": "ACC101", "name": "unsupported-value-type", "count": 3, "fixable": True, "fixable_count": 1},
+        {"code": "ACC102", "name": "unsupported-key-type", "count": 2, "fixable": False, "fixable_count": 0},
+        {"code": "ACC103", "name": "non-finite-float", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "ACC104", "name": "special-key-without-attribute", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "ACC105", "name": "wrong-json-type-for-xla-key", "count": 1, "fixable": False, "fixable_count": 0},
     ]
     clean = run_cli("--statistics", "clean.py")
     assert (clean.returncode, clean.stdout) == (0, "")
@@ -190,3 +195,36 @@ def test_output_file(tmp_path, output_format):
     assert target.read_text(encoding="utf-8") == run_cli("--output-format", output_format, "findings.py").stdout
     if output_format == "sarif":
         validate_sarif(json.loads(target.read_text(encoding="utf-8")))
+
+
+def test_sarif_uris_come_only_from_declared_project_urls(monkeypatch):
+    """In-process: with [project.urls] declaring Homepage and Rules, SARIF carries them (and stays valid);
+    without them (the unpublished package), neither helpUri nor informationUri is made up."""
+    from asynccfg_lint import rule_pages
+    from asynccfg_lint.diagnostics import Diagnostic
+    from asynccfg_lint.frontends.output import sarif_log
+
+    diagnostics = [Diagnostic("m.py", 2, 23, 2, 26, "ACC101", "value for key \"a\" is set")]
+    assert rule_pages.project_urls() == {}  # expect: pyproject.toml declares no [project.urls]
+    bare = sarif_log(diagnostics)
+    validate_sarif(bare)
+    assert "informationUri" not in bare["runs"][0]["tool"]["driver"]
+    monkeypatch.setattr(rule_pages, "project_urls",
+                        lambda: {"homepage": "https://example.org/asynccfg-lint", "rules": "https://example.org/rules/"})
+    declared = sarif_log(diagnostics)
+    validate_sarif(declared)
+    driver = declared["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/asynccfg-lint"
+    assert [rule["helpUri"] for rule in driver["rules"]][:2] == [
+        "https://example.org/rules/ACC001.md", "https://example.org/rules/ACC101.md"]
+
+
+def test_json_url_is_the_checked_out_page_or_null(monkeypatch, tmp_path):
+    from asynccfg_lint import rule_pages
+    from asynccfg_lint.diagnostics import Diagnostic
+    from asynccfg_lint.frontends.output import diagnostic_json
+
+    diagnostic = Diagnostic("m.py", 2, 23, 2, 26, "ACC101", "value")
+    assert diagnostic_json(diagnostic)["url"] == (DOCS_RULES / "ACC101.md").as_uri()
+    monkeypatch.setattr(rule_pages, "CHECKOUT_RULES_DIR", tmp_path)  # an installed wheel: no docs/ folder
+    assert diagnostic_json(diagnostic)["url"] is None

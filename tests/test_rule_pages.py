@@ -68,7 +68,7 @@ def test_printed_page_is_the_docs_page_without_its_generated_note(rule):
 
 
 def test_unknown_code():
-    with pytest.raises(UnknownRuleError, match=r"unknown rule code 'ACC999'; known codes: ACC001, ACC101, .*ACC201$"):
+    with pytest.raises(UnknownRuleError, match=r"unknown rule code or name 'ACC999'; known codes: ACC001, ACC101, .*ACC201$"):
         rule_page("ACC999")
     assert find_rule("ACC105").name == "wrong-json-type-for-xla-key"
 

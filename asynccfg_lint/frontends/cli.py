@@ -9,18 +9,43 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
 import os
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
 from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
-from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
+from asynccfg_lint.config import (
+    ConfigError,
+    Missing,
+    Overrides,
+    Resolver,
+    globs,
+    is_inline_option,
+    iter_files,
+    parse_inline_options,
+    validate_codes,
+)
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, render_statistics, render_text
+from asynccfg_lint.frontends.output import (
+    FORMATS,
+    STATISTICS_FORMATS,
+    SUMMARY_FORMATS,
+    Fixable,
+    any_fix,
+    closing_summary,
+    diagnostic_json,
+    fixes_table,
+    render,
+    render_statistics,
+    safe_fix,
+)
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
 from asynccfg_lint.selection import Selection, parse_code_list
@@ -36,54 +61,107 @@ EXIT_INTERRUPTED = 130
 MISSING_PATH = "file not analysed: No such file or directory"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser (argparse exits with 2 on a usage error, as ruff does)."""
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """argparse with ruff's usage errors: a mistyped option names the closest real one (``tip:``).
+
+    Attributes:
+        commands: the sub-command parsers by name (empty for a sub-command's own parser).
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if message.startswith("unrecognized arguments: "):
+            options = [option for action in self._actions for option in action.option_strings]
+            for word in message.removeprefix("unrecognized arguments: ").split():
+                close = difflib.get_close_matches(word.split("=")[0], options, n=1)
+                if word.startswith("-") and close:
+                    message += f"\n  tip: a similar option exists: '{close[0]}'"
+                    break
+        super().error(message)
+
+
+def build_parser() -> _Parser:
+    """Return the argument parser (argparse exits with 2 on a usage error, as ruff does).
+
+    A usage error inside a sub-command prints that sub-command's usage (its options are parsed by
+    its own parser: see :func:`parse_arguments`).
+    """
+    parser = _Parser(
         prog="asynccfg-lint",
         description="Find config values that JAX's async collectives cannot serialize, before the code runs.",
     )
     parser.add_argument("--version", action="version", version=f"asynccfg-lint {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="report diagnostics")
-    check.add_argument("paths", nargs="*", default=["."], help="files or directories ('-' reads stdin); default: .")
-    _add_selection_options(check)
-    _add_configuration_options(check)
-    check.add_argument("--output-format", choices=FORMATS, default="text",
-                       help="text (flake8's), json, grouped (by file), github (Actions annotations) or sarif (2.1.0)")
-    check.add_argument("-o", "--output-file", help="write the output to this file instead of stdout")
-    check.add_argument("--statistics", action="store_true",
-                       help="print the number of diagnostics per code instead of the diagnostics (text or json)")
-    check.add_argument("--show-source", action="store_true", default=False,
-                       help="print the source line of each diagnostic and a caret under its column")
-    check.add_argument("--no-show-source", action="store_false", dest="show_source")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--stdin-filename",
-                       help="read the source from stdin and report it under this path (its configuration applies)")
-    _add_jobs_option(check, "files analysed in parallel (processes)")
-    check.add_argument("--no-cache", action="store_true",
-                       help="neither read nor write the result cache")
-    _add_cache_dir_option(check)
-    fix = commands.add_parser("fix", help="apply the fixes of fixable diagnostics, then report what is left")
-    fix.add_argument("paths", nargs="*", default=["."], help="files or directories; default: .")
-    _add_selection_options(fix)
-    _add_configuration_options(fix)
-    fix.add_argument("--unsafe-fixes", action="store_true", default=None,
-                     help="also apply fixes that may change meaning (overrides unsafe-fixes in the configuration)")
-    fix.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
-                     help="apply safe fixes only, whatever the configuration says")
-    fix.add_argument("--diff", action="store_true",
-                     help="write nothing; print a unified diff and exit 1 if there would be changes")
-    fix.add_argument("--exit-non-zero-on-fix", action="store_true",
-                     help="exit 1 when any fix was applied, even if no findings are left")
-    _add_jobs_option(fix, "files fixed in parallel (processes)")
-    rule = commands.add_parser("rule", help="print a rule's page, or list every rule code")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    check = commands.add_parser("check", help="report diagnostics (with --fix: fix them)")
+    _add_check_options(check, fixing=False)
+    fix = commands.add_parser("fix", help="apply the fixes of fixable diagnostics, then report what is left "
+                                          "(check --fix)")
+    _add_check_options(fix, fixing=True)
+    rule = commands.add_parser("rule", help="print a rule's page, or list every rule")
     shown = rule.add_mutually_exclusive_group(required=True)
-    shown.add_argument("code", nargs="?", help="a rule code, e.g. ACC101")
+    shown.add_argument("code", nargs="?", help="a rule code or name, e.g. ACC101 or non-finite-float")
     shown.add_argument("--all", action="store_true", help="list every code with its name and summary")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text",
+                      help="text (the page, or one line per rule) or json (ruff's rule objects)")
     clean_command = commands.add_parser("clean", help="remove the result cache")
     _add_cache_dir_option(clean_command)
     commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the lsp extra)")
+    parser.commands = dict(commands.choices)
     return parser
+
+
+def _add_check_options(command: argparse.ArgumentParser, fixing: bool) -> None:
+    """The options of ``check`` and of ``fix`` (``check --fix``): the same, only the defaults differ."""
+    command.add_argument("paths", nargs="*", default=["."],
+                         help="files or directories ('-' reads stdin); default: .")
+    _add_selection_options(command)
+    _add_configuration_options(command)
+    command.add_argument("--output-format", choices=FORMATS, default="text",
+                         help="text (flake8's), concise (ruff's, with a closing summary), full (concise with "
+                              "each source line), json, grouped (by file), github (Actions annotations) or sarif (2.1.0)")
+    command.add_argument("-o", "--output-file", help="write the output to this file instead of stdout")
+    command.add_argument("--statistics", action="store_true",
+                         help="print the number of diagnostics per code instead of the diagnostics (text or json)")
+    command.add_argument("--show-source", action="store_true", default=False,
+                         help="print the source line of each diagnostic and a caret under its column")
+    command.add_argument("--no-show-source", action="store_false", dest="show_source")
+    command.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    command.add_argument("--stdin-filename",
+                         help="read the source from stdin and report it under this path (its configuration applies)")
+    _add_jobs_option(command, "files analysed in parallel (processes)")
+    command.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    _add_cache_dir_option(command)
+    command.add_argument("--fix", action="store_true", default=fixing,
+                         help="apply the fixes, then report what is left" + (" (the default of fix)" if fixing else ""))
+    command.add_argument("--no-fix", action="store_false", dest="fix", help="report only; apply no fix")
+    command.add_argument("--unsafe-fixes", action="store_true", default=None,
+                         help="also apply (and count as fixable) fixes that may change meaning "
+                              "(overrides unsafe-fixes in the configuration)")
+    command.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
+                         help="safe fixes only, whatever the configuration says")
+    command.add_argument("--fix-only", action="store_true", default=False,
+                         help="apply the fixes and report nothing that is left")
+    command.add_argument("--no-fix-only", action="store_false", dest="fix_only")
+    command.add_argument("--show-fixes", action="store_true", default=False,
+                         help="list the fixes applied, per file and code (text formats)")
+    command.add_argument("--no-show-fixes", action="store_false", dest="show_fixes")
+    command.add_argument("--diff", action="store_true",
+                         help="write nothing; print a unified diff of the fixes and exit 1 if there would be changes")
+    command.add_argument("-e", "--exit-non-zero-on-fix", action="store_true",
+                         help="exit 1 when any fix was applied, even if no findings are left")
+    command.add_argument("--add-noqa", action="store_true",
+                         help="add '# noqa: CODE' on the right line of each diagnostic (never twice), then exit")
+    command.add_argument("--show-files", action="store_true", help="print the files that would be checked, then exit")
+    command.add_argument("--show-settings", action="store_true",
+                         help="print the settings that apply to the first file, then exit")
+    loudness = command.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true",
+                          help="print the diagnostics only: no summary, no notes on stderr")
+    loudness.add_argument("-v", "--verbose", action="store_true",
+                          help="also print the configuration files used, the files checked and timings on stderr")
 
 
 def _add_jobs_option(command: argparse.ArgumentParser, what: str) -> None:
@@ -113,14 +191,21 @@ def _run_clean(args: argparse.Namespace) -> int:
 
 
 def _run_rule(args: argparse.Namespace) -> int:
-    """``asynccfg-lint rule CODE`` prints the rule's page; ``rule --all`` lists the codes."""
-    from asynccfg_lint.rule_pages import UnknownRuleError, rule_listing, rule_page
+    """``asynccfg-lint rule CODE|NAME`` prints the rule's page; ``rule --all`` lists the rules (``--output-format json``: ruff's objects)."""
+    from asynccfg_lint.rule_pages import RULES, UnknownRuleError, find_rule, rule_json, rule_listing, rule_page
 
     if args.all:
-        sys.stdout.write(rule_listing())
+        if args.output_format == "json":
+            sys.stdout.write(json.dumps([rule_json(rule) for rule in RULES], indent=2) + "\n")
+        else:
+            sys.stdout.write(rule_listing())
         return EXIT_CLEAN
     try:
-        sys.stdout.write(rule_page(args.code.strip().upper()))
+        rule = find_rule(args.code)
+        if args.output_format == "json":
+            sys.stdout.write(json.dumps(rule_json(rule), indent=2) + "\n")
+        else:
+            sys.stdout.write(rule_page(rule.code))
     except UnknownRuleError as exc:
         sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
         return EXIT_ERROR
@@ -146,9 +231,10 @@ def _add_selection_options(command: argparse.ArgumentParser) -> None:
 
 
 def _add_configuration_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--config", metavar="PATH",
+    command.add_argument("--config", metavar="PATH|KEY=VALUE", action="append", default=[],
                          help="use this configuration file for every file (pyproject.toml: its [tool.asynccfg-lint] "
-                              "table; another TOML file: its top level) instead of discovering pyproject.toml files")
+                              "table; another TOML file: its top level) instead of discovering pyproject.toml files; "
+                              "or a TOML option laid over whichever file applies, e.g. 'select = [\"ACC1\"]' (repeatable)")
     command.add_argument("--isolated", action="store_true", help="ignore all configuration files")
     command.add_argument("--exclude", metavar="GLOBS",
                          help="comma-separated globs to exclude, replacing the configured and default ones")
@@ -156,10 +242,18 @@ def _add_configuration_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--force-exclude", action="store_true", default=False,
                          help="apply the exclusions to paths named on the command line too (for pre-commit)")
     command.add_argument("--no-force-exclude", action="store_false", dest="force_exclude")
+    command.add_argument("--respect-gitignore", action="store_true", default=None,
+                         help="skip files git ignores (.gitignore, .git/info/exclude) in the walk (the default)")
+    command.add_argument("--no-respect-gitignore", action="store_false", dest="respect_gitignore",
+                         help="walk git-ignored files too")
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    """argparse type of ``-j``: its messages name no internal function."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
     return value
@@ -182,17 +276,32 @@ def command_line_overrides(args: argparse.Namespace) -> Overrides:
         for option in ("select", "extend_select", "ignore")
     }
     cwd = os.getcwd()
+    inline = [text for text in args.config if is_inline_option(text)]
     return Overrides(
         selection=Selection(
             select=lists["select"] if args.select is not None else None,
             extend_select=lists["extend_select"],
             ignore=lists["ignore"],
         ),
-        exclude=globs(_glob_list(args.exclude), cwd),
-        extend_exclude=globs(_glob_list(args.extend_exclude), cwd) or (),
-        unsafe_fixes=getattr(args, "unsafe_fixes", None),
+        exclude=globs(_glob_list(args.exclude), cwd, "--exclude"),
+        extend_exclude=globs(_glob_list(args.extend_exclude), cwd, "--extend-exclude") or (),
+        unsafe_fixes=args.unsafe_fixes,
         force_exclude=args.force_exclude,
+        respect_gitignore=args.respect_gitignore,
+        options=parse_inline_options(inline),
     )
+
+
+def config_file(args: argparse.Namespace) -> str | None:
+    """The one ``--config PATH`` (a file, not a ``KEY = VALUE`` option), or ``None``.
+
+    Raises:
+        ConfigError: when two files are given.
+    """
+    files = [text for text in args.config if not is_inline_option(text)]
+    if len(files) > 1:
+        raise ConfigError(f"--config: one configuration file at most, got {files[0]!r} and {files[1]!r}")
+    return files[0] if files else None
 
 
 def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
@@ -215,8 +324,10 @@ def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | st
                         sanitizers=settings.sanitizers)
 
 
-def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
-    """Check every input; ``sources`` receives the bytes of each file with a diagnostic (for ``--show-source``)."""
+def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str],
+                 checked: list[str] | None = None) -> list[Diagnostic]:
+    """Check every input; ``sources`` receives the bytes of each file with a diagnostic (for ``--show-source``),
+    ``checked`` (when given) the files checked."""
     if args.stdin_filename is not None:  # as ruff: --stdin-filename reads stdin, with or without '-'
         for path in args.paths:
             if path != "-" and path != ".":
@@ -231,6 +342,8 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             items.extend(iter_files([path], resolver))
     cache = None if args.no_cache else ResultCache(args.cache_dir or default_cache_dir())
     files = [item for item in items if not isinstance(item, Missing)]
+    if checked is not None:
+        checked.extend(files)
     with Project(summary_scope(files), jobs=args.jobs, cache=cache) as project:
         # files with the same configured sinks share their rounds
         groups: dict[tuple[SinkSpec, ...], dict[str, CheckSettings]] = {}
@@ -333,15 +446,107 @@ def _target_outside(path: str, roots: Sequence[str]) -> str | None:
     return real
 
 
+def _fixable(args: argparse.Namespace, resolver: Resolver) -> Fixable:
+    """Which diagnostics ``--fix`` fixes in this run: safe fixes, and unsafe ones where unsafe fixes are on."""
+    if args.unsafe_fixes is not None:
+        return any_fix if args.unsafe_fixes else safe_fix
+    unsafe: dict[str, bool] = {}
+
+    def fixable(diagnostic: Diagnostic) -> bool:
+        if diagnostic.fix is None:
+            return False
+        if diagnostic.path not in unsafe:
+            unsafe[diagnostic.path] = resolver.file_settings(diagnostic.path).unsafe_fixes
+        return diagnostic.fix.safety == "safe" or unsafe[diagnostic.path]
+
+    return fixable
+
+
+def _verbose(args: argparse.Namespace, resolver: Resolver, files: Sequence[str], started: float) -> None:
+    """``-v``: the configuration files used, how many files were checked and how long it took, on stderr."""
+    if not args.verbose:
+        return
+    used = sorted({str(resolver.settings_for(file).source or "defaults (no configuration file)") for file in files})
+    for source in used:
+        sys.stderr.write(f"asynccfg-lint: settings: {source}\n")
+    sys.stderr.write(f"asynccfg-lint: {_count(len(files), 'file')} checked in {time.perf_counter() - started:.2f} s\n")
+
+
+def _read_sources(paths: Iterator[str] | Sequence[str]) -> dict[str, bytes | str]:
+    sources: dict[str, bytes | str] = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                sources[path] = handle.read()
+        except OSError:
+            continue
+    return sources
+
+
+def _fix_options(resolver: Resolver, path: str, args: argparse.Namespace, sinks: tuple[SinkSpec, ...]) -> FixOptions:
+    from asynccfg_lint.fixer import FixOptions
+
+    settings = resolver.file_settings(path)
+    return FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
+                      sinks=sinks, sanitizers=settings.sanitizers)
+
+
+def _fix_mode(args: argparse.Namespace) -> str:
+    return "diff" if args.diff else "fix-only" if args.fix_only else "fix"
+
+
+def _fix_report(results: Sequence[FileResult], remaining: Sequence[Diagnostic], sources: dict[str, bytes | str]) -> str:
+    """``fix --output-format json``: ``{"fixed": [...], "remaining": [...], "files": [...]}`` (diagnostics as in ``check``)."""
+    from asynccfg_lint.frontends.output import render_json
+
+    fixed = sorted((d for r in results for d in r.fixed), key=lambda d: d.sort_key)
+    report = {
+        "fixed": json.loads(render_json(fixed, sources)),
+        "remaining": json.loads(render_json(remaining, sources)),
+        "files": [
+            {"path": r.path, "changed": r.changed, "fixes_applied": r.applied, "failure": r.failure, "error": r.error}
+            for r in results if r.changed or r.failure or r.error
+        ],
+    }
+    return json.dumps(report, indent=2) + "\n"
+
+
+def _legacy_summary(results: Sequence[FileResult], remaining: Sequence[Diagnostic], diff: bool) -> str:
+    """The one-line summary ``fix`` prints on stderr with the ``text`` format."""
+    changed = sum(r.changed for r in results)
+    applied = sum(r.applied for r in results)
+    skipped = sum(r.unsafe_skipped for r in results)
+    summary = (f"{_count(len(results), 'file')} scanned, {_count(changed, 'file')} "
+               f"{'would change' if diff else 'changed'}, {_count(applied, 'fix', 'fixes')} "
+               f"{'would be applied' if diff else 'applied'}, {_count(len(remaining), 'finding')} left")
+    if skipped:
+        summary += f" ({skipped} more fixable with --unsafe-fixes)"
+    return summary + "\n"
+
+
+def _fix_exit(args: argparse.Namespace, errors: int, remaining: Sequence[Diagnostic], changed: int, applied: int) -> int:
+    """Exit codes as ruff's: ``--diff`` 1 when something would change; ``--fix-only`` 0; else 1 when findings are left."""
+    if errors:
+        return EXIT_ERROR
+    if args.exit_non_zero_on_fix and applied and not args.diff:
+        return EXIT_FINDINGS
+    if args.diff:
+        return EXIT_FINDINGS if changed else EXIT_CLEAN
+    if remaining and not args.fix_only and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
 def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
-    """``asynccfg-lint fix``: apply fixes, print the diff (``--diff``) or what is left, and a summary on stderr.
+    """``asynccfg-lint fix`` / ``check --fix``: apply fixes, print the diff (``--diff``) or what is left, and a summary.
 
     Each file is fixed with its own settings (selection, sinks, sanitizers, unsafe-fixes); all
     settings are resolved before any file is written, so a configuration error changes nothing.
+    With ``text`` the summary is one line on stderr; with ruff's text formats it is ruff's, on stdout.
     """
-    if "-" in args.paths:
-        sys.stderr.write("asynccfg-lint: error: fix does not read stdin; name the files\n")
-        return EXIT_ERROR
+    if args.stdin_filename is not None or "-" in args.paths:
+        return _fix_stdin(args, resolver)
+    started = time.perf_counter()
     missing: list[Diagnostic] = []
     files: list[str] = []
     for item in iter_files(args.paths, resolver):
@@ -349,41 +554,150 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             missing.extend(_missing(item.path, resolver))
         else:
             files.append(item)
-    from asynccfg_lint.fixer import FixOptions
-
     options = []
     with Project(summary_scope(files), jobs=args.jobs) as project:  # the summaries, in the same number of processes
         for file in files:
-            settings = resolver.file_settings(file)
-            options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
-                                      sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
+            options.append(_fix_options(resolver, file, args, project.sinks(resolver.file_settings(file).sinks)))
     results = sorted(_progress(_fix_results(files, options, args.jobs, project), len(files)), key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
+    out: list[str] = []
     for result in results:
         if args.diff and result.diff:
-            sys.stdout.write(result.diff)
+            out.append(result.diff)
         if result.failure is not None:
             sys.stderr.write(f"{result.path}: not fixed: {result.failure}\n")
         if result.error is not None:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
-        if result.changed and not args.diff and (target := _target_outside(result.path, args.paths)) is not None:
+        if result.changed and not args.diff and not args.quiet and \
+                (target := _target_outside(result.path, args.paths)) is not None:
             sys.stderr.write(f"{result.path}: note: a symbolic link out of the checked tree; fixed its target {target}\n")
     remaining = sorted([*missing, *(d for r in results for d in r.remaining)], key=lambda d: d.sort_key)
-    if not args.diff:
-        sys.stdout.write(render_text(remaining))
-    changed = sum(r.changed for r in results)
-    applied = sum(r.applied for r in results)
-    skipped = sum(r.unsafe_skipped for r in results)
-    summary = (f"{_count(len(results), 'file')} scanned, {_count(changed, 'file')} "
-               f"{'would change' if args.diff else 'changed'}, {_count(applied, 'fix', 'fixes')} "
-               f"{'would be applied' if args.diff else 'applied'}, {_count(len(remaining), 'finding')} left")
-    if skipped:
-        summary += f" ({skipped} more fixable with --unsafe-fixes)"
-    sys.stderr.write(summary + "\n")
-    if errors:
-        return EXIT_ERROR
-    if remaining or (args.diff and changed) or (args.exit_non_zero_on_fix and applied):
-        return EXIT_FINDINGS
+    fixed = [d for r in results for d in r.fixed]
+    fixable = _fixable(args, resolver)
+    sources = _read_sources({d.path for d in remaining if d.path in files}) if args.output_format != "text" else {}
+    if args.output_format == "json" and args.command == "fix":
+        out.append(_fix_report(results, remaining, sources))
+    elif not args.diff and not args.fix_only:
+        out.append(render(remaining, args.output_format, sources, args.show_source, fixable))
+    if args.output_format in SUMMARY_FORMATS and not args.quiet:
+        if args.show_fixes and not args.diff:
+            out.append(fixes_table(fixed))
+        out.append(closing_summary(remaining, fixable, len(fixed), _fix_mode(args)))
+    _write_output("".join(out), args.output_file)
+    if args.output_format == "text" and not args.quiet:  # stdout keeps flake8's lines only
+        if args.show_fixes and not args.diff:
+            sys.stderr.write(fixes_table(fixed).lstrip("\n"))
+        sys.stderr.write(_legacy_summary(results, remaining, args.diff))
+    _verbose(args, resolver, files, started)
+    return _fix_exit(args, len(errors), remaining, sum(r.changed for r in results), sum(r.applied for r in results))
+
+
+def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``fix -`` / ``check --fix --stdin-filename PATH``: the fixed text on stdout (``--diff``: the diff);
+    what is left, in the chosen format, and the summary on stderr (or in ``--output-file``), as ruff does."""
+    from asynccfg_lint.fixer import FileResult, fix_source
+
+    display = args.stdin_filename or "-"
+    source = sys.stdin.buffer.read()
+    if display != "-" and resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(display):
+        if not args.diff:
+            sys.stdout.buffer.write(source)
+        return EXIT_CLEAN
+    fixed = fix_source(source, display, _fix_options(resolver, display, args, resolver.file_settings(display).sinks))
+    if args.diff:
+        sys.stdout.write(fixed.diff)
+    else:
+        sys.stdout.buffer.write(fixed.fixed)
+    sys.stdout.flush()
+    if fixed.failure is not None:
+        sys.stderr.write(f"{display}: not fixed: {fixed.failure}\n")
+    result = FileResult(display, changed=fixed.changed, applied=fixed.applied, remaining=fixed.remaining,
+                        unsafe_skipped=fixed.unsafe_skipped, failure=fixed.failure, diff=fixed.diff,
+                        fixed=fixed.fixed_diagnostics)
+    remaining = sorted(fixed.remaining, key=lambda d: d.sort_key)
+    fixable = _fixable(args, resolver)
+    sources = {display: fixed.fixed}
+    if args.output_format == "json" and args.command == "fix":
+        report = _fix_report([result], remaining, sources)
+    elif not args.diff and not args.fix_only:
+        report = render(remaining, args.output_format, sources, args.show_source, fixable)
+    else:
+        report = ""
+    if args.output_format in SUMMARY_FORMATS and not args.quiet:
+        if args.show_fixes and not args.diff:
+            report += fixes_table(fixed.fixed_diagnostics)
+        report += closing_summary(remaining, fixable, len(fixed.fixed_diagnostics), _fix_mode(args))
+    elif args.output_format == "text" and not args.quiet:
+        if args.show_fixes and not args.diff:
+            report += fixes_table(fixed.fixed_diagnostics).lstrip("\n")
+        report += _legacy_summary([result], remaining, args.diff)
+    if args.output_file is not None:
+        _write_output(report, args.output_file)
+    else:
+        sys.stderr.write(report)
+    return _fix_exit(args, 0, remaining, int(fixed.changed), fixed.applied)
+
+
+def _run_add_noqa(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``check --add-noqa``: add ``# noqa: CODE`` for every diagnostic on its noqa row, and say how many on stderr (ruff)."""
+    from asynccfg_lint.fixer import write_atomically
+    from asynccfg_lint.frontends.output import source_text
+    from asynccfg_lint.suppression import add_noqa
+
+    if args.stdin_filename is not None or "-" in args.paths:
+        raise ConfigError("--add-noqa edits files; it cannot read stdin")
+    sources: dict[str, bytes | str] = {}
+    diagnostics = _check_paths(args, resolver, sources)
+    by_path: dict[str, dict[int, set[str]]] = {}
+    for d in diagnostics:
+        if d.code != "ACC001" and isinstance(sources.get(d.path), bytes):
+            by_path.setdefault(d.path, {}).setdefault(d.line, set()).add(d.code)
+    added, failed = 0, 0
+    for path, codes in sorted(by_path.items()):
+        source = sources[path]
+        assert isinstance(source, bytes)
+        new, count = add_noqa(source, source_text(source), codes)
+        if not count:
+            continue
+        try:
+            write_atomically(path, new)
+        except OSError as exc:
+            sys.stderr.write(f"{path}: error: {exc.strerror or exc}\n")
+            failed += 1
+            continue
+        added += count
+    if not args.quiet:
+        sys.stderr.write(f"Added {_count(added, 'noqa directive')}.\n")
+    return EXIT_ERROR if failed else EXIT_CLEAN
+
+
+def _show_files(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``--show-files``: every file a run would check, as absolute paths, sorted (ruff)."""
+    files = sorted(os.path.abspath(item) for item in iter_files(args.paths, resolver) if not isinstance(item, Missing))
+    _write_output("".join(file + "\n" for file in files), args.output_file)
+    return EXIT_CLEAN
+
+
+def _show_settings(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``--show-settings``: the settings of the first file a run would check (else the first path), as ruff."""
+    first = next((item for item in iter_files(args.paths, resolver) if not isinstance(item, Missing)),
+                 args.stdin_filename or args.paths[0])
+    settings = resolver.settings_for(first)
+    effective = resolver.file_settings(first)
+    lines = [
+        f'Resolved settings for: "{os.path.abspath(first)}"',  # quoted, as ruff prints them
+        f'Settings path: "{settings.source.resolve()}"' if settings.source else "Settings path: none (defaults)",
+        "",
+        "# options (the file, the files it extends, --config KEY=VALUE)",
+        *settings.describe(),
+        "",
+        "# in effect for this file (with the command line)",
+        f"enabled = [{', '.join(chr(34) + code + chr(34) for code in sorted(effective.selection.enabled_codes()))}]",
+        f"respect-gitignore = {'true' if resolver.respects_gitignore(first) else 'false'}",
+        f"force-exclude = {'true' if resolver.overrides.force_exclude else 'false'}",
+        f"unsafe-fixes = {'true' if effective.unsafe_fixes else 'false'}",
+    ]
+    _write_output("".join(line + "\n" for line in lines), args.output_file)
     return EXIT_CLEAN
 
 
@@ -392,29 +706,43 @@ def _run_check(args: argparse.Namespace, resolver: Resolver) -> int:
     if args.statistics and args.output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics cannot be printed as {args.output_format}; "
                           f"use --output-format {' or '.join(STATISTICS_FORMATS)}")
+    started = time.perf_counter()
     sources: dict[str, bytes | str] = {}
-    diagnostics = sorted(_check_paths(args, resolver, sources), key=lambda d: d.sort_key)
+    checked: list[str] = []
+    diagnostics = sorted(_check_paths(args, resolver, sources, checked), key=lambda d: d.sort_key)
+    fixable = _fixable(args, resolver)
     if args.statistics:
         text = render_statistics(diagnostics, args.output_format)
     else:
-        text = render(diagnostics, args.output_format, sources, args.show_source)
+        text = render(diagnostics, args.output_format, sources, args.show_source, fixable)
+        if args.output_format in SUMMARY_FORMATS and not args.quiet:
+            text += closing_summary(diagnostics, fixable)
     _write_output(text, args.output_file)
+    _verbose(args, resolver, checked, started)
     if diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
+def parse_arguments(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse ``argv``; an unknown option is a usage error of the sub-command it was given to (its usage printed)."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
-    ``check``: 0 no findings, 1 findings (0 with ``--exit-zero``). ``fix``: 0 when nothing is left
-    to report, 1 when findings remain, when ``--diff`` shows changes, or with
-    ``--exit-non-zero-on-fix`` when a fix was applied. A path that does not exist is an ACC001
-    finding (ruff's E902), and the other paths are still checked. Both: 2 on a usage or
-    configuration error (a clear message on stderr) or an internal error (with the traceback);
-    130 when interrupted (Ctrl-C), after the files being written are complete.
+    ``check``: 0 no findings, 1 findings (0 with ``--exit-zero``). ``fix`` (``check --fix``): 0 when
+    nothing is left to report, 1 when findings remain, when ``--diff`` shows changes, or with
+    ``--exit-non-zero-on-fix`` when a fix was applied; ``--fix-only`` 0. A path that does not
+    exist is an ACC001 finding (ruff's E902), and the other paths are still checked. Both: 2 on
+    a usage or configuration error (a clear message on stderr) or an internal error (with the
+    traceback); 130 when interrupted (Ctrl-C), after the files being written are complete.
     """
-    args = build_parser().parse_args(argv)
+    args = parse_arguments(build_parser(), argv)
     if args.command == "rule":
         return _run_rule(args)
     if args.command == "lsp":
@@ -422,8 +750,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "clean":
         return _run_clean(args)
     try:
-        resolver = Resolver(args.config, args.isolated, command_line_overrides(args))
-        return _run_fix(args, resolver) if args.command == "fix" else _run_check(args, resolver)
+        resolver = Resolver(config_file(args), args.isolated, command_line_overrides(args))
+        if args.show_settings:
+            return _show_settings(args, resolver)
+        if args.show_files:
+            return _show_files(args, resolver)
+        if args.add_noqa:
+            return _run_add_noqa(args, resolver)
+        if args.fix or args.fix_only or args.diff:
+            return _run_fix(args, resolver)
+        return _run_check(args, resolver)
     except ConfigError as exc:
         sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
         return EXIT_ERROR
