@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.metadata import CodePosition
@@ -19,7 +19,7 @@ from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.summaries import summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
-from asynccfg_lint.tracer import Entry
+from asynccfg_lint.tracer import Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
 
 
@@ -43,7 +43,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
-        if spec.kind is SinkKind.VALUE:
+        if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
+            found = _bind_findings(classifier, tracer, sink_call)
+        elif spec.kind is SinkKind.VALUE:
             entry = Entry(spec.key, None, sink_call.argument)
             found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
@@ -54,13 +56,46 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             else:
                 found = classifier.check_entries(traced)
         for finding in found:
-            key = (id(finding.node), finding.code, finding.message)
+            key = (id(finding.node), finding.code, finding.message)  # one bind argument used by two rules: once
+            if spec.used_at is not None:
+                finding = _used_at(finding, spec.used_at)
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _bind_findings(classifier: ValueClassifier, tracer, sink_call) -> list[Finding]:
+    """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
+
+    Every keyword is a jaxpr equation parameter, so it must be hashable before it is a config
+    value (``jax._src.core.Primitive.bind``; measured: a list or an ndarray raises TypeError
+    there, a tuple gets through to lowering).
+    """
+    spec = sink_call.spec
+    if not (isinstance(sink_call.argument, cst.Call) and sink_call.argument is sink_call.call):
+        key = spec.key if spec.kind is SinkKind.VALUE else None  # a whole config as one parameter: unhashable
+        return classifier.check_value(Entry(key, None, sink_call.argument), top_level=True, path=ConfigPath(key),
+                                      parameter=True)
+    traced = tracer.trace_keywords(sink_call.call, spec.named if spec.kind is SinkKind.KEYWORDS else frozenset())
+    found: list[Finding] = []
+    for entry in traced.entries:
+        if spec.kind is not SinkKind.KEYWORDS and entry.key != spec.param:
+            continue
+        if spec.kind is SinkKind.VALUE:
+            entry = replace(entry, key=spec.key)
+        if entry.home is None and entry.value is not None:
+            found += classifier.check_value(entry, top_level=True, path=ConfigPath(entry.key), parameter=True)
+        else:
+            found += classifier.check_entries(TracedDict((entry,), True))
+    return found
+
+
+def _used_at(finding: Finding, used_at: str) -> Finding:
+    """``finding`` at a ``bind`` argument, its message naming where the registered rule uses the value."""
+    return replace(finding, message=f"{finding.message} (used at {used_at})", used_at=used_at)
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:

@@ -26,6 +26,7 @@ from asynccfg_lint.jax_facts import (
     reads_as_int64,
 )
 from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.programs import LOWERING_RULE_CONTEXT, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
     attribute_bindings,
@@ -119,7 +120,9 @@ class Finding:
     ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
     made for the value at ``node``; ``None`` when the fault has none. ``written_at`` is
     ``path:line`` of the offending value when it is written in another module (``node`` is then
-    the expression of the checked module it arrives through, and there is no fix).
+    the expression of the checked module it arrives through, and there is no fix). ``used_at`` is
+    where a registered lowering rule puts a value passed to ``prim.bind`` (``node`` is then the
+    ``bind`` argument): ``path:line``, or the rule's qualified name when its module is not read.
 
     Where the fix may go is decided by :func:`asynccfg_lint.fixes.fix_site` from two more facts:
     ``use`` is the expression of the config the value itself arrives through (an entry's value,
@@ -137,6 +140,7 @@ class Finding:
     written_at: str | None = None
     use: cst.CSTNode | None = None
     outer: tuple[cst.CSTNode, ...] = ()
+    used_at: str | None = None
 
 
 def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
@@ -400,7 +404,10 @@ class ValueClassifier:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
         result: list[Origin] = []
         for binding in bindings:
-            if binding.definition is not None:
+            node = binding.assignment.node if binding.assignment is not None else None
+            if isinstance(node, cst.Param):
+                result.extend(self._parameter(expr, binding, node, depth))
+            elif binding.definition is not None:
                 kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
             elif binding.augmented is not None:
@@ -416,6 +423,22 @@ class ValueClassifier:
                 result.extend(Origin(expr, i) for i in self.from_annotation(binding.annotation))
             else:
                 result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _parameter(self, expr: cst.CSTNode, binding: Binding, param: cst.Param, depth: int) -> list[Origin]:
+        """What a parameter may hold: its default, and what callers pass (its annotation, else unknown).
+
+        Callers are never all visible (JAX calls a registered lowering rule; anything public may be
+        called from elsewhere), so a default is a value like any other, reported where it is written.
+        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or not.
+        """
+        result = self.origins(param.default, depth + 1) if param.default is not None else []
+        if is_rule_context(self.parsed, param):
+            result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
+        elif binding.annotation is not None:
+            result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+        else:
+            result.append(Origin(expr, UNKNOWN))
         return result
 
     # -- other modules of the project ------------------------------------------------------

@@ -52,6 +52,9 @@ class SinkSpec:
             the module that defines it; ``None`` for built-in and configured sinks.
         named: for ``SinkKind.KEYWORDS``, the wrapper's named parameters (keywords that are not
             config entries).
+        used_at: for a sink of a primitive's ``bind`` (:mod:`asynccfg_lint.programs`), where the
+            registered lowering rule puts the keyword into the config (``path:line``, else the
+            rule's qualified name); diagnostics at a ``bind`` argument name it.
     """
 
     qualnames: frozenset[str]
@@ -61,6 +64,7 @@ class SinkSpec:
     key: str | None = None
     wrapper_module: str | None = None
     named: frozenset[str] = frozenset()
+    used_at: str | None = None
 
     @property
     def short_names(self) -> frozenset[str]:
