@@ -29,6 +29,7 @@ from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.programs import LOWERING_RULE_CONTEXT, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
+    unpacked_value,
     attribute_bindings,
     bindings_of_name,
     is_import,
@@ -405,8 +406,11 @@ class ValueClassifier:
         result: list[Origin] = []
         for binding in bindings:
             node = binding.assignment.node if binding.assignment is not None else None
+            loop = self._loop_of(node) if isinstance(node, cst.Name) and binding.value is None else None
             if isinstance(node, cst.Param):
                 result.extend(self._parameter(expr, binding, node, depth))
+            elif loop is not None:
+                result.extend(self._loop_element(expr, node, loop, depth))
             elif binding.definition is not None:
                 kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
@@ -439,6 +443,35 @@ class ValueClassifier:
             result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
         else:
             result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
+        """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""
+        parent = self.parsed.parents.get(name)
+        child: cst.CSTNode = name
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            child, parent = parent, self.parsed.parents.get(parent)
+        return parent if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child else None
+
+    def _loop_element(self, expr: cst.CSTNode, name: cst.Name, loop: cst.For | cst.CompFor, depth: int) -> list[Origin]:
+        """What the loop variable ``name`` takes: each element of a container the loop runs over, when known.
+
+        ``for pair in ((0, 1), (1, 0))`` (also through a name or a default) gives the two tuples, a
+        target ``a, b`` the matching parts of tuple-literal elements; ``range(...)`` gives ints;
+        anything else is unknown.
+        """
+        result: list[Origin] = []
+        for origin in self.origins(loop.iter, depth + 1):
+            elements = origin.inferred.elements if origin.home is None else ()
+            if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
+                result.append(Origin(expr, Inferred(T.INT)))
+            elif origin.inferred.type is not None and origin.inferred.type.json is T.JsonKind.ARRAY and elements \
+                    and not isinstance(origin.node, cst.Call):
+                for element in elements:
+                    value = element if loop.target is name else unpacked_value(loop.target, name, element)
+                    result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
+            else:
+                result.append(Origin(expr, UNKNOWN))
         return result
 
     # -- other modules of the project ------------------------------------------------------

@@ -97,6 +97,45 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     return Registration(primitives, names, function, bound)
 
 
+def _loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
+    """For a call inside ``for p, f in [(a_p, a_rule), ...]`` (or ``zip([...], [...])``): each row's loop variables.
+
+    JAX's own modules register rules this way (``jax/_src/lax/parallel.py``). Returns ``[{}]``
+    outside such a loop, and ``[]`` when the loop's rows cannot be read.
+    """
+    loop = enclosing(parsed, call, (cst.For, cst.FunctionDef, cst.ClassDef))
+    if not isinstance(loop, cst.For):
+        return [{}]
+    names = [loop.target] if isinstance(loop.target, cst.Name) else [
+        e.value for e in loop.target.elements] if isinstance(loop.target, (cst.Tuple, cst.List)) else []
+    if not names or not all(isinstance(n, cst.Name) for n in names):
+        return []
+    rows: list[list[cst.BaseExpression]] = []
+    iterable = loop.iter
+    if isinstance(iterable, cst.Call) and qualified_names(parsed, iterable.func) & {"builtins.zip"}:
+        columns = [a.value for a in iterable.args]
+        if len(columns) != len(names) or not all(isinstance(c, (cst.List, cst.Tuple)) for c in columns):
+            return []
+        rows = [list(row) for row in zip(*[[e.value for e in c.elements] for c in columns])]
+    elif isinstance(iterable, (cst.List, cst.Tuple)):
+        for element in iterable.elements:
+            value = element.value
+            if len(names) == 1:
+                rows.append([value])
+            elif isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names):
+                rows.append([e.value for e in value.elements])
+            else:
+                return []
+    else:
+        return []
+    return [{n.value: v for n, v in zip(names, row)} for row in rows]
+
+
+def _substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
+    """``expr``, or the row's value when ``expr`` is one of the loop's variables."""
+    return row.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
+
+
 def registrations(parsed: ParsedModule) -> list[Registration]:
     """Every lowering rule registered in ``parsed`` (computed once per module)."""
     if "registrations" in parsed.facts:
@@ -105,12 +144,16 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
     for call in parsed.calls:
         names = qualified_names(parsed, call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else set()
         if names & REGISTER_LOWERING:  # mlir.register_lowering(prim, rule)
-            registration = _registration(parsed, _argument(call, 0, "prim"), _argument(call, 1, "rule"))
+            primitive, rule = _argument(call, 0, "prim"), _argument(call, 1, "rule")
         else:  # partial(mlir.register_lowering, prim)(rule)
             primitive = _partial_of_register(parsed, call.func)
-            registration = _registration(parsed, primitive, _argument(call, 0, "rule")) if primitive else None
-        if registration is not None:
-            found.append(registration)
+            rule = _argument(call, 0, "rule") if primitive is not None else None
+        if primitive is None or rule is None:
+            continue
+        for row in _loop_rows(parsed, call):
+            registration = _registration(parsed, _substituted(primitive, row), _substituted(rule, row))
+            if registration is not None:
+                found.append(registration)
     for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim) on a def
         if not isinstance(statement, cst.FunctionDef):
             continue

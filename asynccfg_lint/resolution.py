@@ -36,7 +36,7 @@ def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
     return set(parsed.qualified_names(node))
 
 
-def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:
+def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:
     """For ``a, b = x, y`` return the element of ``value`` that lands in ``name``."""
     if target is name:
         return value
@@ -45,7 +45,7 @@ def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseE
             for t_el, v_el in zip(target.elements, value.elements):
                 if isinstance(t_el, cst.StarredElement) or isinstance(v_el, cst.StarredElement):
                     return None
-                found = _unpacked_value(t_el.value, name, v_el.value)
+                found = unpacked_value(t_el.value, name, v_el.value)
                 if found is not None:
                     return found
     return None
@@ -76,7 +76,7 @@ def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
     if isinstance(parent, cst.AssignTarget):
         statement = parsed.parents.get(parent)
         if isinstance(statement, cst.Assign):
-            return Binding(_unpacked_value(parent.target, node, statement.value), None, None, None, assignment)
+            return Binding(unpacked_value(parent.target, node, statement.value), None, None, None, assignment)
     if isinstance(parent, cst.AnnAssign):
         return Binding(parent.value, parent.annotation.annotation, None, None, assignment)
     if isinstance(parent, cst.AugAssign):
@@ -245,7 +245,7 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
                 elif isinstance(target.target, (cst.Tuple, cst.List)):
                     for element in target.target.elements:
                         if isinstance(element.value, cst.Attribute):
-                            value = _unpacked_value(target.target, element.value, node.value)
+                            value = unpacked_value(target.target, element.value, node.value)
                             add(element.value, Binding(value, None, None, None, None))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:

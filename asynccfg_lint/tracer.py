@@ -163,7 +163,10 @@ class DictTracer:
         opaque: list[cst.BaseExpression] = []
         for element in expr.elements:
             if isinstance(element, cst.DictElement):
-                entries.append(Entry(string_value(element.key), element.key, element.value))
+                key = string_value(element.key)
+                if key is not None:  # {**base, "k": v}: v replaces what base (or an earlier "k") put there
+                    entries = [entry for entry in entries if entry.key != key]
+                entries.append(Entry(key, element.key, element.value))
             else:  # StarredDictElement: {**base}
                 inner = self.trace(element.value, depth + 1)
                 if inner is None:
@@ -267,20 +270,24 @@ class DictTracer:
         return TracedDict(tuple(entries), complete and not opaque, tuple(opaque))
 
     def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
+        replaceable: set[str] = set()  # keys of the positional mapping, which a keyword replaces
         entries: list[Entry] = []
         complete = True
         opaque: list[cst.BaseExpression] = []
         for arg in call.args:
             if arg.keyword is not None:
+                if arg.keyword.value in replaceable:  # dict(base, k=v): v replaces base's "k"
+                    entries = [entry for entry in entries if entry.key != arg.keyword.value]
                 entries.append(Entry(arg.keyword.value, None, arg.value))
             elif arg.star == "**":
                 inner = self.trace(arg.value, depth + 1)
                 if inner is None:
                     complete = False
                     opaque.append(arg.value)
-                else:
+                else:  # what `base` could not show stays untraceable in dict(**base), as in {**base}
                     entries.extend(inner.entries)
                     complete &= inner.complete
+                    opaque.extend(inner.opaque)
             elif arg.star == "":
                 inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value)
                 if inner is None:
@@ -289,6 +296,8 @@ class DictTracer:
                 else:
                     entries.extend(inner.entries)
                     complete &= inner.complete
+                    opaque.extend(inner.opaque)
+                    replaceable.update(entry.key for entry in inner.entries if entry.key is not None)
             else:
                 complete = False
                 opaque.append(arg.value)
@@ -408,12 +417,13 @@ class DictTracer:
                     continue
                 if not any(id(r) in assignments for r in access.referents):
                     continue
-                if not starts_before(parsed, node, use):
+                before = starts_before(parsed, node, use)
+                if not before and not self._loops_back(node, use, bindings):
                     continue
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
                     removed = self._replaced_key(parent)
-                    if removed is not None and self._is_unconditional_before(parent, use):
+                    if removed is not None and before and self._is_unconditional_before(parent, use):
                         removals.append((removed, parent))
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
@@ -435,9 +445,20 @@ class DictTracer:
                         key, value = call.args[0].value, call.args[1].value
                         entries.append(Entry(string_value(key), key, value))
                     elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                        if self._is_unconditional_before(call, use):
+                        if before and self._is_unconditional_before(call, use):
                             removals.append((string_value(call.args[0].value), call))
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+
+    def _loops_back(self, mutation: cst.CSTNode, use: cst.CSTNode, bindings: list[Binding]) -> bool:
+        """True when a loop around ``mutation`` also runs ``use`` and binds none of ``bindings``: a later
+        iteration's use sees what an earlier one added (``for ...: emit(cfg); cfg[k] = v``)."""
+        loop = enclosing(self.parsed, mutation, (cst.For, cst.While, cst.FunctionDef))
+        while isinstance(loop, (cst.For, cst.While)):
+            if _inside(self.parsed, use, loop):
+                return not any(b.assignment is not None and _inside(self.parsed, b.assignment.node, loop)
+                               for b in bindings)
+            loop = enclosing(self.parsed, loop, (cst.For, cst.While, cst.FunctionDef))
+        return False
 
     def _replaced_key(self, subscript: cst.Subscript) -> str | None:
         """The literal key whose earlier value ``del cfg["k"]`` or ``cfg["k"] = v`` discards, else ``None``."""
@@ -473,6 +494,14 @@ class DictTracer:
                 value = keywords.get(name, default)
             entries.append(Entry(name, None, value, annotation))
         return TracedDict(tuple(entries), True)
+
+
+def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    """True when ``ancestor`` encloses ``node``."""
+    parent = parsed.parents.get(node)
+    while parent is not None and parent is not ancestor:
+        parent = parsed.parents.get(parent)
+    return parent is ancestor
 
 
 def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
