@@ -37,7 +37,7 @@ from asynccfg_lint.resolution import (
     qualified_names,
     string_value,
 )
-from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+from asynccfg_lint.tracer import ASYNC_RUNNERS, MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
 
 if TYPE_CHECKING:
     from asynccfg_lint.workspace import Workspace
@@ -269,6 +269,8 @@ class ValueClassifier:
             return self._attribute(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
         if isinstance(expr, cst.Subscript):
             return self._subscript(expr, depth)
         return self._one(expr, UNKNOWN)
@@ -640,6 +642,8 @@ class ValueClassifier:
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        if names & ASYNC_RUNNERS and positional:
+            return self._awaited(positional[0], depth)
         for name in names:
             if name in _FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
@@ -701,12 +705,26 @@ class ValueClassifier:
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
+        if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+            return self._one(expr, Inferred(T.COROUTINE))
         if isinstance(definition, cst.FunctionDef) and peer is self:
             return self._function_result(expr, definition, depth)
         if isinstance(definition, cst.FunctionDef):
             return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
         if isinstance(expr.func, cst.Attribute):
             return self._method(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What ``await expr`` or ``asyncio.run(expr)`` gives: for a call of an ``async def`` of the project, its result."""
+        if isinstance(expr, cst.Call):
+            home, definition = self.parsed, local_definition(self.parsed, expr.func)
+            if definition is None:
+                home, definition = self._foreign_definition(expr.func) or (home, None)
+            if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+                if home is self.parsed:
+                    return self._function_result(expr, definition, depth)
+                return [self._arrived(o, home, expr) for o in self._peer(home)._function_result(definition, definition, depth)]
         return self._one(expr, UNKNOWN)
 
     def _function_result(self, anchor: cst.CSTNode, function: cst.FunctionDef, depth: int) -> list[Origin]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, ImportAssignment
+from libcst.metadata import Assignment, ComprehensionScope, ImportAssignment
 
 from asynccfg_lint.parse import ParsedModule
 
@@ -98,7 +98,39 @@ def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | No
     accesses = scope.accesses[name]
     if not accesses:
         return None
-    return _described(parsed, [referent for access in accesses for referent in access.referents])
+    referents = [referent for access in accesses for referent in access.referents]
+    if not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
+        referents = _leaked_walrus_targets(parsed, scope, name.value)
+    return _described(parsed, referents)
+
+
+def _leaked_walrus_targets(parsed: ParsedModule, scope: object, name: str) -> list[Assignment]:
+    """The assignments of ``name`` by walrus targets inside comprehensions whose enclosing scope is ``scope``.
+
+    libcst records them in the comprehension's scope; Python binds them in the nearest enclosing
+    function or module scope, so a use after the comprehension refers to them.
+    """
+    found: list[Assignment] = []
+    for comprehension in _walrus_scopes(parsed).get(name, ()):
+        outer = comprehension.parent
+        while isinstance(outer, ComprehensionScope):
+            outer = outer.parent
+        if outer is scope:
+            found.extend(a for a in comprehension.assignments[name]
+                         if isinstance(parsed.parents.get(a.node), cst.NamedExpr))
+    return found
+
+
+def _walrus_scopes(parsed: ParsedModule) -> dict[str, list[ComprehensionScope]]:
+    """Name -> the comprehension scopes with a walrus target of that name (once per module)."""
+    if "walrus_scopes" not in parsed.facts:
+        found: dict[str, list[ComprehensionScope]] = {}
+        for node, scope in parsed.scopes.items():
+            if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) \
+                    and isinstance(scope, ComprehensionScope) and scope not in found.get(node.target.value, []):
+                found.setdefault(node.target.value, []).append(scope)
+        parsed.facts["walrus_scopes"] = found
+    return parsed.facts["walrus_scopes"]
 
 
 def _described(parsed: ParsedModule, assignments: Iterable[object]) -> list[Binding] | None:

@@ -44,6 +44,8 @@ _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
 _FIELD = frozenset({"dataclasses.field"})
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
 MAX_DEPTH = 12
+#: calls that run a coroutine and give its result
+ASYNC_RUNNERS = frozenset({"asyncio.run"})
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class DictTracer:
             return self._attribute(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
         return None
 
     def trace_keywords(self, call: cst.Call, named: frozenset[str]) -> TracedDict:
@@ -211,12 +215,22 @@ class DictTracer:
             return self._asdict(call.args[0].value, depth)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
             return self.trace(call.func.value, depth + 1)
+        if names & ASYNC_RUNNERS and call.args:
+            return self._awaited(call.args[0].value, depth)
+        return self._result(call, depth, asynchronous=False)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """The dict ``await f(...)`` or ``asyncio.run(f(...))`` gives for an ``async def f`` of the project."""
+        return self._result(expr, depth, asynchronous=True) if isinstance(expr, cst.Call) else None
+
+    def _result(self, call: cst.Call, depth: int, asynchronous: bool) -> TracedDict | None:
+        """The dict a call of a builder returns (an ``async def`` only when awaited or run)."""
         home, definition = self.parsed, local_definition(self.parsed, call.func)
         if definition is None and self.workspace is not None:
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
-        if isinstance(definition, cst.FunctionDef):
+        if isinstance(definition, cst.FunctionDef) and (definition.asynchronous is not None) == asynchronous:
             returns = [r.value for r in returns_of(definition) if r.value is not None]
             tracer = self if home is self.parsed else self.workspace.tracer(home)
             if returns:
