@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from asynccfg_lint import objects
 from asynccfg_lint import types as T
 from asynccfg_lint.jax_facts import (
     INT_MAX_STR_DIGITS,
@@ -548,6 +549,9 @@ class ValueClassifier:
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:  # self.x / Cls.x: every assignment in the class
             return self._from_bindings(expr, bindings, depth)
+        found = self._object_attribute(expr, depth)
+        if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
+            return found
         attr = expr.attr.value
         if attr in ("value", "name"):
             base = self.origins(expr.value, depth + 1)
@@ -574,6 +578,70 @@ class ValueClassifier:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _instances(self, expr: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """The origins of ``expr`` when one of them is an instance of a project class or a
+        ``SimpleNamespace(...)`` call, else ``None`` (not an object this module can look into)."""
+        base = self.origins(expr, depth + 1)
+        if any(o.inferred.cls is not None and not o.inferred.type.name.startswith("enum") for o in base
+               if o.inferred.type is not None) or any(
+                isinstance(o.node, cst.Call) and o.home is None
+                and qualified_names(self.parsed, o.node.func) & objects.SIMPLE_NAMESPACE for o in base):
+            return base
+        return None
+
+    def _object_attribute(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
+        """``obj.name`` for an instance of a project class (see :mod:`asynccfg_lint.objects`), else ``None``."""
+        base = self._instances(expr.value, depth)
+        if base is None:
+            return None
+        name = expr.attr.value
+        result: list[Origin] = []
+        for origin in base:
+            cls = origin.inferred.cls
+            if cls is None or origin.inferred.type is None or origin.inferred.type.name.startswith("enum"):
+                namespace = objects.namespace_argument(self.parsed, origin.node, name) \
+                    if isinstance(origin.node, cst.Call) and origin.home is None else None
+                result.extend(self.origins(namespace, depth + 1) if namespace is not None else [Origin(expr, UNKNOWN)])
+                continue
+            home = origin.home or self.parsed
+            if origin.home is not None and origin.source is not None:  # built in the class's module
+                call, callers = (origin.source if isinstance(origin.source, cst.Call) else None), home
+            else:
+                call, callers = (origin.node if isinstance(origin.node, cst.Call) else None), self.parsed
+            found = objects.member(home, cls, name, call)
+            if not found.found:
+                result.append(Origin(expr, UNKNOWN))
+                continue
+            arguments = [o for a in found.arguments for o in self._peer(callers).origins(a, depth + 1)]
+            result.extend(arguments if callers is self.parsed else [self._arrived(o, callers, expr) for o in arguments])
+            peer, anchor = self._peer(home), expr if home is self.parsed else cls.name
+            own = [o for v in found.values for o in peer.origins(v, depth + 1)]
+            own += [Origin(anchor if home is self.parsed else a, i) for a in found.annotations
+                    for i in peer.from_annotation(a)]
+            own += [o for g in found.getters for o in peer._function_result(anchor, g, depth + 1)]
+            if found.bindings:
+                own += peer._from_bindings(anchor, list(found.bindings), depth + 1)
+            result.extend(own if home is self.parsed else [self._arrived(o, home, expr) for o in own])
+        return result
+
+    def _object_method(self, expr: cst.Call, depth: int) -> list[Origin] | None:
+        """``obj.method(...)`` for an instance of a project class: what the method returns, else ``None``."""
+        assert isinstance(expr.func, cst.Attribute)
+        base = self._instances(expr.func.value, depth)
+        if base is None:
+            return None
+        result: list[Origin] = []
+        for origin in base:
+            cls = origin.inferred.cls
+            method = objects.class_function(cls, expr.func.attr.value) if cls is not None else None
+            if method is None:
+                result.append(Origin(expr, UNKNOWN))
+                continue
+            home = origin.home or self.parsed
+            found = self._peer(home)._function_result(expr if home is self.parsed else method, method, depth + 1)
+            result.extend(found if home is self.parsed else [self._arrived(o, home, expr) for o in found])
+        return result
 
     def _enum_member(self, expr: cst.Attribute) -> Origin | None:
         """``Mode.FAST`` for an enum class of this module or of another project module."""
@@ -703,7 +771,9 @@ class ValueClassifier:
             if instance.name.startswith("enum"):
                 return self._one(expr, Inferred(instance))
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
-                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
+                # (the arguments are this module's nodes: another module's class is not looked into)
+                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values()),
+                                                cls=definition if peer is self else None))
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
         if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
             return self._one(expr, Inferred(T.COROUTINE))
@@ -712,7 +782,7 @@ class ValueClassifier:
         if isinstance(definition, cst.FunctionDef):
             return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
         if isinstance(expr.func, cst.Attribute):
-            return self._method(expr, depth)
+            return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
 
     def _awaited(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:
@@ -1108,7 +1178,7 @@ class ValueClassifier:
                 findings.append(Finding(origin.node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot "
                                         "hash: binding the primitive raises TypeError (jaxpr equation parameters must "
                                         f"be hashable) before any config exists; {remedy}",
-                                        fix=self._value_fix(origin, depth)))
+                                        fix=_hashable_fix(self._value_fix(origin, depth))))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return _arriving_through(findings, entry.value) if entry.value is not None else findings
@@ -1223,6 +1293,13 @@ class ValueClassifier:
 
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
+#: fixes whose result is a list: JSON-safe, but no more hashable than a set (a bind parameter needs both)
+_LIST_FIXES = (T.SORTED_FIX, T.LIST_FIX, T.TOLIST_FIX)
+
+
+def _hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
+    """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
+    return None if fix in _LIST_FIXES else fix
 
 _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',

@@ -215,6 +215,8 @@ class DictTracer:
             return self._asdict(call.args[0].value, depth)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
             return self.trace(call.func.value, depth + 1)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_asdict" and not call.args:
+            return self._asdict(call.func.value, depth, named_tuple=True)
         if names & ASYNC_RUNNERS and call.args:
             return self._awaited(call.args[0].value, depth)
         return self._result(call, depth, asynchronous=False)
@@ -236,7 +238,28 @@ class DictTracer:
             if returns:
                 traced = tracer._union(returns, depth)
                 return self._bind(traced, definition, call, depth, home) if traced is not None else None
+        if definition is None and isinstance(call.func, cst.Attribute) and not asynchronous:
+            return self._method_result(call, depth)
         return None
+
+    def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
+        """``obj.config()`` for an instance of a class of this module: the dicts the method returns.
+
+        What the object is comes from the classifier (a constructor call, an annotation); the
+        method's ``self.x`` are the class's attributes. Only within this module, and only in a
+        check (the summaries have no classifier).
+        """
+        if self.workspace is None:
+            return None
+        from asynccfg_lint.objects import class_function
+
+        base = self.workspace.classifier(self.parsed).origins(call.func.value, depth + 1)
+        methods = [class_function(o.inferred.cls, call.func.attr.value) if o.inferred.cls is not None and o.home is None
+                   else None for o in base]
+        if not methods or any(m is None for m in methods):
+            return None
+        returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]
+        return self._union(returns, depth) if returns else None
 
     def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
               home: ParsedModule) -> TracedDict:
@@ -484,8 +507,10 @@ class DictTracer:
         index = subscript.slice[0].slice
         return string_value(index.value) if isinstance(index, cst.Index) else None
 
-    def _asdict(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
-        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass defined in this module."""
+    def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
+        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
+        constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
+        for any class of the project called so (a ``typing.NamedTuple``)."""
         call = expr
         if isinstance(expr, cst.Name):
             bindings = bindings_of_name(self.parsed, expr)
@@ -494,19 +519,26 @@ class DictTracer:
             call = bindings[0].value
         if not isinstance(call, cst.Call):
             return None
-        cls = local_definition(self.parsed, call.func)
-        if not isinstance(cls, cst.ClassDef) or not is_dataclass(self.parsed, cls):
+        home, cls = self.parsed, local_definition(self.parsed, call.func)
+        if cls is None and self.workspace is not None:  # a dataclass of another project module
+            found = self.workspace.foreign(self.parsed, call.func)
+            if found and len(found) == 1:
+                home, cls = found[0].home, found[0].binding.definition
+        if not isinstance(cls, cst.ClassDef) or not (is_dataclass(home, cls) if named_tuple is None else named_tuple):
             return None
-        fields = dataclass_fields(self.parsed, cls)
+        fields = dataclass_fields(home, cls)
         positional = [a for a in call.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         entries = []
         for index, (name, annotation, default) in enumerate(fields):
             if index < len(positional):
-                value = positional[index].value
-            else:
-                value = keywords.get(name, default)
-            entries.append(Entry(name, None, value, annotation))
+                entries.append(Entry(name, None, positional[index].value))
+            elif name in keywords:
+                entries.append(Entry(name, None, keywords[name]))
+            elif home is self.parsed:
+                entries.append(Entry(name, None, default, annotation))
+            else:  # the field's default or annotation, written in the dataclass's module
+                entries.append(self._arrived(Entry(name, None, default, annotation), home, call))
         return TracedDict(tuple(entries), True)
 
 
