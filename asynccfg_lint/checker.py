@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 from libcst.metadata import CodePosition
 
-from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier
+from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -94,8 +94,12 @@ def _bind_findings(classifier: ValueClassifier, tracer, sink_call) -> list[Findi
 
 
 def _used_at(finding: Finding, used_at: str) -> Finding:
-    """``finding`` at a ``bind`` argument, its message naming where the registered rule uses the value."""
-    return replace(finding, message=f"{finding.message} (used at {used_at})", used_at=used_at)
+    """``finding`` at a ``bind`` argument, its message naming where the registered rule uses the value.
+
+    Its fix must keep the argument hashable: one that makes a list (``sorted(s)``) is dropped.
+    """
+    return replace(finding, message=f"{finding.message} (used at {used_at})", used_at=used_at,
+                   fix=hashable_fix(finding.fix))
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:

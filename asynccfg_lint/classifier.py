@@ -1178,7 +1178,7 @@ class ValueClassifier:
                 findings.append(Finding(origin.node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot "
                                         "hash: binding the primitive raises TypeError (jaxpr equation parameters must "
                                         f"be hashable) before any config exists; {remedy}",
-                                        fix=_hashable_fix(self._value_fix(origin, depth))))
+                                        fix=hashable_fix(self._value_fix(origin, depth))))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return _arriving_through(findings, entry.value) if entry.value is not None else findings
@@ -1297,7 +1297,7 @@ _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 _LIST_FIXES = (T.SORTED_FIX, T.LIST_FIX, T.TOLIST_FIX)
 
 
-def _hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
+def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
     """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
     return None if fix in _LIST_FIXES else fix
 
