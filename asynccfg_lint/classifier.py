@@ -38,7 +38,16 @@ from asynccfg_lint.resolution import (
     qualified_names,
     string_value,
 )
-from asynccfg_lint.tracer import ASYNC_RUNNERS, MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+from asynccfg_lint.tracer import (
+    ASYNC_RUNNERS,
+    MAX_DEPTH,
+    DictTracer,
+    Entry,
+    TracedDict,
+    is_dataclass,
+    is_typed_dict,
+    returns_of,
+)
 
 if TYPE_CHECKING:
     from asynccfg_lint.workspace import Workspace
@@ -764,6 +773,8 @@ class ValueClassifier:
         if definition is None:
             home, definition = self._foreign_definition(expr.func) or (home, None)
         peer = self._peer(home)
+        if isinstance(definition, cst.ClassDef) and peer is self and is_typed_dict(self.parsed, definition):
+            return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
         if isinstance(definition, cst.ClassDef):
             instance = peer.instance_type(definition)
             if instance is None:

@@ -40,6 +40,7 @@ _DICT_CONSTRUCTORS = frozenset(
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
+_TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
 _FIELD = frozenset({"dataclasses.field"})
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
@@ -232,6 +233,8 @@ class DictTracer:
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
+        if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
+            return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
         if isinstance(definition, cst.FunctionDef) and (definition.asynchronous is not None) == asynchronous:
             returns = [r.value for r in returns_of(definition) if r.value is not None]
             tracer = self if home is self.parsed else self.workspace.tracer(home)
@@ -386,6 +389,14 @@ class DictTracer:
             return self._bindings(bindings, depth)
         return self._foreign(expr, depth)
 
+    def _annotated(self, annotation: cst.BaseExpression) -> TracedDict | None:
+        """The entries a parameter annotated with a ``TypedDict`` of this module has: one per field, by its annotation."""
+        cls = local_definition(self.parsed, annotation)
+        if not isinstance(cls, cst.ClassDef) or not is_typed_dict(self.parsed, cls):
+            return None
+        return TracedDict(tuple(Entry(name, None, None, field) for name, field, _ in dataclass_fields(self.parsed, cls)),
+                          True)
+
     def _bindings(self, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
         """The merged entries of every binding (``name |= {...}`` adds its right-hand side)."""
         if not bindings:
@@ -393,6 +404,14 @@ class DictTracer:
         parts: list[TracedDict | None] = []
         exprs: list[cst.BaseExpression] = []
         for binding in bindings:
+            if binding.value is None and binding.annotation is not None and isinstance(
+                    binding.assignment.node if binding.assignment is not None else None, cst.Param):
+                typed = self._annotated(binding.annotation)  # `cfg: MyTypedDict`
+                if typed is None:
+                    return None
+                parts.append(typed)
+                exprs.append(binding.annotation)
+                continue
             if binding.augmented is not None:
                 # `cfg |= {...}` adds the right-hand side; the earlier bindings are referents too
                 if isinstance(binding.augmented.operator, cst.BitOrAssign):
@@ -569,6 +588,11 @@ def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
 
     function.body.visit(_Returns())
     return found
+
+
+def is_typed_dict(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
+    """True when ``cls`` derives from ``typing.TypedDict`` (its instances are plain dicts)."""
+    return any(qualified_names(parsed, base.value) & _TYPED_DICT for base in cls.bases if base.keyword is None)
 
 
 def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
