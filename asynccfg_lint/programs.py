@@ -16,7 +16,6 @@ given as ``functools.partial(rule, ...)``, and the decorator ``@partial(mlir.reg
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -24,7 +23,7 @@ import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.resolution import enclosing, qualified_names
+from asynccfg_lint.resolution import enclosing, location, qualified_names
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
@@ -176,17 +175,6 @@ def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
     if not positional or positional[0] is not param:
         return False
     return any(r.function is function for r in registrations(parsed))
-
-
-def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
-    """``path:line`` of ``node``, the path relative to the working directory as checked files are shown."""
-    path = parsed.path
-    if os.path.isabs(path):
-        try:
-            path = os.path.relpath(path)
-        except ValueError:  # another drive (Windows): keep it absolute
-            pass
-    return f"{path}:{parsed.positions[node].start.line}"
 
 
 def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], uses: dict[tuple[str, str], cst.CSTNode]) -> set[SinkSpec]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -343,6 +344,18 @@ def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Bindin
     if not isinstance(cls, cst.ClassDef):
         cls = method_owner(parsed, expr.value)
     return class_attribute_bindings(parsed, cls, expr.attr.value) if cls is not None else None
+
+
+def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
+    """``path:line`` of ``node`` in ``parsed``, the path relative to the working directory as the checked
+    files are shown (``../builders.py`` when the run starts inside the package); 1-based line."""
+    path = parsed.path
+    if os.path.isabs(path):
+        try:
+            path = os.path.relpath(path)
+        except ValueError:  # another drive (Windows): keep it absolute
+            pass
+    return f"{path}:{parsed.positions[node].start.line}"
 
 
 def string_value(node: cst.CSTNode | None) -> str | None:

@@ -10,7 +10,6 @@ metadata. A name the project does not hold (third-party code, a star import) sta
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from asynccfg_lint.resolution import (
     bindings_of_name,
     class_attribute_bindings,
     is_import,
+    location,
     module_bindings,
     module_qualified_names,
     qualified_names,
@@ -131,12 +131,5 @@ class Workspace:
         return [Foreign(home, binding) for binding in bindings]
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
-        """``path:line`` of ``node`` in ``home``, the path relative to the working directory as the checked files are shown
-        (``../builders.py`` when the run starts inside the package)."""
-        path = home.path
-        if os.path.isabs(path):
-            try:
-                path = os.path.relpath(path)
-            except ValueError:  # another drive (Windows): keep it absolute
-                pass
-        return f"{path}:{home.positions[node].start.line}"
+        """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.resolution.location`)."""
+        return location(home, node)

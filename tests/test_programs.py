@@ -31,6 +31,19 @@ PROGRAMS = FIXTURES / "programs"
 MODULES = sorted(PROGRAMS.glob("*.py"))
 
 
+# a package: primitives and rules, options, and the user API in three modules
+PACKAGE = PROGRAMS / "extpkg"
+PACKAGE_FILES = sorted(PACKAGE.glob("*.py"))
+
+
+def _package_expected() -> set[tuple[str, Expected]]:
+    return {(f"extpkg/{path.name}", e) for path in PACKAGE_FILES for e in expected_diagnostics(path)}
+
+
+def _package_cases() -> list[ProgramCase]:
+    return [case for path in PACKAGE_FILES for case in program_cases(path, f"extpkg.{path.stem}")]
+
+
 def _cases() -> list[ProgramCase]:
     return [case for path in MODULES for case in program_cases(path, path.stem)]
 
@@ -61,11 +74,11 @@ def test_declared_verdicts_match_expectations(path: Path):
 def outcomes():
     if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
         pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
-    return run_programs([str(PROGRAMS)], _cases())
+    return run_programs([str(PROGRAMS)], _cases() + _package_cases())
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.id)
+@pytest.mark.parametrize("case", _cases() + _package_cases(), ids=lambda c: c.id)
 def test_program_oracle(outcomes, case: ProgramCase):
     outcome = outcomes[case.id]
     assert outcome.verdict == case.declared, outcome.describe()
@@ -76,19 +89,6 @@ def test_modules_through_the_cli_and_flake8():
     cli = parse_text(run_cli("--isolated", "--no-cache", *names, cwd=PROGRAMS).stdout)
     assert {(row.path, row.expected) for row in cli} == {(p.name, e) for p in MODULES for e in expected_diagnostics(p)}
     assert acc_rows(run_flake8("--select", "ACC1", *names, cwd=PROGRAMS).stdout) == cli
-
-
-# ---------------------------------------------------------------- a package through every front end
-PACKAGE = PROGRAMS / "extpkg"
-PACKAGE_FILES = sorted(PACKAGE.glob("*.py"))
-
-
-def _package_expected() -> set[tuple[str, Expected]]:
-    return {(f"extpkg/{path.name}", e) for path in PACKAGE_FILES for e in expected_diagnostics(path)}
-
-
-def _package_cases() -> list[ProgramCase]:
-    return [case for path in PACKAGE_FILES for case in program_cases(path, f"extpkg.{path.stem}")]
 
 
 def test_package_declared_verdicts_match_expectations():
@@ -162,19 +162,6 @@ def test_package_through_the_language_server():
         assert client.wait() == 0
     finally:
         client.close()
-
-
-@pytest.fixture(scope="module")
-def package_outcomes():
-    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
-        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
-    return run_programs([str(PROGRAMS)], _package_cases())
-
-
-@pytest.mark.oracle
-@pytest.mark.parametrize("case", _package_cases(), ids=lambda c: c.id)
-def test_package_oracle(package_outcomes, case: ProgramCase):
-    assert package_outcomes[case.id].verdict == case.declared, package_outcomes[case.id].describe()
 
 
 @pytest.mark.oracle

@@ -153,8 +153,13 @@ def _run_child(mode: str, namespaces: dict[str, str], cases: list[Case]) -> tupl
         "cases": [{"id": c.id, "namespace": c.namespace, "kind": c.kind, "expr": c.expr,
                    "bindings": [list(b) for b in c.bindings]} for c in cases],
     }
+    return run_child_job(RUNNER, job)
+
+
+def run_child_job(runner: Path, job: dict) -> tuple[list[dict], int, str]:
+    """Run the child script ``runner`` (8 forced CPU devices) on ``job``; its JSON events, exit code and stderr."""
     env = {**os.environ, **CHILD_ENV}
-    completed = subprocess.run([sys.executable, str(RUNNER)], input=json.dumps(job), capture_output=True,
+    completed = subprocess.run([sys.executable, str(runner)], input=json.dumps(job), capture_output=True,
                                text=True, env=env, timeout=TIMEOUT)
     events = []
     for line in completed.stdout.splitlines():

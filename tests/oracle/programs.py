@@ -12,18 +12,14 @@ what JAX 0.12.0.1 does with it. :func:`run_programs` measures that in child proc
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import signal
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 
-from tests.oracle.driver import CHILD_ENV, TIMEOUT, Outcome, OracleError
+from tests.oracle.driver import Outcome, OracleError, run_child_job
 
 PROGRAM_RUNNER = Path(__file__).with_name("program_runner.py")
 _ORACLE = re.compile(r"#\s*oracle:\s*(?P<verdict>clean|ACC\d{3})")
@@ -71,18 +67,9 @@ def program_cases(path: Path, module: str) -> list[ProgramCase]:
 
 
 def _run_child(mode: str, sys_path: list[str], cases: list[ProgramCase]) -> tuple[list[dict], int, str]:
-    job = {"mode": mode, "sys_path": sys_path,
-           "cases": [{"id": c.id, "module": c.module, "function": c.function} for c in cases]}
-    env = {**os.environ, **CHILD_ENV}
-    completed = subprocess.run([sys.executable, str(PROGRAM_RUNNER)], input=json.dumps(job), capture_output=True,
-                               text=True, env=env, timeout=TIMEOUT)
-    events = []
-    for line in completed.stdout.splitlines():
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise OracleError(f"unexpected output from the program oracle: {line!r}\n{completed.stderr[-3000:]}") from exc
-    return events, completed.returncode, completed.stderr
+    return run_child_job(PROGRAM_RUNNER, {"mode": mode, "sys_path": sys_path,
+                                          "cases": [{"id": c.id, "module": c.module, "function": c.function}
+                                                    for c in cases]})
 
 
 def run_programs(sys_path: list[str], cases: list[ProgramCase]) -> dict[str, Outcome]:
