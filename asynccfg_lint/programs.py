@@ -23,7 +23,7 @@ import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.resolution import enclosing, location, qualified_names
+from asynccfg_lint.resolution import enclosing, qualified_names
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
@@ -177,14 +177,15 @@ def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
     return any(r.function is function for r in registrations(parsed))
 
 
-def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], uses: dict[tuple[str, str], cst.CSTNode]) -> set[SinkSpec]:
+def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for the rules registered in ``parsed``, given the sinks known so far.
 
     A rule's derived sink for a parameter JAX passes as a keyword (``bind``'s keywords are the
     rule's keyword arguments) becomes a sink of the primitive's ``bind`` for that keyword; a rule
-    whose ``**params`` is the config makes every ``bind`` keyword an entry. ``uses`` maps
-    ``(rule qualified name, parameter)`` to the expression of this module where the parameter
-    reaches the config: the new spec's ``used_at`` names it (``path:line``).
+    whose ``**params`` is the config makes every ``bind`` keyword an entry. The new spec's
+    ``used_at`` is the rule's qualified name; where in the rule the keyword reaches the config is
+    looked up only when a finding names it (:func:`asynccfg_lint.checker.use_location`), since a
+    position costs a code generation of the rule's whole module.
     """
     found: set[SinkSpec] = set()
     by_name: dict[str, list[SinkSpec]] = {}
@@ -196,10 +197,6 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], uses: dict[tuple
         module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
         for rule in registration.rule:
             for spec in by_name.get(rule, ()):
-                if spec.position == 0:
-                    continue  # the lowering context
-                use = uses.get((rule, spec.param))
-                used_at = location(parsed, use) if use is not None else None
-                found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module,
-                                  used_at=used_at or rule))
+                if spec.position != 0:  # the first parameter is the lowering context
+                    found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule))
     return found

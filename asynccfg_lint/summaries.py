@@ -61,7 +61,9 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
     """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far.
 
     Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
-    here (:func:`asynccfg_lint.programs.bind_sinks`).
+    here (:func:`asynccfg_lint.programs.bind_sinks`). Where each derived sink's parameter reaches
+    the config is kept in ``parsed.facts["sink_uses"]`` (``(function qualified name, parameter)``
+    -> the expression).
     """
     sinks = set(sinks)
     derived: set[SinkSpec] = set()
@@ -96,7 +98,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, entry.value)
-    return derived | bind_sinks(parsed, sinks | derived, uses)
+    return derived | bind_sinks(parsed, sinks | derived)
 
 
 def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:

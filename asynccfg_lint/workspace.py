@@ -97,6 +97,10 @@ class Workspace:
             return None
         return self._lookup(next(iter(names)), 0)
 
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module of dotted name ``name`` (parsed once per check), else ``None``."""
+        return self._home(name)
+
     def _home(self, name: str) -> ParsedModule | None:
         if name not in self._homes:
             self._homes[name] = self._modules(name) if self._modules is not None else None
