@@ -16,10 +16,10 @@ from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, par
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.resolution import enclosing, location, parameter_of, qualified_names
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.sinks import find_sink_calls, traced_config
+from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.summaries import summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
-from asynccfg_lint.tracer import Entry, TracedDict
+from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
 
 
@@ -75,12 +75,12 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     return findings
 
 
-def _bind_findings(classifier: ValueClassifier, tracer, sink_call) -> list[Finding]:
+def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
     """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
 
     Every keyword is a jaxpr equation parameter, so it must be hashable before it is a config
-    value (``jax._src.core.Primitive.bind``; measured: a list or an ndarray raises TypeError
-    there, a tuple gets through to lowering).
+    value (``jax._src.core.Primitive.bind``; measured: a list, set, dict or ndarray raises
+    TypeError there, a tuple gets through to lowering).
     """
     spec = sink_call.spec
     if not (isinstance(sink_call.argument, cst.Call) and sink_call.argument is sink_call.call):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from asynccfg_lint.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import enclosing, qualified_names
 

@@ -195,3 +195,45 @@ def test_fixed_programs_lower_where_nothing_is_left(tmp_path):
     assert len(fixed_to_clean) >= 8, fixed_to_clean
     outcomes = run_programs([str(tmp_path)], [c for c in cases if c.id in expected_after])
     assert {i: outcomes[i].verdict for i in expected_after} == expected_after
+
+
+RULE_FORMS = '''
+import functools
+from functools import partial
+from jax._src import core
+from jax.interpreters import mlir as public_mlir
+from jax._src.interpreters import mlir
+
+a_p, b_p, c_p, d_p, e_p = (core.Primitive(n) for n in "abcde")
+
+def direct(ctx, x, *, k): ...
+def partially(ctx, x, *, k, fixed): ...
+@partial(mlir.register_lowering, c_p)
+def decorated(ctx, x, *, k): ...
+def looped(ctx, x, *, k): ...
+def called(ctx, x, *, k): ...
+def unregistered(ctx, x, *, k): ...
+
+mlir.register_lowering(a_p, direct)
+public_mlir.register_lowering(b_p, functools.partial(partially, fixed=1))
+for p, f in zip([d_p], [looped]):
+    mlir.register_lowering(p, f)
+partial(mlir.register_lowering, e_p)(called)
+'''
+
+
+def test_registration_forms_and_the_rule_context():
+    """Every registration form is found, and a registered rule's first parameter (only) is its lowering context."""
+    import libcst as cst
+
+    from asynccfg_lint.parse import parse_source
+    from asynccfg_lint.programs import is_rule_context, registrations
+
+    parsed = parse_source(RULE_FORMS, "ext.py")
+    found = {(min(r.primitive), min(r.rule), r.bound) for r in registrations(parsed)}
+    assert found == {("ext.a_p", "ext.direct", frozenset()), ("ext.b_p", "ext.partially", frozenset({"fixed"})),
+                     ("ext.c_p", "ext.decorated", frozenset()), ("ext.d_p", "ext.looped", frozenset()),
+                     ("ext.e_p", "ext.called", frozenset())}
+    functions = {s.name.value: s for s in parsed.module.body if isinstance(s, cst.FunctionDef)}
+    contexts = {name: [is_rule_context(parsed, p) for p in f.params.params] for name, f in functions.items()}
+    assert contexts == {name: [name != "unregistered", False] for name in functions}
