@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.metadata import CodePosition
 
-from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier
+from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
-from asynccfg_lint.resolution import enclosing, parameter_of, qualified_names
+from asynccfg_lint.resolution import enclosing, location, parameter_of, qualified_names
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.sinks import find_sink_calls, traced_config
+from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.summaries import summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
-from asynccfg_lint.tracer import Entry
+from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
 
 
 def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset(),
-            modules: ModuleLoader | None = None) -> list[Finding]:
+            modules: ModuleLoader | None = None, selection: Selection | None = None) -> list[Finding]:
     """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code).
 
     ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
@@ -32,6 +32,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     finds the project's other modules by dotted name (``Project.module``), to follow builders and
     constants imported from them; a value written in another module is reported at the
     expression of ``parsed`` it arrives through (``Finding.written_at`` says where it is written).
+    A value passed to a primitive's ``bind`` is reported at the argument, its message naming where
+    the registered rule uses it (``Finding.used_at``); with ``selection``, such findings of codes
+    not selected are left out (naming the place costs the positions of the rule's module).
     """
     sinks = summarise_module(parsed, sinks)  # this module's own wrappers
     checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
@@ -39,11 +42,14 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
     seen: set[tuple[int, str, str]] = set()
+    places: dict[tuple[str, str], str] = {}
     for sink_call in find_sink_calls(parsed, sinks):
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
-        if spec.kind is SinkKind.VALUE:
+        if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
+            found = _bind_findings(classifier, tracer, sink_call)
+        elif spec.kind is SinkKind.VALUE:
             entry = Entry(spec.key, None, sink_call.argument)
             found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
@@ -54,13 +60,73 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             else:
                 found = classifier.check_entries(traced)
         for finding in found:
-            key = (id(finding.node), finding.code, finding.message)
+            key = (id(finding.node), finding.code, finding.message)  # one bind argument used by two rules: once
+            if spec.used_at is not None:
+                if selection is not None and not selection.is_enabled(finding.code):
+                    continue  # naming the place costs the rule module's positions: only for what is shown
+                if (spec.used_at, spec.param) not in places:
+                    places[spec.used_at, spec.param] = use_location(parsed, workspace, sinks, spec)
+                finding = _used_at(finding, places[spec.used_at, spec.param])
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
+
+    Every keyword is a jaxpr equation parameter, so it must be hashable before it is a config
+    value (``jax._src.core.Primitive.bind``; measured: a list, set, dict or ndarray raises
+    TypeError there, a tuple gets through to lowering).
+    """
+    spec = sink_call.spec
+    if not (isinstance(sink_call.argument, cst.Call) and sink_call.argument is sink_call.call):
+        key = spec.key if spec.kind is SinkKind.VALUE else None  # a whole config as one parameter: unhashable
+        return classifier.check_value(Entry(key, None, sink_call.argument), top_level=True, path=ConfigPath(key),
+                                      parameter=True)
+    traced = tracer.trace_keywords(sink_call.call, spec.named if spec.kind is SinkKind.KEYWORDS else frozenset())
+    found: list[Finding] = []
+    for entry in traced.entries:
+        if spec.kind is not SinkKind.KEYWORDS and entry.key != spec.param:
+            continue
+        if spec.kind is SinkKind.VALUE:
+            entry = replace(entry, key=spec.key)
+        if entry.home is None and entry.value is not None:
+            found += classifier.check_value(entry, top_level=True, path=ConfigPath(entry.key), parameter=True)
+        else:
+            found += classifier.check_entries(TracedDict((entry,), True))
+    return found
+
+
+def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec], spec: SinkSpec) -> str:
+    """``path:line`` where the registered rule ``spec.used_at`` (a qualified name) puts ``spec.param``
+    into its config; the rule's qualified name when its module is not read or the place is not found.
+
+    The rule's module is ``parsed`` or a project module (through ``workspace``); it is summarised
+    here if this process has not summarised it yet.
+    """
+    module = spec.used_at.rpartition(".")[0]
+    home = parsed if module == parsed.name.name else workspace.module(module)
+    if home is None:
+        return spec.used_at
+    uses = home.facts.get("sink_uses", {})
+    if (spec.used_at, spec.param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
+        summarise_module(home, {*sinks, *BUILTIN_SINKS})
+        uses = home.facts.get("sink_uses", {})
+    use = uses.get((spec.used_at, spec.param))
+    return location(home, use) if use is not None else spec.used_at
+
+
+def _used_at(finding: Finding, used_at: str) -> Finding:
+    """``finding`` at a ``bind`` argument, its message naming where the registered rule uses the value.
+
+    Its fix must keep the argument hashable: one that makes a list (``sorted(s)``) is dropped.
+    """
+    return replace(finding, message=f"{finding.message} (used at {used_at})", used_at=used_at,
+                   fix=hashable_fix(finding.fix))
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
@@ -131,7 +197,7 @@ def check_parsed(
     """
     located = []
     noqa = noqa_lines(parsed.text) if apply_noqa else {}
-    for finding in analyse(parsed, sinks, sanitizers, modules):
+    for finding in analyse(parsed, sinks, sanitizers, modules, selection):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from asynccfg_lint import objects
 from asynccfg_lint import types as T
 from asynccfg_lint.jax_facts import (
     INT_MAX_STR_DIGITS,
@@ -26,8 +27,10 @@ from asynccfg_lint.jax_facts import (
     reads_as_int64,
 )
 from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.programs import LOWERING_RULE_CONTEXT, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
+    unpacked_value,
     attribute_bindings,
     bindings_of_name,
     is_import,
@@ -35,7 +38,16 @@ from asynccfg_lint.resolution import (
     qualified_names,
     string_value,
 )
-from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+from asynccfg_lint.tracer import (
+    ASYNC_RUNNERS,
+    MAX_DEPTH,
+    DictTracer,
+    Entry,
+    TracedDict,
+    is_dataclass,
+    is_typed_dict,
+    returns_of,
+)
 
 if TYPE_CHECKING:
     from asynccfg_lint.workspace import Workspace
@@ -119,7 +131,9 @@ class Finding:
     ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.types.FixTemplate`),
     made for the value at ``node``; ``None`` when the fault has none. ``written_at`` is
     ``path:line`` of the offending value when it is written in another module (``node`` is then
-    the expression of the checked module it arrives through, and there is no fix).
+    the expression of the checked module it arrives through, and there is no fix). ``used_at`` is
+    where a registered lowering rule puts a value passed to ``prim.bind`` (``node`` is then the
+    ``bind`` argument): ``path:line``, or the rule's qualified name when its module is not read.
 
     Where the fix may go is decided by :func:`asynccfg_lint.fixes.fix_site` from two more facts:
     ``use`` is the expression of the config the value itself arrives through (an entry's value,
@@ -137,6 +151,7 @@ class Finding:
     written_at: str | None = None
     use: cst.CSTNode | None = None
     outer: tuple[cst.CSTNode, ...] = ()
+    used_at: str | None = None
 
 
 def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
@@ -264,6 +279,8 @@ class ValueClassifier:
             return self._attribute(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
         if isinstance(expr, cst.Subscript):
             return self._subscript(expr, depth)
         return self._one(expr, UNKNOWN)
@@ -400,7 +417,13 @@ class ValueClassifier:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
         result: list[Origin] = []
         for binding in bindings:
-            if binding.definition is not None:
+            node = binding.assignment.node if binding.assignment is not None else None
+            loop = self._loop_of(node) if isinstance(node, cst.Name) and binding.value is None else None
+            if isinstance(node, cst.Param):
+                result.extend(self._parameter(expr, binding, node, depth))
+            elif loop is not None:
+                result.extend(self._loop_element(expr, node, loop, depth))
+            elif binding.definition is not None:
                 kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
             elif binding.augmented is not None:
@@ -414,6 +437,51 @@ class ValueClassifier:
                 result.extend(found)
             elif binding.annotation is not None:
                 result.extend(Origin(expr, i) for i in self.from_annotation(binding.annotation))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _parameter(self, expr: cst.CSTNode, binding: Binding, param: cst.Param, depth: int) -> list[Origin]:
+        """What a parameter may hold: its default, and what callers pass (its annotation, else unknown).
+
+        Callers are never all visible (JAX calls a registered lowering rule; anything public may be
+        called from elsewhere), so a default is a value like any other, reported where it is written.
+        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or not.
+        """
+        result = self.origins(param.default, depth + 1) if param.default is not None else []
+        if is_rule_context(self.parsed, param):
+            result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
+        elif binding.annotation is not None:
+            result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+        else:
+            result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
+        """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""
+        parent = self.parsed.parents.get(name)
+        child: cst.CSTNode = name
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            child, parent = parent, self.parsed.parents.get(parent)
+        return parent if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child else None
+
+    def _loop_element(self, expr: cst.CSTNode, name: cst.Name, loop: cst.For | cst.CompFor, depth: int) -> list[Origin]:
+        """What the loop variable ``name`` takes: each element of a container the loop runs over, when known.
+
+        ``for pair in ((0, 1), (1, 0))`` (also through a name or a default) gives the two tuples, a
+        target ``a, b`` the matching parts of tuple-literal elements; ``range(...)`` gives ints;
+        anything else is unknown.
+        """
+        result: list[Origin] = []
+        for origin in self.origins(loop.iter, depth + 1):
+            elements = origin.inferred.elements if origin.home is None else ()
+            if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
+                result.append(Origin(expr, Inferred(T.INT)))
+            elif origin.inferred.type is not None and origin.inferred.type.json is T.JsonKind.ARRAY and elements \
+                    and not isinstance(origin.node, cst.Call):
+                for element in elements:
+                    value = element if loop.target is name else unpacked_value(loop.target, name, element)
+                    result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result
@@ -490,6 +558,9 @@ class ValueClassifier:
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:  # self.x / Cls.x: every assignment in the class
             return self._from_bindings(expr, bindings, depth)
+        found = self._object_attribute(expr, depth)
+        if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
+            return found
         attr = expr.attr.value
         if attr in ("value", "name"):
             base = self.origins(expr.value, depth + 1)
@@ -516,6 +587,70 @@ class ValueClassifier:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _instances(self, expr: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """The origins of ``expr`` when one of them is an instance of a project class or a
+        ``SimpleNamespace(...)`` call, else ``None`` (not an object this module can look into)."""
+        base = self.origins(expr, depth + 1)
+        if any(o.inferred.cls is not None and not o.inferred.type.name.startswith("enum") for o in base
+               if o.inferred.type is not None) or any(
+                isinstance(o.node, cst.Call) and o.home is None
+                and qualified_names(self.parsed, o.node.func) & objects.SIMPLE_NAMESPACE for o in base):
+            return base
+        return None
+
+    def _object_attribute(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
+        """``obj.name`` for an instance of a project class (see :mod:`asynccfg_lint.objects`), else ``None``."""
+        base = self._instances(expr.value, depth)
+        if base is None:
+            return None
+        name = expr.attr.value
+        result: list[Origin] = []
+        for origin in base:
+            cls = origin.inferred.cls
+            if cls is None or origin.inferred.type is None or origin.inferred.type.name.startswith("enum"):
+                namespace = objects.namespace_argument(self.parsed, origin.node, name) \
+                    if isinstance(origin.node, cst.Call) and origin.home is None else None
+                result.extend(self.origins(namespace, depth + 1) if namespace is not None else [Origin(expr, UNKNOWN)])
+                continue
+            home = origin.home or self.parsed
+            if origin.home is not None and origin.source is not None:  # built in the class's module
+                call, callers = (origin.source if isinstance(origin.source, cst.Call) else None), home
+            else:
+                call, callers = (origin.node if isinstance(origin.node, cst.Call) else None), self.parsed
+            found = objects.member(home, cls, name, call)
+            if not found.found:
+                result.append(Origin(expr, UNKNOWN))
+                continue
+            arguments = [o for a in found.arguments for o in self._peer(callers).origins(a, depth + 1)]
+            result.extend(arguments if callers is self.parsed else [self._arrived(o, callers, expr) for o in arguments])
+            peer, anchor = self._peer(home), expr if home is self.parsed else cls.name
+            own = [o for v in found.values for o in peer.origins(v, depth + 1)]
+            own += [Origin(anchor if home is self.parsed else a, i) for a in found.annotations
+                    for i in peer.from_annotation(a)]
+            own += [o for g in found.getters for o in peer._function_result(anchor, g, depth + 1)]
+            if found.bindings:
+                own += peer._from_bindings(anchor, list(found.bindings), depth + 1)
+            result.extend(own if home is self.parsed else [self._arrived(o, home, expr) for o in own])
+        return result
+
+    def _object_method(self, expr: cst.Call, depth: int) -> list[Origin] | None:
+        """``obj.method(...)`` for an instance of a project class: what the method returns, else ``None``."""
+        assert isinstance(expr.func, cst.Attribute)
+        base = self._instances(expr.func.value, depth)
+        if base is None:
+            return None
+        result: list[Origin] = []
+        for origin in base:
+            cls = origin.inferred.cls
+            method = objects.class_function(cls, expr.func.attr.value) if cls is not None else None
+            if method is None:
+                result.append(Origin(expr, UNKNOWN))
+                continue
+            home = origin.home or self.parsed
+            found = self._peer(home)._function_result(expr if home is self.parsed else method, method, depth + 1)
+            result.extend(found if home is self.parsed else [self._arrived(o, home, expr) for o in found])
+        return result
 
     def _enum_member(self, expr: cst.Attribute) -> Origin | None:
         """``Mode.FAST`` for an enum class of this module or of another project module."""
@@ -584,6 +719,8 @@ class ValueClassifier:
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        if names & ASYNC_RUNNERS and positional:
+            return self._awaited(positional[0], depth)
         for name in names:
             if name in _FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
@@ -636,6 +773,8 @@ class ValueClassifier:
         if definition is None:
             home, definition = self._foreign_definition(expr.func) or (home, None)
         peer = self._peer(home)
+        if isinstance(definition, cst.ClassDef) and peer is self and is_typed_dict(self.parsed, definition):
+            return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
         if isinstance(definition, cst.ClassDef):
             instance = peer.instance_type(definition)
             if instance is None:
@@ -643,14 +782,30 @@ class ValueClassifier:
             if instance.name.startswith("enum"):
                 return self._one(expr, Inferred(instance))
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
-                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
+                # (the arguments are this module's nodes: another module's class is not looked into)
+                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values()),
+                                                cls=definition if peer is self else None))
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
+        if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+            return self._one(expr, Inferred(T.COROUTINE))
         if isinstance(definition, cst.FunctionDef) and peer is self:
             return self._function_result(expr, definition, depth)
         if isinstance(definition, cst.FunctionDef):
             return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
         if isinstance(expr.func, cst.Attribute):
-            return self._method(expr, depth)
+            return self._object_method(expr, depth) or self._method(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What ``await expr`` or ``asyncio.run(expr)`` gives: for a call of an ``async def`` of the project, its result."""
+        if isinstance(expr, cst.Call):
+            home, definition = self.parsed, local_definition(self.parsed, expr.func)
+            if definition is None:
+                home, definition = self._foreign_definition(expr.func) or (home, None)
+            if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+                if home is self.parsed:
+                    return self._function_result(expr, definition, depth)
+                return [self._arrived(o, home, expr) for o in self._peer(home)._function_result(definition, definition, depth)]
         return self._one(expr, UNKNOWN)
 
     def _function_result(self, anchor: cst.CSTNode, function: cst.FunctionDef, depth: int) -> list[Origin]:
@@ -1034,7 +1189,7 @@ class ValueClassifier:
                 findings.append(Finding(origin.node, "ACC101", f"{path.describe()} is {pytype.name}, which JAX cannot "
                                         "hash: binding the primitive raises TypeError (jaxpr equation parameters must "
                                         f"be hashable) before any config exists; {remedy}",
-                                        fix=self._value_fix(origin, depth)))
+                                        fix=hashable_fix(self._value_fix(origin, depth))))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return _arriving_through(findings, entry.value) if entry.value is not None else findings
@@ -1149,6 +1304,13 @@ class ValueClassifier:
 
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
+#: fixes whose result is a list: JSON-safe, but no more hashable than a set (a bind parameter needs both)
+_LIST_FIXES = (T.SORTED_FIX, T.LIST_FIX, T.TOLIST_FIX)
+
+
+def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
+    """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
+    return None if fix in _LIST_FIXES else fix
 
 _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',

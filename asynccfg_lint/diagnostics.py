@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -28,6 +29,10 @@ class Fix:
     column: int
     end_line: int
     end_column: int
+
+
+#: the suffixes of a message that name another place (the checker appends them; see ``Diagnostic.related``)
+_RELATED = re.compile(r" \((?P<role>written|used) at (?P<path>[^()]+?):(?P<line>\d+)\)")
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,13 @@ class Diagnostic:
     def to_text(self) -> str:
         """Return flake8's text format: ``path:line:col: CODE message``."""
         return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+    @property
+    def related(self) -> list[tuple[str, str, int]]:
+        """The other places the message names: ``(role, path, line)`` for each ``(written at path:line)``
+        (where a value of another module is written) and ``(used at path:line)`` (where a registered
+        lowering rule puts a ``bind`` argument into its config), in the message's order; 1-based lines."""
+        return [(match["role"], match["path"], int(match["line"])) for match in _RELATED.finditer(self.message)]
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -154,11 +154,15 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
     the name instead (``{"replica_groups": groups.tolist()}``); when that use cannot be
     rewritten, the fix at the binding is kept but marked unsafe. A value inside a container that
     reaches the config through a name read elsewhere (an element of ``flags``, with ``flags``
-    also passed on) cannot be fixed at a use at all: that fix is unsafe too.
+    also passed on) cannot be fixed at a use at all: that fix is unsafe too. A parameter's default
+    is fixed where it is written: what callers pass reaches the same use.
     """
     if finding.fix is None or not is_fixable_site(parsed, finding.node):
         return None
     site, template = finding.node, finding.fix
+    parent = parsed.parents.get(site)
+    if isinstance(parent, cst.Param) and parent.default is site:
+        return site, template  # a default: callers pass the parameter other values, so its use must stay
     # a config expression of another module (a builder's parameter there, bound to an argument
     # written here) is that module's business: the argument is the value itself
     use = finding.use if finding.use in parsed.parents else None

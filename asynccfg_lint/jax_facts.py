@@ -52,6 +52,9 @@ class SinkSpec:
             the module that defines it; ``None`` for built-in and configured sinks.
         named: for ``SinkKind.KEYWORDS``, the wrapper's named parameters (keywords that are not
             config entries).
+        used_at: for a sink of a primitive's ``bind`` (:mod:`asynccfg_lint.programs`), the
+            qualified name of the registered lowering rule that puts the keyword into its config;
+            diagnostics at a ``bind`` argument name where (``path:line``).
     """
 
     qualnames: frozenset[str]
@@ -61,10 +64,17 @@ class SinkSpec:
     key: str | None = None
     wrapper_module: str | None = None
     named: frozenset[str] = frozenset()
+    used_at: str | None = None
 
     @property
     def short_names(self) -> frozenset[str]:
-        """The last dotted component of each qualified name: what the prefilter looks for."""
+        """The last dotted component of each qualified name: what the prefilter looks for.
+
+        For a primitive's ``bind`` (``used_at`` set) it is the primitive's name (``my_start_p``):
+        every call names it, and ``bind`` alone is in almost every file of JAX.
+        """
+        if self.used_at is not None:
+            return frozenset(name.rsplit(".", 2)[-2] for name in self.qualnames if name.count(".") >= 1)
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
 
 

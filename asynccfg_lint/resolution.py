@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, ImportAssignment
+from libcst.metadata import Assignment, ComprehensionScope, ImportAssignment
 
 from asynccfg_lint.parse import ParsedModule
 
@@ -36,7 +37,7 @@ def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
     return set(parsed.qualified_names(node))
 
 
-def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:
+def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:
     """For ``a, b = x, y`` return the element of ``value`` that lands in ``name``."""
     if target is name:
         return value
@@ -45,7 +46,7 @@ def _unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseE
             for t_el, v_el in zip(target.elements, value.elements):
                 if isinstance(t_el, cst.StarredElement) or isinstance(v_el, cst.StarredElement):
                     return None
-                found = _unpacked_value(t_el.value, name, v_el.value)
+                found = unpacked_value(t_el.value, name, v_el.value)
                 if found is not None:
                     return found
     return None
@@ -76,7 +77,7 @@ def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
     if isinstance(parent, cst.AssignTarget):
         statement = parsed.parents.get(parent)
         if isinstance(statement, cst.Assign):
-            return Binding(_unpacked_value(parent.target, node, statement.value), None, None, None, assignment)
+            return Binding(unpacked_value(parent.target, node, statement.value), None, None, None, assignment)
     if isinstance(parent, cst.AnnAssign):
         return Binding(parent.value, parent.annotation.annotation, None, None, assignment)
     if isinstance(parent, cst.AugAssign):
@@ -98,7 +99,39 @@ def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | No
     accesses = scope.accesses[name]
     if not accesses:
         return None
-    return _described(parsed, [referent for access in accesses for referent in access.referents])
+    referents = [referent for access in accesses for referent in access.referents]
+    if not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
+        referents = _leaked_walrus_targets(parsed, scope, name.value)
+    return _described(parsed, referents)
+
+
+def _leaked_walrus_targets(parsed: ParsedModule, scope: object, name: str) -> list[Assignment]:
+    """The assignments of ``name`` by walrus targets inside comprehensions whose enclosing scope is ``scope``.
+
+    libcst records them in the comprehension's scope; Python binds them in the nearest enclosing
+    function or module scope, so a use after the comprehension refers to them.
+    """
+    found: list[Assignment] = []
+    for comprehension in _walrus_scopes(parsed).get(name, ()):
+        outer = comprehension.parent
+        while isinstance(outer, ComprehensionScope):
+            outer = outer.parent
+        if outer is scope:
+            found.extend(a for a in comprehension.assignments[name]
+                         if isinstance(parsed.parents.get(a.node), cst.NamedExpr))
+    return found
+
+
+def _walrus_scopes(parsed: ParsedModule) -> dict[str, list[ComprehensionScope]]:
+    """Name -> the comprehension scopes with a walrus target of that name (once per module)."""
+    if "walrus_scopes" not in parsed.facts:
+        found: dict[str, list[ComprehensionScope]] = {}
+        for node, scope in parsed.scopes.items():
+            if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) \
+                    and isinstance(scope, ComprehensionScope) and scope not in found.get(node.target.value, []):
+                found.setdefault(node.target.value, []).append(scope)
+        parsed.facts["walrus_scopes"] = found
+    return parsed.facts["walrus_scopes"]
 
 
 def _described(parsed: ParsedModule, assignments: Iterable[object]) -> list[Binding] | None:
@@ -245,7 +278,7 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
                 elif isinstance(target.target, (cst.Tuple, cst.List)):
                     for element in target.target.elements:
                         if isinstance(element.value, cst.Attribute):
-                            value = _unpacked_value(target.target, element.value, node.value)
+                            value = unpacked_value(target.target, element.value, node.value)
                             add(element.value, Binding(value, None, None, None, None))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
@@ -311,6 +344,18 @@ def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Bindin
     if not isinstance(cls, cst.ClassDef):
         cls = method_owner(parsed, expr.value)
     return class_attribute_bindings(parsed, cls, expr.attr.value) if cls is not None else None
+
+
+def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
+    """``path:line`` of ``node`` in ``parsed``, the path relative to the working directory as the checked
+    files are shown (``../builders.py`` when the run starts inside the package); 1-based line."""
+    path = parsed.path
+    if os.path.isabs(path):
+        try:
+            path = os.path.relpath(path)
+        except ValueError:  # another drive (Windows): keep it absolute
+            pass
+    return f"{path}:{parsed.positions[node].start.line}"
 
 
 def string_value(node: cst.CSTNode | None) -> str | None:

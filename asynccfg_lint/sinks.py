@@ -39,13 +39,16 @@ class SinkCall:
 def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression | None:
     """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``.
 
-    For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config.
+    For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
+    does a ``prim.bind(x, **params)`` call for a keyword it does not name.
     """
     if spec.kind is SinkKind.KEYWORDS:
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
             return arg.value
+    if spec.used_at is not None and any(arg.star == "**" for arg in call.args):
+        return call  # prim.bind(x, **params): the keyword may be in `params`
     if spec.position is None:
         return None
     index = spec.position - shift

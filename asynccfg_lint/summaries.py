@@ -17,6 +17,7 @@ import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.programs import bind_sinks
 from asynccfg_lint.resolution import enclosing, parameter_of
 from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.tracer import DictTracer
@@ -57,34 +58,47 @@ def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.Funct
 
 
 def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
-    """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far."""
+    """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far.
+
+    Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
+    here (:func:`asynccfg_lint.programs.bind_sinks`). Where each derived sink's parameter reaches
+    the config is kept in ``parsed.facts["sink_uses"]`` (``(function qualified name, parameter)``
+    -> the expression).
+    """
+    sinks = set(sinks)
     derived: set[SinkSpec] = set()
+    uses: dict[tuple[str, str], cst.CSTNode] = parsed.facts.setdefault("sink_uses", {})
     tracer = DictTracer(parsed)
+
+    def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode) -> None:
+        if param is None:
+            return
+        specs = _spec(parsed, function, param, kind, key)
+        for spec in specs:
+            uses.setdefault((f"{parsed.name.name}.{function.name.value}", param), use)
+        derived.update(specs)
+
     for call in find_sink_calls(parsed, sinks):
         function = _module_level_function(parsed, call.call)
         if function is None:
             continue
         if call.spec.kind is SinkKind.VALUE:
-            param = parameter_of(parsed, call.argument, function)
-            if param is not None:
-                derived |= _spec(parsed, function, param, SinkKind.VALUE, call.spec.key)
+            add(function, parameter_of(parsed, call.argument, function), SinkKind.VALUE, call.spec.key, call.argument)
             continue
         param = parameter_of(parsed, call.argument, function)
         traced = traced_config(tracer, call)
         if param is not None and traced is None:
-            derived |= _spec(parsed, function, param, SinkKind.CONFIG, None)
+            add(function, param, SinkKind.CONFIG, None, call.argument)
             continue
         if traced is None:
             continue
         for opaque in traced.opaque:
-            param = parameter_of(parsed, opaque, function)
-            if param is not None:
-                derived |= _spec(parsed, function, param, SinkKind.CONFIG, None)
+            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque)
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
-            if param is not None and entry.key is not None:
-                derived |= _spec(parsed, function, param, SinkKind.VALUE, entry.key)
-    return derived
+            if entry.key is not None:
+                add(function, param, SinkKind.VALUE, entry.key, entry.value)
+    return derived | bind_sinks(parsed, sinks | derived)
 
 
 def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:

@@ -40,10 +40,13 @@ _DICT_CONSTRUCTORS = frozenset(
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
+_TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
 _FIELD = frozenset({"dataclasses.field"})
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
 MAX_DEPTH = 12
+#: calls that run a coroutine and give its result
+ASYNC_RUNNERS = frozenset({"asyncio.run"})
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ class DictTracer:
             return self._attribute(expr, depth)
         if isinstance(expr, cst.Call):
             return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
         return None
 
     def trace_keywords(self, call: cst.Call, named: frozenset[str]) -> TracedDict:
@@ -163,7 +168,10 @@ class DictTracer:
         opaque: list[cst.BaseExpression] = []
         for element in expr.elements:
             if isinstance(element, cst.DictElement):
-                entries.append(Entry(string_value(element.key), element.key, element.value))
+                key = string_value(element.key)
+                if key is not None:  # {**base, "k": v}: v replaces what base (or an earlier "k") put there
+                    entries = [entry for entry in entries if entry.key != key]
+                entries.append(Entry(key, element.key, element.value))
             else:  # StarredDictElement: {**base}
                 inner = self.trace(element.value, depth + 1)
                 if inner is None:
@@ -208,18 +216,53 @@ class DictTracer:
             return self._asdict(call.args[0].value, depth)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
             return self.trace(call.func.value, depth + 1)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_asdict" and not call.args:
+            return self._asdict(call.func.value, depth, named_tuple=True)
+        if names & ASYNC_RUNNERS and call.args:
+            return self._awaited(call.args[0].value, depth)
+        return self._result(call, depth, asynchronous=False)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """The dict ``await f(...)`` or ``asyncio.run(f(...))`` gives for an ``async def f`` of the project."""
+        return self._result(expr, depth, asynchronous=True) if isinstance(expr, cst.Call) else None
+
+    def _result(self, call: cst.Call, depth: int, asynchronous: bool) -> TracedDict | None:
+        """The dict a call of a builder returns (an ``async def`` only when awaited or run)."""
         home, definition = self.parsed, local_definition(self.parsed, call.func)
         if definition is None and self.workspace is not None:
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
-        if isinstance(definition, cst.FunctionDef):
+        if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
+            return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
+        if isinstance(definition, cst.FunctionDef) and (definition.asynchronous is not None) == asynchronous:
             returns = [r.value for r in returns_of(definition) if r.value is not None]
             tracer = self if home is self.parsed else self.workspace.tracer(home)
             if returns:
                 traced = tracer._union(returns, depth)
                 return self._bind(traced, definition, call, depth, home) if traced is not None else None
+        if definition is None and isinstance(call.func, cst.Attribute) and not asynchronous:
+            return self._method_result(call, depth)
         return None
+
+    def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
+        """``obj.config()`` for an instance of a class of this module: the dicts the method returns.
+
+        What the object is comes from the classifier (a constructor call, an annotation); the
+        method's ``self.x`` are the class's attributes. Only within this module, and only in a
+        check (the summaries have no classifier).
+        """
+        if self.workspace is None:
+            return None
+        from asynccfg_lint.objects import class_function
+
+        base = self.workspace.classifier(self.parsed).origins(call.func.value, depth + 1)
+        methods = [class_function(o.inferred.cls, call.func.attr.value) if o.inferred.cls is not None and o.home is None
+                   else None for o in base]
+        if not methods or any(m is None for m in methods):
+            return None
+        returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]
+        return self._union(returns, depth) if returns else None
 
     def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
               home: ParsedModule) -> TracedDict:
@@ -267,20 +310,24 @@ class DictTracer:
         return TracedDict(tuple(entries), complete and not opaque, tuple(opaque))
 
     def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
+        replaceable: set[str] = set()  # keys of the positional mapping, which a keyword replaces
         entries: list[Entry] = []
         complete = True
         opaque: list[cst.BaseExpression] = []
         for arg in call.args:
             if arg.keyword is not None:
+                if arg.keyword.value in replaceable:  # dict(base, k=v): v replaces base's "k"
+                    entries = [entry for entry in entries if entry.key != arg.keyword.value]
                 entries.append(Entry(arg.keyword.value, None, arg.value))
             elif arg.star == "**":
                 inner = self.trace(arg.value, depth + 1)
                 if inner is None:
                     complete = False
                     opaque.append(arg.value)
-                else:
+                else:  # what `base` could not show stays untraceable in dict(**base), as in {**base}
                     entries.extend(inner.entries)
                     complete &= inner.complete
+                    opaque.extend(inner.opaque)
             elif arg.star == "":
                 inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value)
                 if inner is None:
@@ -289,6 +336,8 @@ class DictTracer:
                 else:
                     entries.extend(inner.entries)
                     complete &= inner.complete
+                    opaque.extend(inner.opaque)
+                    replaceable.update(entry.key for entry in inner.entries if entry.key is not None)
             else:
                 complete = False
                 opaque.append(arg.value)
@@ -340,6 +389,14 @@ class DictTracer:
             return self._bindings(bindings, depth)
         return self._foreign(expr, depth)
 
+    def _annotated(self, annotation: cst.BaseExpression) -> TracedDict | None:
+        """The entries a parameter annotated with a ``TypedDict`` of this module has: one per field, by its annotation."""
+        cls = local_definition(self.parsed, annotation)
+        if not isinstance(cls, cst.ClassDef) or not is_typed_dict(self.parsed, cls):
+            return None
+        return TracedDict(tuple(Entry(name, None, None, field) for name, field, _ in dataclass_fields(self.parsed, cls)),
+                          True)
+
     def _bindings(self, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
         """The merged entries of every binding (``name |= {...}`` adds its right-hand side)."""
         if not bindings:
@@ -347,6 +404,14 @@ class DictTracer:
         parts: list[TracedDict | None] = []
         exprs: list[cst.BaseExpression] = []
         for binding in bindings:
+            if binding.value is None and binding.annotation is not None and isinstance(
+                    binding.assignment.node if binding.assignment is not None else None, cst.Param):
+                typed = self._annotated(binding.annotation)  # `cfg: MyTypedDict`
+                if typed is None:
+                    return None
+                parts.append(typed)
+                exprs.append(binding.annotation)
+                continue
             if binding.augmented is not None:
                 # `cfg |= {...}` adds the right-hand side; the earlier bindings are referents too
                 if isinstance(binding.augmented.operator, cst.BitOrAssign):
@@ -408,12 +473,13 @@ class DictTracer:
                     continue
                 if not any(id(r) in assignments for r in access.referents):
                     continue
-                if not starts_before(parsed, node, use):
+                before = starts_before(parsed, node, use)
+                if not before and not self._loops_back(node, use, bindings):
                     continue
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
                     removed = self._replaced_key(parent)
-                    if removed is not None and self._is_unconditional_before(parent, use):
+                    if removed is not None and before and self._is_unconditional_before(parent, use):
                         removals.append((removed, parent))
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
@@ -435,9 +501,20 @@ class DictTracer:
                         key, value = call.args[0].value, call.args[1].value
                         entries.append(Entry(string_value(key), key, value))
                     elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                        if self._is_unconditional_before(call, use):
+                        if before and self._is_unconditional_before(call, use):
                             removals.append((string_value(call.args[0].value), call))
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+
+    def _loops_back(self, mutation: cst.CSTNode, use: cst.CSTNode, bindings: list[Binding]) -> bool:
+        """True when a loop around ``mutation`` also runs ``use`` and binds none of ``bindings``: a later
+        iteration's use sees what an earlier one added (``for ...: emit(cfg); cfg[k] = v``)."""
+        loop = enclosing(self.parsed, mutation, (cst.For, cst.While, cst.FunctionDef))
+        while isinstance(loop, (cst.For, cst.While)):
+            if _inside(self.parsed, use, loop):
+                return not any(b.assignment is not None and _inside(self.parsed, b.assignment.node, loop)
+                               for b in bindings)
+            loop = enclosing(self.parsed, loop, (cst.For, cst.While, cst.FunctionDef))
+        return False
 
     def _replaced_key(self, subscript: cst.Subscript) -> str | None:
         """The literal key whose earlier value ``del cfg["k"]`` or ``cfg["k"] = v`` discards, else ``None``."""
@@ -449,8 +526,10 @@ class DictTracer:
         index = subscript.slice[0].slice
         return string_value(index.value) if isinstance(index, cst.Index) else None
 
-    def _asdict(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
-        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass defined in this module."""
+    def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
+        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
+        constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
+        for any class of the project called so (a ``typing.NamedTuple``)."""
         call = expr
         if isinstance(expr, cst.Name):
             bindings = bindings_of_name(self.parsed, expr)
@@ -459,20 +538,35 @@ class DictTracer:
             call = bindings[0].value
         if not isinstance(call, cst.Call):
             return None
-        cls = local_definition(self.parsed, call.func)
-        if not isinstance(cls, cst.ClassDef) or not is_dataclass(self.parsed, cls):
+        home, cls = self.parsed, local_definition(self.parsed, call.func)
+        if cls is None and self.workspace is not None:  # a dataclass of another project module
+            found = self.workspace.foreign(self.parsed, call.func)
+            if found and len(found) == 1:
+                home, cls = found[0].home, found[0].binding.definition
+        if not isinstance(cls, cst.ClassDef) or not (is_dataclass(home, cls) if named_tuple is None else named_tuple):
             return None
-        fields = dataclass_fields(self.parsed, cls)
+        fields = dataclass_fields(home, cls)
         positional = [a for a in call.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         entries = []
         for index, (name, annotation, default) in enumerate(fields):
             if index < len(positional):
-                value = positional[index].value
-            else:
-                value = keywords.get(name, default)
-            entries.append(Entry(name, None, value, annotation))
+                entries.append(Entry(name, None, positional[index].value))
+            elif name in keywords:
+                entries.append(Entry(name, None, keywords[name]))
+            elif home is self.parsed:
+                entries.append(Entry(name, None, default, annotation))
+            else:  # the field's default or annotation, written in the dataclass's module
+                entries.append(self._arrived(Entry(name, None, default, annotation), home, call))
         return TracedDict(tuple(entries), True)
+
+
+def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    """True when ``ancestor`` encloses ``node``."""
+    parent = parsed.parents.get(node)
+    while parent is not None and parent is not ancestor:
+        parent = parsed.parents.get(parent)
+    return parent is ancestor
 
 
 def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
@@ -494,6 +588,11 @@ def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
 
     function.body.visit(_Returns())
     return found
+
+
+def is_typed_dict(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
+    """True when ``cls`` derives from ``typing.TypedDict`` (its instances are plain dicts)."""
+    return any(qualified_names(parsed, base.value) & _TYPED_DICT for base in cls.bases if base.keyword is None)
 
 
 def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:

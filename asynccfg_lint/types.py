@@ -179,6 +179,8 @@ SET = rejected("set", _SET_REMEDY, fix=SORTED_FIX, hashable=False)
 FROZENSET = rejected("frozenset", _SET_REMEDY, fix=SORTED_FIX)
 BYTES = rejected("bytes", "use x.decode()", fix=DECODE_FIX)
 GENERATOR = rejected("generator", _LIST_REMEDY, fix=LIST_FIX)
+#: what calling an ``async def`` gives before it is awaited or run (``asyncio.run(f())`` gives its result)
+COROUTINE = rejected("coroutine", "await it, or run it with asyncio.run(...)")
 
 
 def _iterable(name: str) -> PyType:

@@ -10,7 +10,6 @@ metadata. A name the project does not hold (third-party code, a star import) sta
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from asynccfg_lint.resolution import (
     bindings_of_name,
     class_attribute_bindings,
     is_import,
+    location,
     module_bindings,
     module_qualified_names,
     qualified_names,
@@ -97,6 +97,10 @@ class Workspace:
             return None
         return self._lookup(next(iter(names)), 0)
 
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module of dotted name ``name`` (parsed once per check), else ``None``."""
+        return self._home(name)
+
     def _home(self, name: str) -> ParsedModule | None:
         if name not in self._homes:
             self._homes[name] = self._modules(name) if self._modules is not None else None
@@ -131,12 +135,5 @@ class Workspace:
         return [Foreign(home, binding) for binding in bindings]
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
-        """``path:line`` of ``node`` in ``home``, the path relative to the working directory as the checked files are shown
-        (``../builders.py`` when the run starts inside the package)."""
-        path = home.path
-        if os.path.isabs(path):
-            try:
-                path = os.path.relpath(path)
-            except ValueError:  # another drive (Windows): keep it absolute
-                pass
-        return f"{path}:{home.positions[node].start.line}"
+        """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.resolution.location`)."""
+        return location(home, node)

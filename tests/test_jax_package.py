@@ -57,8 +57,8 @@ def test_parallel_py_sink_calls_are_traced(jax_dir):
     2321) is found and its config traced back to the dict displays and helper functions that
     build it, also into the other jax modules its helpers come from (``pxla.axis_groups``);
     every other value there was classified as serializable. The lowering rules'
-    parameters (``split_axis``, ``tiled``, ...) are not reported: each rule is a derived sink,
-    whose callers' values are checked at the calls.
+    parameters (``split_axis``, ``tiled``, ...) are not reported in the rules: each registered rule
+    is a derived sink, whose keywords are checked at the primitives' ``bind`` calls.
     """
     import jax
 
@@ -80,8 +80,15 @@ def test_parallel_py_sink_calls_are_traced(jax_dir):
         "ir.DenseIntElementsAttr.get",  # replica_groups as an MLIR attribute
         "hlo.ReplicaGroupMeshAxesAttr.get",
         "other_args",                 # {"permutation": ..., **other_args}
+        # the keywords of the primitives' bind calls, which the registered lowering rules put into
+        # their configs (all_to_all_p, all_gather_p, all_gather_invariant_p, reduce_scatter_p, ...):
+        # computed from the public functions' arguments, so their type is not known
+        "split_axis + ", "concat_axis + ", "split_axis", "concat_axis", "split_axis", "split_axis",
+        "all_gather_dimension", "all_gather_dimension", "canonicalize_axis", "canonicalize_axis",
+        "scatter_dimension", "scatter_dimension", "tiled)",
     ]
-    assert [line for line, _, _ in found] == [980, 1002, 1234]
+    assert [line for line, _, _ in found] == [980, 1002, 1234, 1657, 1658, 1675, 1675, 1712, 1723, 2137, 2144, 2209,
+                                              2209, 2369, 2812, 2813]
 
 
 def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):

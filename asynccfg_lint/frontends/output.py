@@ -260,7 +260,8 @@ def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dic
     rule by ``ruleId`` and ``ruleIndex`` and its place as a region with 1-based lines and 1-based
     code-point columns (``endColumn`` exclusive), with the file's URI relative to ``%SRCROOT%``
     (``base``, default: the current directory). A diagnostic with a fix carries it as a SARIF
-    ``fix`` (a replacement of the edited region).
+    ``fix`` (a replacement of the edited region); one whose message names
+    another place (``Diagnostic.related``) lists it under ``relatedLocations``.
     """
     from asynccfg_lint.rule_pages import project_url, published_rule_url, rule_page
 
@@ -300,6 +301,13 @@ def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dic
                 "region": _region(d.line, d.column, d.end_line, d.end_column),
             }}],
         }
+        if d.related:  # where the value is written (another module) or used (a registered lowering rule)
+            result["relatedLocations"] = [{
+                "id": number,
+                "message": {"text": "where the value is written" if role == "written"
+                            else "where the registered lowering rule uses the value"},
+                "physicalLocation": {"artifactLocation": _artifact_location(path, base), "region": {"startLine": line}},
+            } for number, (role, path, line) in enumerate(d.related)]
         if d.fix is not None:
             result["fixes"] = [{
                 "description": {"text": f"{d.fix.description} ({d.fix.safety} fix)"},

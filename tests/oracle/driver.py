@@ -86,7 +86,8 @@ class Outcome:
         """The linter code this outcome means: ``clean``, ``ACC101``..``ACC105``, or ``other: ...``.
 
         A value json rejects (ValueError, or anything raised in JAX's ``_json_default`` hook) is
-        ACC101, and so is a public ``*_start`` argument JAX cannot bind because it is unhashable;
+        ACC101, and so is a ``bind`` parameter (of a public ``*_start`` function or of a program's own
+        primitive) JAX cannot bind because it is unhashable (a dict raises ``unhashable type`` there);
         a rejected key (json's ``TypeError: keys must be ...``) is ACC102, an ``AttributeError``
         reading ``.handle``/``.value`` ACC104; after lowering, XLA failing to parse the config
         JSON is ACC103, and a SIGABRT or a ``RET_CHECK`` failure is ACC105.
@@ -105,7 +106,8 @@ class Outcome:
             return "ACC102" if self.message.startswith("keys must be") else "ACC101"
         if self.stage == "emit" and self.lowering == "AttributeError":
             return "ACC104"
-        if self.lowering == "TypeError" and _UNHASHABLE_PARAMETER in self.message:
+        if self.lowering == "TypeError" and (_UNHASHABLE_PARAMETER in self.message
+                                             or self.stage == "before-emit" and self.message.startswith("unhashable type")):
             return "ACC101"
         return f"other: {self.lowering} ({self.stage}): {self.message}"
 
@@ -151,8 +153,13 @@ def _run_child(mode: str, namespaces: dict[str, str], cases: list[Case]) -> tupl
         "cases": [{"id": c.id, "namespace": c.namespace, "kind": c.kind, "expr": c.expr,
                    "bindings": [list(b) for b in c.bindings]} for c in cases],
     }
+    return run_child_job(RUNNER, job)
+
+
+def run_child_job(runner: Path, job: dict) -> tuple[list[dict], int, str]:
+    """Run the child script ``runner`` (8 forced CPU devices) on ``job``; its JSON events, exit code and stderr."""
     env = {**os.environ, **CHILD_ENV}
-    completed = subprocess.run([sys.executable, str(RUNNER)], input=json.dumps(job), capture_output=True,
+    completed = subprocess.run([sys.executable, str(runner)], input=json.dumps(job), capture_output=True,
                                text=True, env=env, timeout=TIMEOUT)
     events = []
     for line in completed.stdout.splitlines():

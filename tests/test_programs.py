@@ -1,0 +1,239 @@
+"""Whole extension programs (``tests/fixtures/programs/``): the checker's findings, and real JAX's verdicts.
+
+Each program fixture is a module as extenders write it (see :mod:`tests.oracle.programs`). Three
+checks: the checker reports exactly the ``# expect:`` rows of the file (fast tier); every
+``case_*`` function's ``# oracle:`` verdict is what real JAX 0.12.0.1 does when the function is
+lowered and compiled under ``jit`` + ``shard_map`` on 8 CPU devices (marker ``oracle``); and the
+two agree: a case declared clean has no expected finding inside it, and a faulty case has an
+expected finding of its code inside it or, for faults in the rule itself, outside every case.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from asynccfg_lint.checker import check_source
+from asynccfg_lint.selection import Selection
+from tests.expectations import FIXTURES, Expected, expected_diagnostics
+from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8, run_program
+from tests.lsp_client import LspClient
+from tests.oracle.driver import CLEAN
+from tests.oracle.programs import ProgramCase, program_cases, run_programs
+
+PROGRAMS = FIXTURES / "programs"
+#: single-module program fixtures, checked alone
+MODULES = sorted(PROGRAMS.glob("*.py"))
+
+
+# a package: primitives and rules, options, and the user API in three modules
+PACKAGE = PROGRAMS / "extpkg"
+PACKAGE_FILES = sorted(PACKAGE.glob("*.py"))
+
+
+def _package_expected() -> set[tuple[str, Expected]]:
+    return {(f"extpkg/{path.name}", e) for path in PACKAGE_FILES for e in expected_diagnostics(path)}
+
+
+def _package_cases() -> list[ProgramCase]:
+    return [case for path in PACKAGE_FILES for case in program_cases(path, f"extpkg.{path.stem}")]
+
+
+def _cases() -> list[ProgramCase]:
+    return [case for path in MODULES for case in program_cases(path, path.stem)]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_program_findings(path: Path):
+    diagnostics = check_source(path.read_bytes(), str(path), Selection())
+    assert sorted({Expected(d.line, d.column, d.code) for d in diagnostics}) == sorted(expected_diagnostics(path))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_declared_verdicts_match_expectations(path: Path):
+    expected = expected_diagnostics(path)
+    cases = program_cases(path, path.stem)
+    assert cases, path
+    outside = {e.code for e in expected if not any(c.first_line <= e.line <= c.last_line for c in cases)}
+    for case in cases:
+        inside = {e.code for e in expected if case.first_line <= e.line <= case.last_line}
+        if case.declared == CLEAN:
+            assert not inside, (case.id, inside)
+        else:
+            assert case.declared in inside | outside, (case.id, case.declared, inside, outside)
+    declared = {c.declared for c in cases}
+    assert outside <= declared, f"a fault outside every case is exercised by no case: {outside - declared}"
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    return run_programs([str(PROGRAMS)], _cases() + _package_cases())
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", _cases() + _package_cases(), ids=lambda c: c.id)
+def test_program_oracle(outcomes, case: ProgramCase):
+    outcome = outcomes[case.id]
+    assert outcome.verdict == case.declared, outcome.describe()
+
+
+def test_modules_through_the_cli_and_flake8():
+    names = [path.name for path in MODULES]
+    cli = parse_text(run_cli("--isolated", "--no-cache", *names, cwd=PROGRAMS).stdout)
+    assert {(row.path, row.expected) for row in cli} == {(p.name, e) for p in MODULES for e in expected_diagnostics(p)}
+    assert acc_rows(run_flake8("--select", "ACC1", *names, cwd=PROGRAMS).stdout) == cli
+
+
+def test_package_declared_verdicts_match_expectations():
+    expected = _package_expected()
+    cases = _package_cases()
+    assert cases
+
+    def inside(case: ProgramCase, where: tuple[str, Expected]) -> bool:
+        return where[0] == f"extpkg/{case.path.name}" and case.first_line <= where[1].line <= case.last_line
+
+    outside = {e.code for where in expected for e in [where[1]] if not any(inside(c, where) for c in cases)}
+    for case in cases:
+        codes = {where[1].code for where in expected if inside(case, where)}
+        assert (not codes) if case.declared == CLEAN else case.declared in codes | outside, (case.id, codes)
+    assert outside <= {c.declared for c in cases}
+
+
+def test_package_through_the_cli_with_the_place_used():
+    result = run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS)
+    rows = parse_text(result.stdout)
+    assert {(row.path, row.expected) for row in rows} == _package_expected()
+    by_place = {(row.path, row.line): row.message for row in rows}
+    # a bind argument names where the rule of primitives.py puts it into the config (line 23)
+    assert by_place[("extpkg/api.py", 21)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/api.py", 29)].endswith("(used at extpkg/primitives.py:23)")
+    # a dataclass default of options.py reaches the config through dataclasses.asdict in primitives.py
+    assert by_place[("extpkg/primitives.py", 30)].endswith("(written at extpkg/options.py:13)")
+    assert result.returncode == 1
+
+
+def test_package_through_flake8_prints_the_cli_lines():
+    cli = parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
+    flake8 = acc_rows(run_flake8("--select", "ACC1", "extpkg", cwd=PROGRAMS).stdout)
+    assert flake8 == cli
+
+
+def test_package_sarif_related_locations():
+    result = run_cli("--isolated", "--no-cache", "--output-format", "sarif", "extpkg", cwd=PROGRAMS)
+    results = json.loads(result.stdout)["runs"][0]["results"]
+    related = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]): r.get("relatedLocations") for r in results}
+    used = related[("extpkg/api.py", 21)]
+    assert used == [{"id": 0, "message": {"text": "where the registered lowering rule uses the value"},
+                     "physicalLocation": {"artifactLocation": {"uri": "extpkg/primitives.py", "uriBaseId": "%SRCROOT%"},
+                                          "region": {"startLine": 23}}}]
+    written = related[("extpkg/primitives.py", 30)]
+    assert [(w["message"]["text"], w["physicalLocation"]["artifactLocation"]["uri"],
+             w["physicalLocation"]["region"]["startLine"]) for w in written] == [
+        ("where the value is written", "extpkg/options.py", 13)]
+
+
+def test_package_through_the_language_server():
+    cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
+           if row.path == "extpkg/api.py"]
+    assert len(cli) == 2
+    client = LspClient(cwd=PROGRAMS)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": PROGRAMS.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        uri = (PACKAGE / "api.py").as_uri()
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": (PACKAGE / "api.py").read_text()}})
+        published = client.notification("textDocument/publishDiagnostics")
+        assert published["uri"] == uri
+        seen = [(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["code"], d["message"])
+                for d in published["diagnostics"]]
+        # the server shows paths as the CLI started in the same folder does
+        assert seen == [(row.line, row.column, row.code, row.message) for row in cli]
+        assert client.request("shutdown") is None
+        client.notify("exit")
+        assert client.wait() == 0
+    finally:
+        client.close()
+
+
+@pytest.mark.oracle
+def test_fixed_programs_lower_where_nothing_is_left(tmp_path):
+    """``fix --unsafe-fixes`` over copies of the single-module programs; real JAX then lowers and
+    compiles every faulty case whose findings were all fixed (none left inside it, none left in its
+    file outside every case), and every case the checker still reports fails as before."""
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    for path in MODULES:
+        shutil.copy(path, tmp_path / f"fixed_{path.name}")
+    fixed = run_program("fix", "--isolated", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert fixed.returncode == 1, fixed.stderr  # some findings have no fix
+    left = [(row.path.removeprefix("./"), row.line) for row in parse_text(run_cli("--isolated", ".", cwd=tmp_path).stdout)]
+    cases, expected_after = [], {}
+    for path in sorted(tmp_path.glob("fixed_*.py")):
+        file_cases = program_cases(path, path.stem)
+        remaining = [line for name, line in left if name == path.name]
+        outside = [line for line in remaining if not any(c.first_line <= line <= c.last_line for c in file_cases)]
+        for case in file_cases:
+            inside = any(case.first_line <= line <= case.last_line for line in remaining)
+            if case.declared == CLEAN:
+                expected_after[case.id] = CLEAN
+            elif inside:
+                expected_after[case.id] = case.declared
+            elif not outside:
+                expected_after[case.id] = CLEAN  # every finding it had was fixed
+            cases.append(case)
+    fixed_to_clean = [i for i, verdict in expected_after.items() if verdict == CLEAN
+                      and next(c for c in cases if c.id == i).declared != CLEAN]
+    assert len(fixed_to_clean) >= 8, fixed_to_clean
+    outcomes = run_programs([str(tmp_path)], [c for c in cases if c.id in expected_after])
+    assert {i: outcomes[i].verdict for i in expected_after} == expected_after
+
+
+RULE_FORMS = '''
+import functools
+from functools import partial
+from jax._src import core
+from jax.interpreters import mlir as public_mlir
+from jax._src.interpreters import mlir
+
+a_p, b_p, c_p, d_p, e_p = (core.Primitive(n) for n in "abcde")
+
+def direct(ctx, x, *, k): ...
+def partially(ctx, x, *, k, fixed): ...
+@partial(mlir.register_lowering, c_p)
+def decorated(ctx, x, *, k): ...
+def looped(ctx, x, *, k): ...
+def called(ctx, x, *, k): ...
+def unregistered(ctx, x, *, k): ...
+
+mlir.register_lowering(a_p, direct)
+public_mlir.register_lowering(b_p, functools.partial(partially, fixed=1))
+for p, f in zip([d_p], [looped]):
+    mlir.register_lowering(p, f)
+partial(mlir.register_lowering, e_p)(called)
+'''
+
+
+def test_registration_forms_and_the_rule_context():
+    """Every registration form is found, and a registered rule's first parameter (only) is its lowering context."""
+    import libcst as cst
+
+    from asynccfg_lint.parse import parse_source
+    from asynccfg_lint.programs import is_rule_context, registrations
+
+    parsed = parse_source(RULE_FORMS, "ext.py")
+    found = {(min(r.primitive), min(r.rule), r.bound) for r in registrations(parsed)}
+    assert found == {("ext.a_p", "ext.direct", frozenset()), ("ext.b_p", "ext.partially", frozenset({"fixed"})),
+                     ("ext.c_p", "ext.decorated", frozenset()), ("ext.d_p", "ext.looped", frozenset()),
+                     ("ext.e_p", "ext.called", frozenset())}
+    functions = {s.name.value: s for s in parsed.module.body if isinstance(s, cst.FunctionDef)}
+    contexts = {name: [is_rule_context(parsed, p) for p in f.params.params] for name, f in functions.items()}
+    assert contexts == {name: [name != "unregistered", False] for name in functions}
