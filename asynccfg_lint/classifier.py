@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from asynccfg_lint import types as T
+from asynccfg_lint.infer import lookup
+from asynccfg_lint.infer.catalog import extended
+from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, Known
 from asynccfg_lint.jax_facts import (
     INT_MAX_STR_DIGITS,
     SPECIAL_KEY_ATTRIBUTE,
@@ -75,6 +78,8 @@ class Inferred:
             (``numpy.bool_`` for ``np.array([True])``, ``numpy number`` for ``np.arange(4)``).
         numpy_scalar: the value is a numpy scalar, not an array, even when ``type`` is unknown
             (an element of an array of unknown dtype): comparing it gives a ``numpy.bool_``.
+        model: the value's type in the catalog (:mod:`asynccfg_lint.infer`), when the catalog
+            produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
     """
 
     type: T.PyType | None
@@ -87,6 +92,7 @@ class Inferred:
     ndim: int | None = None
     item: T.PyType | None = None
     numpy_scalar: bool = False
+    model: Known | None = None
 
 
 UNKNOWN = Inferred(None)
@@ -198,6 +204,8 @@ class ValueClassifier:
         self.tracer = tracer
         self.sanitizers = sanitizers
         self.workspace = workspace
+        #: the type catalog, with the rows declared in ``[tool.asynccfg-lint.types]`` (``QUALNAME=TYPE`` entries)
+        self.catalog = extended(sanitizers)
         self._memo: dict[int, list[Origin]] = {}
         self._active: set[int] = set()
 
@@ -219,6 +227,23 @@ class ValueClassifier:
 
     def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
         return [Origin(expr, inferred)]
+
+    # -- the type model (asynccfg_lint.infer) -------------------------------------------------
+    @staticmethod
+    def _typed(expr: cst.CSTNode, found: list[lookup.Typed] | None) -> list[Origin] | None:
+        """Origins at ``expr`` for the catalog types ``found`` (one per member of a union), or ``None``."""
+        if found is None:
+            return None
+        return [Origin(expr, Inferred(pytype, model=known)) for pytype, known in found]
+
+    def _member(self, expr: cst.CSTNode, receiver: cst.BaseExpression, kind: str, name: str, depth: int,
+                with_arguments: bool = False) -> list[Origin] | None:
+        """What the catalog says ``receiver``'s member is, when it knows every possible receiver."""
+        origins = self.origins(receiver, depth + 1)
+        if not origins or any(o.home is not None for o in origins):
+            return None
+        models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
+        return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
         value = _int_constant(expr)
@@ -287,6 +312,10 @@ class ValueClassifier:
         return [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
 
     def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
+        symbol = _OPERATOR_SYMBOLS.get(type(expr.operator))
+        modelled = self._member(expr, expr.left, OPERATOR, symbol, depth) if symbol is not None else None
+        if modelled is not None:  # Path("/") / "x", a datetime minus a datetime
+            return modelled
         # elements of another module's list are that module's nodes: they are not carried over
         left = [o.inferred if o.home is None else replace(o.inferred, elements=())
                 for o in self.origins(expr.left, depth + 1)]
@@ -507,12 +536,12 @@ class ValueClassifier:
                     else:
                         result.append(Origin(expr, UNKNOWN))
                 return result
+        modelled = self._member(expr, expr.value, ATTRIBUTE, attr, depth)
+        if modelled is not None:  # ctx.avals_in, aval.dtype, mesh.device_ids, p.parent
+            return modelled
+        # what an attribute of a receiver the catalog does not know is, by its name alone
         if attr in ("ndim", "size", "itemsize", "nbytes"):
             return self._one(expr, Inferred(T.INT))
-        if attr == "dtype":  # x.dtype of an array is a dtype object (section 1, np.dtype row)
-            base = self.origins(expr.value, depth + 1)
-            if base and all(T.array_kind(o.inferred.type) is not None for o in base):
-                return self._one(expr, Inferred(T.DTYPE))
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
@@ -607,6 +636,9 @@ class ValueClassifier:
                 return [Origin(expr, o.inferred) for o in inner]
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
+            modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name)))
+            if modelled is not None:
+                return modelled
             if name in T.CALL_RESULTS:
                 return self._one(expr, Inferred(T.CALL_RESULTS[name]))
             for suffix, pytype in T.MLIR_BUILDER_SUFFIXES.items():
@@ -668,6 +700,9 @@ class ValueClassifier:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
+        if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
+            return modelled
         if method in ("astype", "copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "view"):
             receiver = self.origins(expr.func.value, depth + 1)
             result = []
@@ -811,6 +846,12 @@ class ValueClassifier:
         return T.TOLIST_FIX
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
+        index = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
+            modelled = self._member(expr, expr.value, OPERATOR, "[]", depth) or self._member(
+                expr, expr.value, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
         base = self.origins(expr.value, depth + 1)
         result = []
         for origin in base:
@@ -911,6 +952,9 @@ class ValueClassifier:
 
     def _annotation_names(self, names: set[str], annotation: cst.BaseExpression | None) -> list[Inferred]:
         for name in names:
+            if name in self.catalog.annotations:  # ctx: mlir.LoweringRuleContext, p: pathlib.Path
+                model = self.catalog.annotations[name]
+                return [Inferred(self.catalog.types[model].verdict, model=Known(frozenset({model})))]
             if name in T.ANNOTATIONS:
                 return [Inferred(T.ANNOTATIONS[name])]
             if name in ("builtins.None",):
@@ -1149,6 +1193,8 @@ class ValueClassifier:
 
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
+#: binary operators the catalog's operator rows name
+_OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
 _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',
