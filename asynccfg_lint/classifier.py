@@ -610,6 +610,11 @@ class ValueClassifier:
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
             # with a known result type is that type, whatever the qualified name says
             return self._method(expr, depth)
+        if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call):
+            # libcst names `np.array(a).any` "numpy.array.any": a catalog method of the call's result comes first
+            modelled = self._member(expr, expr.func.value, METHOD, expr.func.attr.value, depth, bool(expr.args))
+            if modelled is not None:
+                return modelled
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}

@@ -21,6 +21,7 @@ Keys (all optional; unknown keys are an error)::
     unsafe-fixes = false                 # `fix` also applies unsafe fixes
     extra-sinks = ["mypkg.collectives.emit_start:cfg@3"]   # QUALNAME:PARAMETER[@POSITION]
     sanitizers = ["mypkg.jsonsafe.sanitize"]               # functions whose result is JSON-safe
+    types = { "mypkg.io.cache_root" = "pathlib.Path" }     # calls whose result is a catalog type
 
 An extra sink ``QUALNAME:PARAMETER@POSITION`` is a function whose argument ``PARAMETER`` (passed
 by keyword, or positionally at the 0-based ``POSITION``) is a whole config dict that reaches
@@ -60,7 +61,7 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_EXCLUDE: tuple[str, ...] = (*sorted(SKIPPED_DIRS), "*.egg-info")
 KNOWN_KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "unsafe-fixes", "extra-sinks", "sanitizers",
+    "unsafe-fixes", "extra-sinks", "sanitizers", "types",
 )
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUALNAME = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})*")
@@ -317,6 +318,7 @@ def parse_settings(table: Mapping[str, Any], root: str, source: Path | None = No
     for name in sanitizers:
         if not _QUALNAME.fullmatch(name):
             raise ConfigError(f"sanitizers: {name!r} is not a qualified name (e.g. \"mypkg.jsonsafe.sanitize\")")
+    sanitizers = (*sanitizers, *_catalog_rows(table.get("types", {})))
     return Settings(
         source=source,
         select=_codes(table, "select"),
@@ -330,6 +332,30 @@ def parse_settings(table: Mapping[str, Any], root: str, source: Path | None = No
         sanitizers=frozenset(sanitizers),
         root=root,
     )
+
+
+def _catalog_rows(raw: object) -> list[str]:
+    """The ``[tool.asynccfg-lint.types]`` table (qualified name = catalog type) as ``QUALNAME=TYPE`` entries.
+
+    They travel with the sanitizers, which are catalog rows too ("the result is JSON-safe"); the
+    classifier's catalog (:func:`asynccfg_lint.infer.catalog.extended`) reads them.
+    Raises:
+        ConfigError: not a table of strings, a key that is not a qualified name, or a type the catalog lacks.
+    """
+    from asynccfg_lint.infer.catalog import USER_ROW_SEPARATOR, CatalogError, user_row
+
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"types: expected a table of \"qualified.name\" = \"catalog type\", got {raw!r}")
+    rows = []
+    for name, type_name in raw.items():
+        if not _QUALNAME.fullmatch(name) or not isinstance(type_name, str):
+            raise ConfigError(f"types: {name!r} = {type_name!r} is not \"qualified.name\" = \"catalog type\"")
+        try:
+            user_row(name, type_name)
+        except CatalogError as exc:
+            raise ConfigError(f"types: {name!r}: {exc}") from exc
+        rows.append(f"{name}{USER_ROW_SEPARATOR}{type_name}")
+    return rows
 
 
 def globs(patterns: Iterable[str] | None, root: str) -> tuple[Glob, ...] | None:

@@ -24,8 +24,8 @@ ROWS = (
             "a dtype is rejected by the default hook; str(d) or d.name is a str", annotation=("numpy.dtype",)),
     TypeRow("numpy.bool_", T.NUMPY_BOOL, "numpy.bool", "np.bool_(True)",
             "a numpy bool is not an np.integer: the default hook rejects it", exact=True),
-    TypeRow("numpy number", T.NUMPY_NUMBER, "numpy.number", "np.array([1.5]).sum()",
-            "a numpy int or float scalar is converted by the default hook; not a key"),
+    TypeRow("numpy number", T.NUMPY_NUMBER, "numpy.number", "np.array([1, 2]).sum()",
+            "a numpy int or float scalar is converted by the default hook; not a key (only float64 is, a float subclass)"),
     TypeRow("numpy.float64", T.NUMPY_FLOAT64, "numpy.float64", "np.array([1]).mean()",
             "a float64 is a float subclass: it serializes and is a valid key", exact=True),
     TypeRow("numpy integer", T.NUMPY_INT, "numpy.integer", "np.unique(np.array([2, 1]))[0]",
@@ -44,7 +44,7 @@ ROWS = (
     *(MemberRow("numpy.ndarray", ATTRIBUTE, name, "builtins.int", f"a.{name} is an int")
       for name in ("ndim", "size", "itemsize", "nbytes")),
     *(MemberRow("numpy.ndarray", METHOD, name, "numpy number", f"a.{name}() over the whole array is a numpy scalar",
-                "np.array([1.5, 2.5])." + name + "()")
+                ("np.array([1, 2])." if name in ("sum", "prod") else "np.array([1.5], dtype=np.float32).") + name + "()")
       for name in _ARRAY_REDUCTIONS),
     *(MemberRow(owner, METHOD, name, "numpy.bool_", f"a.{name}() over the whole array is a numpy bool",
                 "np.array([0, 1])." + name + "()" if owner == "numpy.ndarray" else None)
@@ -56,6 +56,7 @@ ROWS = (
     MemberRow("numpy.dtype", ATTRIBUTE, "str", "builtins.str", "d.str is a str"),
     MemberRow("numpy.dtype", ATTRIBUTE, "itemsize", "builtins.int", "d.itemsize is an int"),
     MemberRow("numpy.bool_", METHOD, "item", "builtins.bool", "b.item() is a Python bool"),
-    MemberRow("numpy number", METHOD, "item", "builtins.float", "x.item() of a numpy float is a Python float"),
+    MemberRow("numpy number", METHOD, "item", "builtins.int|builtins.float",
+              "x.item() of a numpy number is a Python int or float"),
     MemberRow("numpy integer", METHOD, "item", "builtins.int", "x.item() of a numpy integer is a Python int"),
 )

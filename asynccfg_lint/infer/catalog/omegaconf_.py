@@ -13,10 +13,10 @@ IMPORTS = "import io, omegaconf; from omegaconf import OmegaConf, DictConfig, Li
 _REMEDY = "use OmegaConf.to_container(x, resolve=True)"
 
 ROWS = (
-    TypeRow("omegaconf.DictConfig", T.rejected("omegaconf.DictConfig", _REMEDY), "omegaconf.DictConfig",
+    TypeRow("omegaconf.DictConfig", T.rejected("omegaconf.DictConfig", _REMEDY), "omegaconf.dictconfig.DictConfig",
             "OmegaConf.create({'a': 1})", "a DictConfig is not a dict: the default hook rejects it",
             annotation=("omegaconf.DictConfig", "omegaconf.dictconfig.DictConfig")),
-    TypeRow("omegaconf.ListConfig", T.rejected("omegaconf.ListConfig", _REMEDY), "omegaconf.ListConfig",
+    TypeRow("omegaconf.ListConfig", T.rejected("omegaconf.ListConfig", _REMEDY), "omegaconf.listconfig.ListConfig",
             "OmegaConf.create([1])", "a ListConfig is not a list: the default hook rejects it",
             annotation=("omegaconf.ListConfig", "omegaconf.listconfig.ListConfig")),
     CallRow("omegaconf.OmegaConf.create", "omegaconf.DictConfig|omegaconf.ListConfig",
