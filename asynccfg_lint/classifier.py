@@ -36,9 +36,10 @@ from asynccfg_lint.resolution import (
     is_import,
     local_definition,
     qualified_names,
+    reaching,
     string_value,
 )
-from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of
+from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, is_dataclass, returns_of, unpacked_values
 
 if TYPE_CHECKING:
     from asynccfg_lint.workspace import Workspace
@@ -330,7 +331,7 @@ class ValueClassifier:
             if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
                 # the result's shape and dtype are the operands' combined (jnp.int32(3) / 2 is a float
                 # array): only .tolist() is certain to keep the value
-                result = replace(arrays[0], fix=T.TOLIST_FIX) if arrays[0].fix is not None else arrays[0]
+                result = _tolist(arrays[0]) if arrays[0].fix is not None else arrays[0]
                 return self._one(expr, Inferred(result))
         if any(t is T.COMPLEX for t in types):  # 1 + 2j
             return self._one(expr, Inferred(T.COMPLEX))
@@ -423,7 +424,7 @@ class ValueClassifier:
             return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
         if not bindings:
             return self._one(expr, UNKNOWN)
-        return self._from_bindings(expr, bindings, depth)
+        return self._from_bindings(expr, reaching(self.parsed, expr, bindings), depth)
 
     def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
@@ -434,6 +435,12 @@ class ValueClassifier:
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
             elif binding.augmented is not None:
                 result.extend(self._augmented(expr, binding.augmented, depth))
+            elif binding.value is None and binding.unpacked is not None:  # `groups, n = helper(...)`
+                elements = unpacked_values(self.parsed, *binding.unpacked)
+                if elements is None:
+                    result.append(Origin(expr, UNKNOWN))
+                for element in elements or ():
+                    result.extend(self.origins(element, depth + 1))
             elif binding.value is not None:
                 found = self.origins(binding.value, depth + 1)
                 if binding.annotation is not None and any(o.inferred.type is None for o in found):
@@ -829,7 +836,8 @@ class ValueClassifier:
             fix = T.SCALAR_FIXES[kind] if self._scalar_argument(positional, keywords, depth) else T.TOLIST_FIX
         else:
             fix = self._scalar_fix(func, positional, keywords, depth)
-        return replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
+        array = replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
+        return _tolist(array) if fix is T.TOLIST_FIX and kind is not None else array
 
     def _scalar_argument(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                          depth: int) -> T.PyType | None:
@@ -1291,6 +1299,11 @@ def _float_inferred(pytype: T.PyType, value: float) -> Inferred:
     if math.isinf(value) or math.isnan(value):
         return Inferred(pytype, nonfinite=True)
     return Inferred(pytype, beyond_int64=not reads_as_int64(value))
+
+
+def _tolist(array: T.PyType) -> T.PyType:
+    """``array`` with the ``.tolist()`` fix and the remedy that says so (never "use int(...)" beside a ``.tolist()`` fix)."""
+    return replace(array, fix=T.TOLIST_FIX, remedy="use x.tolist()")
 
 
 def _rejected_array(name: str) -> T.PyType:

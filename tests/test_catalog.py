@@ -174,3 +174,13 @@ def test_rows_judged_by_reading_are_listed_in_the_docs():
     for row in CATALOG.rows:
         if row.by_reading:
             assert _row_id(row) in design, f"{_row_id(row)} is judged by reading but not listed in docs/design.md"
+
+
+def test_a_message_never_contradicts_its_fix():
+    """A jax scalar of unknown value, and array arithmetic, get a ``.tolist()`` fix: the message says ``.tolist()`` too."""
+    source = ("import jax.numpy as jnp\nfrom jax._src.lax.parallel import _emit_async_start_custom_call\n"
+              "def rule(ctx, x, n):\n    return _emit_async_start_custom_call('t', ctx, x, "
+              "{'a': jnp.int32(3) / 2, 'b': jnp.int32(n), 'c': jnp.int32(3)})\n")
+    found = [(d.message.rsplit("; ", 1)[1], d.fix.description) for d in check_source(source, "t.py", with_fixes=True)]
+    assert found == [("use x.tolist()", "append .tolist()"), ("use x.tolist()", "append .tolist()"),
+                     ("use int(...)", "wrap in int(...)")]
