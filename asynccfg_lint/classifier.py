@@ -235,6 +235,11 @@ class ValueClassifier:
         """Origins at ``expr`` for the catalog types ``found`` (one per member of a union), or ``None``."""
         if found is None:
             return None
+        if len(found) > 1 and all(not pytype.serializes and pytype.remedy == found[0][0].remedy for pytype, _ in found):
+            # a union of rejected types with one remedy (OmegaConf.create: DictConfig or ListConfig) is one finding
+            names = frozenset(name for _, known in found for name in known.names)
+            verdict = found[0][0].named(" or ".join(pytype.name for pytype, _ in found))
+            return [Origin(expr, Inferred(verdict, model=Known(names)))]
         return [Origin(expr, Inferred(pytype, model=known)) for pytype, known in found]
 
     def _member(self, expr: cst.CSTNode, receiver: cst.BaseExpression, kind: str, name: str, depth: int,

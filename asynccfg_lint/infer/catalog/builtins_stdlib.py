@@ -147,6 +147,8 @@ ROWS = (
     # types.SimpleNamespace and argparse
     TypeRow("types.SimpleNamespace", NAMESPACE, "types.SimpleNamespace", "types.SimpleNamespace(a=1)",
             "a SimpleNamespace is rejected; vars(ns) is a dict"),
+    CallRow("builtins.vars", "builtins.dict", "vars(namespace) is its __dict__, a dict",
+            "vars(types.SimpleNamespace(a=1))"),
     CallRow("types.SimpleNamespace", "types.SimpleNamespace", "SimpleNamespace(...) is a namespace",
             "types.SimpleNamespace(a=1)"),
     TypeRow("argparse.ArgumentParser", T.OBJECT.named("argparse.ArgumentParser"), "argparse.ArgumentParser",
