@@ -235,10 +235,14 @@ class ValueClassifier:
         """Origins at ``expr`` for the catalog types ``found`` (one per member of a union), or ``None``."""
         if found is None:
             return None
-        if len(found) > 1 and all(not pytype.serializes and pytype.remedy == found[0][0].remedy for pytype, _ in found):
-            # a union of rejected types with one remedy (OmegaConf.create: DictConfig or ListConfig) is one finding
+        first = found[0][0]
+        if len(found) > 1 and all((t.json, t.key_ok) == (first.json, first.key_ok) for t, _ in found):
+            # a union whose members JAX treats alike (OmegaConf.create: a DictConfig or a ListConfig) is one
+            # value, with a fix only where every member has the same one
+            verdict = replace(first, name=" or ".join(t.name for t, _ in found),
+                              fix=first.fix if all(t.fix == first.fix for t, _ in found) else None,
+                              key_fix=first.key_fix if all(t.key_fix == first.key_fix for t, _ in found) else None)
             names = frozenset(name for _, known in found for name in known.names)
-            verdict = found[0][0].named(" or ".join(pytype.name for pytype, _ in found))
             return [Origin(expr, Inferred(verdict, model=Known(names)))]
         return [Origin(expr, Inferred(pytype, model=known)) for pytype, known in found]
 
@@ -440,6 +444,8 @@ class ValueClassifier:
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
             elif binding.augmented is not None:
                 result.extend(self._augmented(expr, binding.augmented, depth))
+            elif binding.iterated is not None:  # `for k in np.unique(a)`, `{d.id: ... for d in jax.devices()}`
+                result.extend(self._element(expr, binding.iterated, depth))
             elif binding.value is None and binding.unpacked is not None:  # `groups, n = helper(...)`
                 elements = unpacked_values(self.parsed, *binding.unpacked)
                 if elements is None:
@@ -458,6 +464,28 @@ class ValueClassifier:
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result
+
+    def _element(self, expr: cst.CSTNode, iterable: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What one element of ``iterable`` is, for the loop or comprehension variable ``expr``.
+
+        The elements of a list or tuple display; one element of a 1-d numpy array whose element
+        type the code shows (``np.arange(4)``: a numpy number); the catalog's element type
+        (``jax.devices()``: a Device); else unknown.
+        """
+        modelled = self._member(expr, iterable, ELEMENT, "", depth)
+        if modelled is not None:
+            return modelled
+        result: list[Origin] = []
+        for origin in self.origins(iterable, depth + 1):
+            inferred = origin.inferred
+            if origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
+                    and inferred.elements and not isinstance(origin.node, cst.Call):
+                result.extend(o for element in inferred.elements for o in self.origins(element, depth + 1))
+            elif T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 and inferred.item is not None:
+                result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
+            else:
+                return [Origin(expr, UNKNOWN)]
+        return result or [Origin(expr, UNKNOWN)]
 
     # -- other modules of the project ------------------------------------------------------
     def _peer(self, home: ParsedModule) -> ValueClassifier:

@@ -24,6 +24,7 @@ class Binding:
             binding; ``None`` for an attribute binding (``self.cfg = ...``).
         unpacked: for ``a, b = call(...)``, the call and the position of the name in the target
             tuple (``value`` is then ``None``): the name is that element of what the call returns.
+        iterated: for a loop or comprehension variable (``for k in <iterated>``), what it iterates.
     """
 
     value: cst.BaseExpression | None
@@ -32,6 +33,7 @@ class Binding:
     augmented: cst.AugAssign | None
     assignment: Assignment | None
     unpacked: tuple[cst.Call, int] | None = None
+    iterated: cst.BaseExpression | None = None
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -129,6 +131,8 @@ def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
         return Binding(parent.value, None, None, parent, assignment)
     if isinstance(parent, cst.NamedExpr):
         return Binding(parent.value, None, None, None, assignment)
+    if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is node:
+        return Binding(None, None, None, None, assignment, iterated=parent.iter)
     return Binding(None, None, None, None, assignment)
 
 

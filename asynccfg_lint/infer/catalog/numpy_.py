@@ -34,8 +34,8 @@ ROWS = (
     CallRow("numpy.all", "numpy.bool_", "np.all(a) over a whole array is a numpy bool", "np.all(np.array([1, 2]))"),
     CallRow("numpy.any", "numpy.bool_", "np.any(a) over a whole array is a numpy bool", "np.any(np.array([0, 1]))"),
     CallRow("numpy.unique", "numpy.ndarray of numbers", "np.unique(a) is an ndarray", "np.unique(np.array([2, 1, 2]))"),
-    MemberRow("numpy.ndarray of numbers", ELEMENT, "", "numpy integer|numpy number",
-              "an element of np.unique of ints is a numpy integer (an np.int64)"),
+    MemberRow("numpy.ndarray of numbers", ELEMENT, "", "numpy number",
+              "an element of np.unique is a numpy scalar of its dtype (an np.int64 here)"),
     MemberRow("numpy.ndarray of numbers", METHOD, "tolist", "JSON value", "a.tolist() gives Python numbers"),
     *(MemberRow(owner, ATTRIBUTE, "dtype", "numpy.dtype", "a.dtype is a numpy.dtype")
       for owner in ("numpy.ndarray", "numpy.ndarray of numbers")),
