@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from asynccfg_lint import types as T
-from asynccfg_lint.infer import lookup
+from asynccfg_lint.infer import arguments, lookup
 from asynccfg_lint.infer.catalog import extended
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, Known
 from asynccfg_lint.jax_facts import (
@@ -465,6 +465,41 @@ class ValueClassifier:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
+    def _parsed_argument(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
+        """``args.<dest>`` of ``args = parser.parse_args(...)``: what the matching ``add_argument`` makes.
+
+        A ``type=`` callable's result (an Enum class of the module gives its member; ``int``, a
+        float; ``pathlib.Path``, a path), a ``str`` without one; a ``bool`` for ``store_true``; a
+        list of those for ``nargs``/``append``; plus the default when it is not a string (used as is).
+        """
+        receivers = self.origins(expr.value, depth + 1)
+        if not receivers or any(o.inferred.model != _NAMESPACE or o.home is not None for o in receivers):
+            return None
+        result: list[Origin] = []
+        for receiver in receivers:
+            parser = arguments.parser_of(receiver.node)
+            found = arguments.argument(self.parsed, parser, expr.attr.value) if parser is not None else None
+            if found is None:
+                return None
+            if found.action in arguments.BOOL_ACTIONS:
+                values = [Origin(expr, Inferred(T.BOOL))]
+            elif found.action == "count":
+                values = [Origin(expr, Inferred(T.INT))]
+            elif found.type is None:
+                values = [Origin(expr, Inferred(T.STR))]
+            else:  # what calling type(...) on a string gives
+                call = cst.Call(func=found.type, args=[cst.Arg(cst.SimpleString('""'))])
+                values = [replace(o, node=expr) if o.node is call else o for o in self._call(call, depth + 1)]
+            if found.listed:
+                values = [Origin(expr, Inferred(T.LIST.named(f"list of {v.inferred.type.name}")
+                                                if v.inferred.type is not None and v.inferred.type.serializes
+                                                else v.inferred.type, model=v.inferred.model))
+                          for v in values]
+            result.extend(values)
+            if found.default is not None and string_value(found.default) is None:
+                result.extend(self.origins(found.default, depth + 1))
+        return result
+
     def _element(self, expr: cst.CSTNode, iterable: cst.BaseExpression, depth: int) -> list[Origin]:
         """What one element of ``iterable`` is, for the loop or comprehension variable ``expr``.
 
@@ -573,12 +608,21 @@ class ValueClassifier:
                                       for o in peer.origins(origin.inferred.member_value, depth + 1))
                     elif origin.inferred.member_value is not None:
                         result.extend(self.origins(origin.inferred.member_value, depth + 1))
+                    elif origin.inferred.cls is not None and origin.home is None:  # some member: any member's value
+                        members = [v for name, v in _class_assignments(origin.inferred.cls)
+                                   if v is not None and not (name.startswith("_") and name.endswith("_"))]
+                        result.extend(o for v in members for o in self.origins(v, depth + 1))
+                        if not members:
+                            result.append(Origin(expr, UNKNOWN))
                     else:
                         result.append(Origin(expr, UNKNOWN))
                 return result
         modelled = self._member(expr, expr.value, ATTRIBUTE, attr, depth)
         if modelled is not None:  # ctx.avals_in, aval.dtype, mesh.device_ids, p.parent
             return modelled
+        parsed_argument = self._parsed_argument(expr, depth)
+        if parsed_argument is not None:  # args.mode of parser.add_argument("--mode", type=Mode)
+            return parsed_argument
         # what an attribute of a receiver the catalog does not know is, by its name alone
         if attr in ("ndim", "size", "itemsize", "nbytes"):
             return self._one(expr, Inferred(T.INT))
@@ -717,8 +761,8 @@ class ValueClassifier:
             instance = peer.instance_type(definition)
             if instance is None:
                 return self._one(expr, UNKNOWN)
-            if instance.name.startswith("enum"):
-                return self._one(expr, Inferred(instance))
+            if instance.name.startswith("enum"):  # Mode("ring"): one of its members
+                return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values())))
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
@@ -1240,6 +1284,7 @@ class ValueClassifier:
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 #: binary operators the catalog's operator rows name
+_NAMESPACE = Known(frozenset({"argparse.Namespace"}))
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
 _KEY_REMEDIES = {
