@@ -49,7 +49,8 @@ def member(catalog: Catalog, receivers: Iterable[Known | None], kind: str, name:
         if found is None:
             return None
         if kind == METHOD and with_arguments and not all(
-                catalog.members[(owner, kind, name)].with_arguments for owner in known.names):
+                catalog.members[(owner, kind, name)].with_arguments for owner in known.names
+                if (owner, kind, name) in catalog.members):
             return None
         for item in typed(catalog, found) or ():
             if item not in result:

@@ -183,13 +183,18 @@ class Catalog:
         return self.resolve(row.result) if row is not None and row.value else None
 
     def member(self, known: Known, kind: str, name: str = "") -> Known | None:
-        """The type of a member of a value of type ``known``: known only when every type of the union has it."""
+        """The type of a member of a value of type ``known``; ``None`` when no type of the union has it.
+
+        For a union, the types that have the member decide: reading an attribute a type lacks raises
+        instead of giving a value (``ctx.avals_out[0].inner_aval`` is read on an ``AbstractFuture``,
+        never on a ``ShapedArray``). So a type's rows must list every member its instances have that
+        another type of a union it appears in also has.
+        """
         result: Known | None = Known(frozenset())
         for owner in known.names:
             row = self.members.get((owner, kind, name))
-            if row is None:
-                return None
-            result = join(result, self.resolve(row.result))
+            if row is not None:
+                result = join(result, self.resolve(row.result))
         return result if result is not None and result.names else None
 
     def verdicts(self, known: Known) -> list[PyType]:

@@ -67,6 +67,10 @@ ROWS = (
             "ctx.avals_out[0]", "an async primitive's output aval is an AbstractFuture, rejected by the default hook",
             annotation=(FUTURE, "jax.core.AbstractFuture")),
     MemberRow(FUTURE, ATTRIBUTE, "inner_aval", SHAPED, "future.inner_aval is the ShapedArray it wraps"),
+    MemberRow(FUTURE, ATTRIBUTE, "dtype", "numpy.dtype", "future.dtype is its inner aval's numpy.dtype"),
+    MemberRow(FUTURE, ATTRIBUTE, "shape", "tuple of int", "future.shape is its inner aval's tuple of ints"),
+    MemberRow(FUTURE, ATTRIBUTE, "ndim", "builtins.int", "future.ndim is an int"),
+    MemberRow(FUTURE, ATTRIBUTE, "size", "builtins.int", "future.size is an int"),
     # the lowering context
     TypeRow(CONTEXT, T.OBJECT.named("LoweringRuleContext"), CONTEXT, "ctx",
             "the lowering rule's context is rejected by the default hook",
