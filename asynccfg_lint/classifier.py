@@ -725,7 +725,8 @@ class ValueClassifier:
                 return [Origin(expr, o.inferred) for o in inner]
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
-            modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name)))
+            first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()
+            modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
             if modelled is not None:
                 return modelled
             if name in T.CALL_RESULTS:

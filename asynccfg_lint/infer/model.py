@@ -64,6 +64,9 @@ class CallRow:
             ``result`` (of one of its members for a union).
         value: the row is a module attribute read, not a call (``"numpy.True_"``).
         by_reading: judged by reading (torch), not executed.
+        argument: the row applies only when the first argument is this qualified name
+            (``ml_dtypes.finfo(ml_dtypes.bfloat16)``: its ``.max`` is a bfloat16, while
+            ``finfo(np.float32).max`` is a numpy float); a row without one applies to any call.
     """
 
     qualname: str
@@ -72,6 +75,7 @@ class CallRow:
     probe: str
     value: bool = False
     by_reading: bool = False
+    argument: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,7 @@ class Catalog:
     types: dict[str, TypeRow] = field(init=False)
     annotations: dict[str, str] = field(init=False)
     by_verdict: dict[str, str] = field(init=False)
-    calls: dict[str, CallRow] = field(init=False)
+    calls: dict[tuple[str, str | None], CallRow] = field(init=False)
     members: dict[tuple[str, str, str], MemberRow] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -158,7 +162,7 @@ class Catalog:
                 for qualname in row.annotation:
                     _put(self.annotations, qualname, row.name)
             elif isinstance(row, CallRow):
-                _put(self.calls, row.qualname, row)
+                _put(self.calls, (row.qualname, row.argument), row)
             else:
                 if row.kind not in MEMBER_KINDS:
                     raise CatalogError(f"{row.owner}: unknown member kind {row.kind!r}")
@@ -172,15 +176,18 @@ class Catalog:
         """The lattice value of a row's ``result`` text (``"a|b"`` is a union)."""
         return Known(frozenset(part.strip() for part in result.split("|")))
 
-    def call(self, qualname: str) -> Known | None:
-        """What calling ``qualname`` gives; ``None`` when the catalog has no row for it."""
-        row = self.calls.get(qualname)
-        return self.resolve(row.result) if row is not None and not row.value else None
+    def call(self, qualname: str, arguments: frozenset[str] = frozenset()) -> Known | None:
+        """What calling ``qualname`` gives, its first argument being one of the qualified names ``arguments``.
 
-    def value(self, qualname: str) -> Known | None:
-        """What reading the module attribute ``qualname`` gives (``numpy.True_``); ``None`` when not catalogued."""
-        row = self.calls.get(qualname)
-        return self.resolve(row.result) if row is not None and row.value else None
+        A row for one of those arguments comes before the row for any argument; ``None`` when the
+        catalog has neither.
+        """
+        for argument in sorted(arguments):
+            row = self.calls.get((qualname, argument))
+            if row is not None and not row.value:
+                return self.resolve(row.result)
+        row = self.calls.get((qualname, None))
+        return self.resolve(row.result) if row is not None and not row.value else None
 
     def member(self, known: Known, kind: str, name: str = "") -> Known | None:
         """The type of a member of a value of type ``known``; ``None`` when no type of the union has it.
@@ -212,7 +219,7 @@ def _key(row: Row) -> str:
     if isinstance(row, TypeRow):
         return row.name
     if isinstance(row, CallRow):
-        return row.qualname
+        return row.qualname if row.argument is None else f"{row.qualname}({row.argument})"
     return f"{row.owner} {row.kind} {row.name}".rstrip()
 
 

@@ -57,6 +57,7 @@ def extended(declared: frozenset[str]) -> Catalog:
         return CATALOG
     names = {row.qualname for row in rows}
     kept = tuple(row for row in CATALOG.rows if not (isinstance(row, CallRow) and row.qualname in names))
+    # (a user's row applies to any argument: the built-in rows for particular arguments give way too)
     return Catalog(kept + tuple(rows))
 
 

@@ -46,6 +46,7 @@ ROWS = (
     CallRow("jax.device_count", "builtins.int", "jax.device_count() is an int", "jax.device_count()"),
     CallRow("jax.local_device_count", "builtins.int", "jax.local_device_count() is an int",
             "jax.local_device_count()"),
+    CallRow("jax.numpy.dtype", "numpy.dtype", "jnp.dtype(...) is a numpy.dtype", "jnp.dtype('float32')"),
     CallRow("jax.default_backend", "builtins.str", "jax.default_backend() is a str", "jax.default_backend()"),
     TypeRow("jax.Array", T.JAX_ARRAY, "jax.Array", "jnp.arange(3)", "a jax.Array is rejected by the default hook"),
     MemberRow("jax.Array", ATTRIBUTE, "dtype", "numpy.dtype", "x.dtype of a jax.Array is a numpy.dtype"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from asynccfg_lint import types as T
 from asynccfg_lint.infer.model import ATTRIBUTE, CallRow, MemberRow, TypeRow
 
-IMPORTS = "import ml_dtypes"
+IMPORTS = "import ml_dtypes; import numpy as np; import jax.numpy as jnp"
 
 _FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 _INTS = ("int4", "uint4")
@@ -25,8 +25,10 @@ ROWS = (
       for name in _FLOATS + _INTS),
     TypeRow("ml_dtypes.finfo of bfloat16", T.OBJECT.named("ml_dtypes.finfo"), "numpy.finfo",
             "ml_dtypes.finfo(ml_dtypes.bfloat16)", "a finfo object is rejected by the default hook"),
-    CallRow("ml_dtypes.finfo", "ml_dtypes.finfo of bfloat16", "ml_dtypes.finfo(t) is a finfo object",
-            "ml_dtypes.finfo(ml_dtypes.bfloat16)"),
+    *(CallRow(finfo, "ml_dtypes.finfo of bfloat16", f"{finfo}(bfloat16) is a finfo object of bfloat16",
+              f"{finfo}({argument})".replace("jax.numpy.", "jnp.").replace("numpy.", "np."), argument=argument)
+      for finfo in ("ml_dtypes.finfo", "jax.numpy.finfo")  # (numpy.finfo(bfloat16) raises ValueError)
+      for argument in ("ml_dtypes.bfloat16", "jax.numpy.bfloat16")),
     MemberRow("ml_dtypes.finfo of bfloat16", ATTRIBUTE, "max", "ml_dtypes.bfloat16",
               "finfo(bfloat16).max is a bfloat16 scalar, which the default hook rejects"),
     MemberRow("ml_dtypes.finfo of bfloat16", ATTRIBUTE, "bits", "builtins.int", "finfo(bfloat16).bits is an int"),

@@ -36,4 +36,8 @@ ROWS = (
     MemberRow(_TENSOR, METHOD, "dim", "builtins.int", "t.dim() is an int", by_reading=True),
     MemberRow(_TENSOR, ATTRIBUTE, "ndim", "builtins.int", "t.ndim is an int", by_reading=True),
     MemberRow(_TENSOR, METHOD, "numpy", "numpy.ndarray", "t.numpy() is an ndarray", by_reading=True),
+    *(MemberRow(_TENSOR, METHOD, name, _TENSOR, f"t.{name}() is a tensor", by_reading=True)
+      for name in ("float", "int", "long", "bool", "cpu", "detach", "clone", "contiguous")),
+    MemberRow(_TENSOR, METHOD, "to", _TENSOR, "t.to(...) is a tensor", "{}.to('cpu')", by_reading=True,
+              with_arguments=True),
 )
