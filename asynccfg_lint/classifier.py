@@ -421,7 +421,8 @@ class ValueClassifier:
             if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
                 return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
             if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
-                return self._one(expr, Inferred(T.rejected(f"torch.dtype ({name})", "use str(x)")))
+                dtype = self.catalog.types["torch.dtype"].verdict  # torch.float32 is a torch.dtype (catalog, by reading)
+                return self._one(expr, Inferred(dtype.named(f"torch.dtype ({name})"), model=_TORCH_DTYPE))
         return None
 
     def _name(self, expr: cst.Name, depth: int) -> list[Origin]:
@@ -1286,6 +1287,7 @@ class ValueClassifier:
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 #: binary operators the catalog's operator rows name
 _NAMESPACE = Known(frozenset({"argparse.Namespace"}))
+_TORCH_DTYPE = Known(frozenset({"torch.dtype"}))
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
 _KEY_REMEDIES = {

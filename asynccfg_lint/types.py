@@ -336,9 +336,9 @@ NUMPY_NUMBER_REDUCTIONS: frozenset[str] = frozenset(
 #: ``numpy.bool``).
 NUMPY_ELEMENT_REDUCTIONS: frozenset[str] = frozenset("max min amax amin nanmax nanmin".split())
 
-#: jax.numpy names that do not return a jax.Array.
+#: jax.numpy names that do not return a jax.Array (``jnp.dtype`` is a catalog row: a numpy.dtype).
 JAX_NUMPY_NON_ARRAY: frozenset[str] = frozenset(
-    "dtype iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
+    "iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
     "isscalar iscomplexobj isrealobj".split()
 )
 
