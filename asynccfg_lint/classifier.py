@@ -208,6 +208,8 @@ class ValueClassifier:
         #: the type catalog, with the rows declared in ``[tool.asynccfg-lint.types]`` (``QUALNAME=TYPE`` entries)
         self.catalog = extended(sanitizers)
         self._memo: dict[int, list[Origin]] = {}
+        #: nodes the classifier made (``type(...)`` of an argparse option): kept alive, since memos key on ``id``
+        self._synthetic: list[cst.CSTNode] = []
         self._active: set[int] = set()
 
     # ================================================================ inference
@@ -490,6 +492,7 @@ class ValueClassifier:
                 values = [Origin(expr, Inferred(T.STR))]
             else:  # what calling type(...) on a string gives
                 call = cst.Call(func=found.type, args=[cst.Arg(cst.SimpleString('""'))])
+                self._synthetic.append(call)
                 values = [replace(o, node=expr) if o.node is call else o for o in self._call(call, depth + 1)]
             if found.listed:
                 values = [Origin(expr, Inferred(T.LIST.named(f"list of {v.inferred.type.name}")
