@@ -18,7 +18,7 @@ PATTERN = T.rejected("re.Pattern", "use x.pattern")
 PARTIAL = T.rejected("functools.partial object", "call it, or pass its name as a string")
 RANGE = T.rejected("range", "use list(...)", fix=T.LIST_FIX)
 NAMESPACE = T.rejected("types.SimpleNamespace", "use vars(x)")
-ARGPARSE_NAMESPACE = T.rejected("argparse.Namespace", "use vars(x), or the attribute you mean")
+ARGPARSE_NAMESPACE = T.rejected("argparse.Namespace", "pass the attributes you mean (each keeps its parsed type)")
 
 ROWS = (
     # the JSON builtins (exact classes: a bool is not an int here)
@@ -147,8 +147,6 @@ ROWS = (
     # types.SimpleNamespace and argparse
     TypeRow("types.SimpleNamespace", NAMESPACE, "types.SimpleNamespace", "types.SimpleNamespace(a=1)",
             "a SimpleNamespace is rejected; vars(ns) is a dict"),
-    CallRow("builtins.vars", "builtins.dict", "vars(namespace) is its __dict__, a dict",
-            "vars(types.SimpleNamespace(a=1))"),
     CallRow("types.SimpleNamespace", "types.SimpleNamespace", "SimpleNamespace(...) is a namespace",
             "types.SimpleNamespace(a=1)"),
     TypeRow("argparse.ArgumentParser", T.OBJECT.named("argparse.ArgumentParser"), "argparse.ArgumentParser",
