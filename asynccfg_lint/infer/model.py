@@ -61,7 +61,9 @@ class CallRow:
         result: the result's type name, or several separated by ``|`` (a union).
         fact: the runtime fact, in words.
         probe: a call expression the verification test evaluates; its value must be an instance of
-            ``result`` (of one of its members for a union).
+            ``result`` (of one of its members for a union). The probe is one witness: the row must
+            hold whatever the arguments, so a call whose result holds whatever it was given
+            (``vars(ns)``, ``attrs.asdict(x)``, ``OmegaConf.to_container(cfg)``) has no row.
         value: the row is a module attribute read, not a call (``"numpy.True_"``).
         by_reading: judged by reading (torch), not executed.
         argument: the row applies only when the first argument is this qualified name

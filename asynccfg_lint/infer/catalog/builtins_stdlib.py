@@ -140,7 +140,6 @@ ROWS = (
     CallRow("collections.Counter", "collections.Counter", "Counter(...) is a Counter", "collections.Counter('aab')"),
     MemberRow("collections.Counter", METHOD, "keys", "dict_keys", "a Counter's keys() is a dict_keys view"),
     MemberRow("collections.Counter", METHOD, "values", "dict_values", "a Counter's values() is a dict_values view"),
-    MemberRow("collections.Counter", METHOD, "most_common", "builtins.list", "c.most_common() is a list of pairs"),
     MemberRow("collections.OrderedDict", METHOD, "keys", "odict_keys", "an OrderedDict's keys() is odict_keys"),
     MemberRow("collections.OrderedDict", METHOD, "values", "odict_values", "an OrderedDict's values() is odict_values"),
     MemberRow("collections.OrderedDict", METHOD, "items", "odict_items", "an OrderedDict's items() is odict_items"),
