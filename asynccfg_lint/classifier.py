@@ -18,6 +18,9 @@ import libcst as cst
 
 from asynccfg_lint import objects
 from asynccfg_lint import types as T
+from asynccfg_lint.infer import arguments, lookup
+from asynccfg_lint.infer.catalog import extended
+from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, Known
 from asynccfg_lint.jax_facts import (
     INT_MAX_STR_DIGITS,
     SPECIAL_KEY_ATTRIBUTE,
@@ -36,6 +39,7 @@ from asynccfg_lint.resolution import (
     is_import,
     local_definition,
     qualified_names,
+    reaching,
     string_value,
 )
 from asynccfg_lint.tracer import (
@@ -47,6 +51,7 @@ from asynccfg_lint.tracer import (
     is_dataclass,
     is_typed_dict,
     returns_of,
+    unpacked_values,
 )
 
 if TYPE_CHECKING:
@@ -87,6 +92,8 @@ class Inferred:
             (``numpy.bool_`` for ``np.array([True])``, ``numpy number`` for ``np.arange(4)``).
         numpy_scalar: the value is a numpy scalar, not an array, even when ``type`` is unknown
             (an element of an array of unknown dtype): comparing it gives a ``numpy.bool_``.
+        model: the value's type in the catalog (:mod:`asynccfg_lint.infer`), when the catalog
+            produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
     """
 
     type: T.PyType | None
@@ -99,6 +106,7 @@ class Inferred:
     ndim: int | None = None
     item: T.PyType | None = None
     numpy_scalar: bool = False
+    model: Known | None = None
 
 
 UNKNOWN = Inferred(None)
@@ -213,7 +221,11 @@ class ValueClassifier:
         self.tracer = tracer
         self.sanitizers = sanitizers
         self.workspace = workspace
+        #: the type catalog, with the rows declared in ``[tool.asynccfg-lint.types]`` (``QUALNAME=TYPE`` entries)
+        self.catalog = extended(sanitizers)
         self._memo: dict[int, list[Origin]] = {}
+        #: nodes the classifier made (``type(...)`` of an argparse option): kept alive, since memos key on ``id``
+        self._synthetic: list[cst.CSTNode] = []
         self._active: set[int] = set()
 
     # ================================================================ inference
@@ -234,6 +246,32 @@ class ValueClassifier:
 
     def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
         return [Origin(expr, inferred)]
+
+    # -- the type model (asynccfg_lint.infer) -------------------------------------------------
+    @staticmethod
+    def _typed(expr: cst.CSTNode, found: list[lookup.Typed] | None) -> list[Origin] | None:
+        """Origins at ``expr`` for the catalog types ``found`` (one per member of a union), or ``None``."""
+        if found is None:
+            return None
+        first = found[0][0]
+        if len(found) > 1 and all((t.json, t.key_ok) == (first.json, first.key_ok) for t, _ in found):
+            # a union whose members JAX treats alike (OmegaConf.create: a DictConfig or a ListConfig) is one
+            # value, with a fix only where every member has the same one
+            verdict = replace(first, name=" or ".join(t.name for t, _ in found),
+                              fix=first.fix if all(t.fix == first.fix for t, _ in found) else None,
+                              key_fix=first.key_fix if all(t.key_fix == first.key_fix for t, _ in found) else None)
+            names = frozenset(name for _, known in found for name in known.names)
+            return [Origin(expr, Inferred(verdict, model=Known(names)))]
+        return [Origin(expr, Inferred(pytype, model=known)) for pytype, known in found]
+
+    def _member(self, expr: cst.CSTNode, receiver: cst.BaseExpression, kind: str, name: str, depth: int,
+                with_arguments: bool = False) -> list[Origin] | None:
+        """What the catalog says ``receiver``'s member is, when it knows every possible receiver."""
+        origins = self.origins(receiver, depth + 1)
+        if not origins or any(o.home is not None for o in origins):
+            return None
+        models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
+        return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
         value = _int_constant(expr)
@@ -304,6 +342,10 @@ class ValueClassifier:
         return [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
 
     def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
+        symbol = _OPERATOR_SYMBOLS.get(type(expr.operator))
+        modelled = self._member(expr, expr.left, OPERATOR, symbol, depth) if symbol is not None else None
+        if modelled is not None:  # Path("/") / "x", a datetime minus a datetime
+            return modelled
         # elements of another module's list are that module's nodes: they are not carried over
         left = [o.inferred if o.home is None else replace(o.inferred, elements=())
                 for o in self.origins(expr.left, depth + 1)]
@@ -318,7 +360,7 @@ class ValueClassifier:
             if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
                 # the result's shape and dtype are the operands' combined (jnp.int32(3) / 2 is a float
                 # array): only .tolist() is certain to keep the value
-                result = replace(arrays[0], fix=T.TOLIST_FIX) if arrays[0].fix is not None else arrays[0]
+                result = _tolist(arrays[0]) if arrays[0].fix is not None else arrays[0]
                 return self._one(expr, Inferred(result))
         if any(t is T.COMPLEX for t in types):  # 1 + 2j
             return self._one(expr, Inferred(T.COMPLEX))
@@ -399,7 +441,8 @@ class ValueClassifier:
             if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
                 return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
             if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
-                return self._one(expr, Inferred(T.rejected(f"torch.dtype ({name})", "use str(x)")))
+                dtype = self.catalog.types["torch.dtype"].verdict  # torch.float32 is a torch.dtype (catalog, by reading)
+                return self._one(expr, Inferred(dtype.named(f"torch.dtype ({name})"), model=_TORCH_DTYPE))
         return None
 
     def _name(self, expr: cst.Name, depth: int) -> list[Origin]:
@@ -411,7 +454,7 @@ class ValueClassifier:
             return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
         if not bindings:
             return self._one(expr, UNKNOWN)
-        return self._from_bindings(expr, bindings, depth)
+        return self._from_bindings(expr, reaching(self.parsed, expr, bindings), depth)
 
     def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
@@ -428,6 +471,12 @@ class ValueClassifier:
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
             elif binding.augmented is not None:
                 result.extend(self._augmented(expr, binding.augmented, depth))
+            elif binding.value is None and binding.unpacked is not None:  # `groups, n = helper(...)`
+                elements = unpacked_values(self.parsed, *binding.unpacked)
+                if elements is None:
+                    result.append(Origin(expr, UNKNOWN))
+                for element in elements or ():
+                    result.extend(self.origins(element, depth + 1))
             elif binding.value is not None:
                 found = self.origins(binding.value, depth + 1)
                 if binding.annotation is not None and any(o.inferred.type is None for o in found):
@@ -466,24 +515,68 @@ class ValueClassifier:
         return parent if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child else None
 
     def _loop_element(self, expr: cst.CSTNode, name: cst.Name, loop: cst.For | cst.CompFor, depth: int) -> list[Origin]:
-        """What the loop variable ``name`` takes: each element of a container the loop runs over, when known.
+        """What the loop variable ``name`` takes: one element of what the loop or comprehension iterates.
 
-        ``for pair in ((0, 1), (1, 0))`` (also through a name or a default) gives the two tuples, a
-        target ``a, b`` the matching parts of tuple-literal elements; ``range(...)`` gives ints;
-        anything else is unknown.
+        The catalog's element type (``for d in jax.devices()``: a Device; ``range(...)``: ints); each
+        element of a list or tuple display the loop runs over (also through a name or a default; a
+        target ``a, b`` takes the matching parts of tuple-display elements); one element of a 1-d
+        numpy array whose element type the code shows (``np.arange(4)``: a numpy number); else unknown.
         """
+        if loop.target is name:
+            modelled = self._member(expr, loop.iter, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
         result: list[Origin] = []
         for origin in self.origins(loop.iter, depth + 1):
-            elements = origin.inferred.elements if origin.home is None else ()
+            inferred = origin.inferred
             if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
                 result.append(Origin(expr, Inferred(T.INT)))
-            elif origin.inferred.type is not None and origin.inferred.type.json is T.JsonKind.ARRAY and elements \
-                    and not isinstance(origin.node, cst.Call):
-                for element in elements:
+            elif origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
+                    and inferred.elements and not isinstance(origin.node, cst.Call):
+                for element in inferred.elements:
                     value = element if loop.target is name else unpacked_value(loop.target, name, element)
                     result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
+            elif loop.target is name and T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 \
+                    and inferred.item is not None:
+                result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
             else:
                 result.append(Origin(expr, UNKNOWN))
+        return result or [Origin(expr, UNKNOWN)]
+
+    def _parsed_argument(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
+        """``args.<dest>`` of ``args = parser.parse_args(...)``: what the matching ``add_argument`` makes.
+
+        A ``type=`` callable's result (an Enum class of the module gives its member; ``int``, a
+        float; ``pathlib.Path``, a path), a ``str`` without one; a ``bool`` for ``store_true``; a
+        list of those for ``nargs``/``append``; plus the default when it is not a string (used as is).
+        """
+        receivers = self.origins(expr.value, depth + 1)
+        if not receivers or any(o.inferred.model != _NAMESPACE or o.home is not None for o in receivers):
+            return None
+        result: list[Origin] = []
+        for receiver in receivers:
+            parser = arguments.parser_of(receiver.node)
+            found = arguments.argument(self.parsed, parser, expr.attr.value) if parser is not None else None
+            if found is None:
+                return None
+            if found.action in arguments.BOOL_ACTIONS:
+                values = [Origin(expr, Inferred(T.BOOL))]
+            elif found.action == "count":
+                values = [Origin(expr, Inferred(T.INT))]
+            elif found.type is None:
+                values = [Origin(expr, Inferred(T.STR))]
+            else:  # what calling type(...) on a string gives
+                call = cst.Call(func=found.type, args=[cst.Arg(cst.SimpleString('""'))])
+                self._synthetic.append(call)
+                values = [replace(o, node=expr) if o.node is call else o for o in self._call(call, depth + 1)]
+            if found.listed:
+                values = [Origin(expr, Inferred(T.LIST.named(f"list of {v.inferred.type.name}")
+                                                if v.inferred.type is not None and v.inferred.type.serializes
+                                                else v.inferred.type, model=v.inferred.model))
+                          for v in values]
+            result.extend(values)
+            if found.default is not None and string_value(found.default) is None:
+                result.extend(self.origins(found.default, depth + 1))
         return result
 
     # -- other modules of the project ------------------------------------------------------
@@ -575,15 +668,24 @@ class ValueClassifier:
                                       for o in peer.origins(origin.inferred.member_value, depth + 1))
                     elif origin.inferred.member_value is not None:
                         result.extend(self.origins(origin.inferred.member_value, depth + 1))
+                    elif origin.inferred.cls is not None and origin.home is None:  # some member: any member's value
+                        members = [v for name, v in _class_assignments(origin.inferred.cls)
+                                   if v is not None and not (name.startswith("_") and name.endswith("_"))]
+                        result.extend(o for v in members for o in self.origins(v, depth + 1))
+                        if not members:
+                            result.append(Origin(expr, UNKNOWN))
                     else:
                         result.append(Origin(expr, UNKNOWN))
                 return result
+        modelled = self._member(expr, expr.value, ATTRIBUTE, attr, depth)
+        if modelled is not None:  # ctx.avals_in, aval.dtype, mesh.device_ids, p.parent
+            return modelled
+        parsed_argument = self._parsed_argument(expr, depth)
+        if parsed_argument is not None:  # args.mode of parser.add_argument("--mode", type=Mode)
+            return parsed_argument
+        # what an attribute of a receiver the catalog does not know is, by its name alone
         if attr in ("ndim", "size", "itemsize", "nbytes"):
             return self._one(expr, Inferred(T.INT))
-        if attr == "dtype":  # x.dtype of an array is a dtype object (section 1, np.dtype row)
-            base = self.origins(expr.value, depth + 1)
-            if base and all(T.array_kind(o.inferred.type) is not None for o in base):
-                return self._one(expr, Inferred(T.DTYPE))
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
@@ -716,6 +818,11 @@ class ValueClassifier:
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
             # with a known result type is that type, whatever the qualified name says
             return self._method(expr, depth)
+        if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call):
+            # libcst names `np.array(a).any` "numpy.array.any": a catalog method of the call's result comes first
+            modelled = self._member(expr, expr.func.value, METHOD, expr.func.attr.value, depth, bool(expr.args))
+            if modelled is not None:
+                return modelled
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
@@ -744,6 +851,10 @@ class ValueClassifier:
                 return [Origin(expr, o.inferred) for o in inner]
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
+            first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()
+            modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
+            if modelled is not None:
+                return modelled
             if name in T.CALL_RESULTS:
                 return self._one(expr, Inferred(T.CALL_RESULTS[name]))
             for suffix, pytype in T.MLIR_BUILDER_SUFFIXES.items():
@@ -779,8 +890,8 @@ class ValueClassifier:
             instance = peer.instance_type(definition)
             if instance is None:
                 return self._one(expr, UNKNOWN)
-            if instance.name.startswith("enum"):
-                return self._one(expr, Inferred(instance))
+            if instance.name.startswith("enum"):  # Mode("ring"): one of its members
+                return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
                 # (the arguments are this module's nodes: another module's class is not looked into)
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values()),
@@ -823,6 +934,9 @@ class ValueClassifier:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
+        if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
+            return modelled
         if method in ("astype", "copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "view"):
             receiver = self.origins(expr.func.value, depth + 1)
             result = []
@@ -944,7 +1058,8 @@ class ValueClassifier:
             fix = T.SCALAR_FIXES[kind] if self._scalar_argument(positional, keywords, depth) else T.TOLIST_FIX
         else:
             fix = self._scalar_fix(func, positional, keywords, depth)
-        return replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
+        array = replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
+        return _tolist(array) if fix is T.TOLIST_FIX and kind is not None else array
 
     def _scalar_argument(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                          depth: int) -> T.PyType | None:
@@ -966,6 +1081,12 @@ class ValueClassifier:
         return T.TOLIST_FIX
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
+        index = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
+            modelled = self._member(expr, expr.value, OPERATOR, "[]", depth) or self._member(
+                expr, expr.value, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
         base = self.origins(expr.value, depth + 1)
         result = []
         for origin in base:
@@ -1066,6 +1187,9 @@ class ValueClassifier:
 
     def _annotation_names(self, names: set[str], annotation: cst.BaseExpression | None) -> list[Inferred]:
         for name in names:
+            if name in self.catalog.annotations:  # ctx: mlir.LoweringRuleContext, p: pathlib.Path
+                model = self.catalog.annotations[name]
+                return [Inferred(self.catalog.types[model].verdict, model=Known(frozenset({model})))]
             if name in T.ANNOTATIONS:
                 return [Inferred(T.ANNOTATIONS[name])]
             if name in ("builtins.None",):
@@ -1312,6 +1436,11 @@ def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
     """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
     return None if fix in _LIST_FIXES else fix
 
+#: binary operators the catalog's operator rows name
+_NAMESPACE = Known(frozenset({"argparse.Namespace"}))
+_TORCH_DTYPE = Known(frozenset({"torch.dtype"}))
+_OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
+
 _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',
     "frozenset": "use str(sorted(k))",
@@ -1402,6 +1531,11 @@ def _float_inferred(pytype: T.PyType, value: float) -> Inferred:
     if math.isinf(value) or math.isnan(value):
         return Inferred(pytype, nonfinite=True)
     return Inferred(pytype, beyond_int64=not reads_as_int64(value))
+
+
+def _tolist(array: T.PyType) -> T.PyType:
+    """``array`` with the ``.tolist()`` fix and the remedy that says so (never "use int(...)" beside a ``.tolist()`` fix)."""
+    return replace(array, fix=T.TOLIST_FIX, remedy="use x.tolist()")
 
 
 def _rejected_array(name: str) -> T.PyType:

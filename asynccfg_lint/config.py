@@ -23,6 +23,7 @@ Keys (all optional; unknown keys are an error)::
     extend = "../pyproject.toml"         # read that file first; these options go on top
     extra-sinks = ["mypkg.collectives.emit_start:cfg@3"]   # QUALNAME:PARAMETER[@POSITION]
     sanitizers = ["mypkg.jsonsafe.sanitize"]               # functions whose result is JSON-safe
+    types = { "mypkg.io.cache_root" = "pathlib.Path" }     # calls whose result is a catalog type
 
 An extra sink ``QUALNAME:PARAMETER@POSITION`` is a function whose argument ``PARAMETER`` (passed
 by keyword, or positionally at the 0-based ``POSITION``) is a whole config dict that reaches
@@ -64,7 +65,7 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_EXCLUDE: tuple[str, ...] = (*sorted(SKIPPED_DIRS), "*.egg-info")
 KNOWN_KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "unsafe-fixes", "respect-gitignore", "extra-sinks", "sanitizers", "extend",
+    "unsafe-fixes", "respect-gitignore", "extra-sinks", "sanitizers", "types", "extend",
 )
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUALNAME = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})*")
@@ -232,11 +233,19 @@ class Settings:
             unsafe_fixes=pick("unsafe-fixes", "unsafe_fixes"),
             respect_gitignore=pick("respect-gitignore", "respect_gitignore"),
             extra_sinks=pick("extra-sinks", "extra_sinks"),
-            sanitizers=pick("sanitizers", "sanitizers"),
+            sanitizers=frozenset(self._sanitizers_or_types(child, False) | self._sanitizers_or_types(child, True)),
             root=child.root if child.source is not None else self.root,  # an inline layer keeps the project's folder
             keys=self.keys | child.keys,
             base_selection=child.selection.over(self.selection).base,
         )
+
+    def _sanitizers_or_types(self, child: Settings, types: bool) -> frozenset[str]:
+        """The ``types`` rows (``QUALNAME=TYPE``, when ``types``) or the plain sanitizers of the layer
+        that sets that key: both travel in ``sanitizers``, but each key replaces only its own part."""
+        from asynccfg_lint.infer.catalog import USER_ROW_SEPARATOR
+
+        layer = child if ("types" if types else "sanitizers") in child.keys else self
+        return frozenset(s for s in layer.sanitizers if (USER_ROW_SEPARATOR in s) == types)
 
     def describe(self) -> list[str]:
         """``key = value`` lines of every option as it applies (``--show-settings``), TOML-like."""
@@ -403,6 +412,7 @@ def parse_settings(table: Mapping[str, Any], root: str, source: Path | None = No
     extend = table.get("extend")
     if extend is not None and not isinstance(extend, str):
         raise ConfigError(f"extend: expected the path of a configuration file, got {extend!r}")
+    sanitizers = (*sanitizers, *_catalog_rows(table.get("types", {})))
     return Settings(
         source=source,
         select=_codes(table, "select"),
@@ -425,6 +435,30 @@ def _compiled(key: str, pattern: str) -> None:
         compile_glob(pattern)
     except ConfigError as exc:
         raise ConfigError(f"{key}: {exc}") from None
+
+
+def _catalog_rows(raw: object) -> list[str]:
+    """The ``[tool.asynccfg-lint.types]`` table (qualified name = catalog type) as ``QUALNAME=TYPE`` entries.
+
+    They travel with the sanitizers, which are catalog rows too ("the result is JSON-safe"); the
+    classifier's catalog (:func:`asynccfg_lint.infer.catalog.extended`) reads them.
+    Raises:
+        ConfigError: not a table of strings, a key that is not a qualified name, or a type the catalog lacks.
+    """
+    from asynccfg_lint.infer.catalog import USER_ROW_SEPARATOR, CatalogError, user_row
+
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"types: expected a table of \"qualified.name\" = \"catalog type\", got {raw!r}")
+    rows = []
+    for name, type_name in raw.items():
+        if not _QUALNAME.fullmatch(name) or not isinstance(type_name, str):
+            raise ConfigError(f"types: {name!r} = {type_name!r} is not \"qualified.name\" = \"catalog type\"")
+        try:
+            user_row(name, type_name)
+        except CatalogError as exc:
+            raise ConfigError(f"types: {name!r}: {exc}") from exc
+        rows.append(f"{name}{USER_ROW_SEPARATOR}{type_name}")
+    return rows
 
 
 def globs(patterns: Iterable[str] | None, root: str, key: str = "exclude") -> tuple[Glob, ...] | None:
@@ -736,7 +770,7 @@ def iter_files(paths: Iterable[str], resolver: Resolver) -> Iterator[str | Missi
 
 
 #: the options the flake8 plugin reads; the others (globs, selection) are the CLI's and not validated there
-PLUGIN_KEYS = ("extra-sinks", "sanitizers")
+PLUGIN_KEYS = ("extra-sinks", "sanitizers", "types")
 
 
 @functools.lru_cache(maxsize=256)

@@ -23,6 +23,8 @@ class Binding:
         augmented: the ``AugAssign`` when the binding is ``name op= value``.
         assignment: the libcst assignment record (its ``.scope`` and ``.node``) of a name
             binding; ``None`` for an attribute binding (``self.cfg = ...``).
+        unpacked: for ``a, b = call(...)``, the call and the position of the name in the target
+            tuple (``value`` is then ``None``): the name is that element of what the call returns.
     """
 
     value: cst.BaseExpression | None
@@ -30,6 +32,7 @@ class Binding:
     definition: cst.FunctionDef | cst.ClassDef | None
     augmented: cst.AugAssign | None
     assignment: Assignment | None
+    unpacked: tuple[cst.Call, int] | None = None
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -50,6 +53,48 @@ def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseEx
                 if found is not None:
                     return found
     return None
+
+
+def _unpacked_call(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> tuple[cst.Call, int] | None:
+    """For ``a, b = f(...)`` (a flat target tuple without a starred name), the call and ``name``'s position."""
+    if not isinstance(value, cst.Call) or not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    elements = target.elements
+    if any(isinstance(e, cst.StarredElement) for e in elements):
+        return None
+    for index, element in enumerate(elements):
+        if element.value is name:
+            return value, index
+    return None
+
+
+def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:
+    """The ``bindings`` of a name that may still hold at ``use``: those not overwritten on every path to it.
+
+    A plain assignment ``name = ...`` in a block that also holds ``use``, before it and in the
+    same scope, runs on every path to ``use`` (exceptions aside): the bindings that start before it
+    cannot reach ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later
+    bindings are kept (a loop may carry them round), as are loop targets, augmented assignments
+    and closures (the use may run after any of them).
+    """
+    scope = parsed.scopes.get(use)
+    last: Binding | None = None
+    for binding in bindings:
+        node = binding.assignment.node if binding.assignment is not None else None
+        parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
+        plain = isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AnnAssign) and parent.value is not None
+        if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
+            continue
+        block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))
+        ancestor = parsed.parents.get(use)
+        while ancestor is not None and ancestor is not block:
+            ancestor = parsed.parents.get(ancestor)
+        if ancestor is block and (last is None or starts_before(parsed, last.assignment.node, node)):
+            last = binding
+    if last is None:
+        return bindings
+    return [b for b in bindings if b is last or b.assignment is None
+            or not starts_before(parsed, b.assignment.node, last.assignment.node)]
 
 
 def is_import(binding: Binding) -> bool:
@@ -77,7 +122,8 @@ def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
     if isinstance(parent, cst.AssignTarget):
         statement = parsed.parents.get(parent)
         if isinstance(statement, cst.Assign):
-            return Binding(unpacked_value(parent.target, node, statement.value), None, None, None, assignment)
+            value = unpacked_value(parent.target, node, statement.value)
+            return Binding(value, None, None, None, assignment, _unpacked_call(parent.target, node, statement.value))
     if isinstance(parent, cst.AnnAssign):
         return Binding(parent.value, parent.annotation.annotation, None, None, assignment)
     if isinstance(parent, cst.AugAssign):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from asynccfg_lint import types as catalog
+from asynccfg_lint.infer.catalog import CATALOG
 from asynccfg_lint.jax_facts import EMIT_QUALNAME
 from asynccfg_lint.rules import RULES, RULES_BY_CODE, Rule
 
@@ -143,7 +144,8 @@ def example_module(snippet: str) -> str:
 
 
 def _catalog_types() -> Iterator[catalog.PyType]:
-    """Every :class:`~asynccfg_lint.types.PyType` the catalog defines or lists, in definition order."""
+    """Every :class:`~asynccfg_lint.types.PyType` the catalog defines or lists, in definition order:
+    those of :mod:`asynccfg_lint.types`, then the verdicts of the library types of :mod:`asynccfg_lint.infer.catalog`."""
     def walk(value: object) -> Iterator[catalog.PyType]:
         if isinstance(value, catalog.PyType):
             yield value
@@ -157,6 +159,8 @@ def _catalog_types() -> Iterator[catalog.PyType]:
     for name, value in vars(catalog).items():
         if not name.startswith("_"):
             yield from walk(value)
+    for row in CATALOG.types.values():
+        yield row.verdict
 
 
 def fix_rows(code: str) -> list[FixRow]:

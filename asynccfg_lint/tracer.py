@@ -418,6 +418,14 @@ class DictTracer:
                     parts.append(self.trace(binding.augmented.value, depth + 1))
                     exprs.append(binding.augmented.value)
                 continue
+            if binding.value is None and binding.unpacked is not None:
+                # `perm, other_args = helper(...)`: that element of every tuple the helper returns
+                elements = unpacked_values(self.parsed, *binding.unpacked)
+                if elements is None:
+                    return None
+                parts.extend(self.trace(element, depth + 1) for element in elements)
+                exprs.extend(elements)
+                continue
             if binding.value is None:
                 return None
             parts.append(self.trace(binding.value, depth + 1))
@@ -567,6 +575,26 @@ def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> b
     while parent is not None and parent is not ancestor:
         parent = parsed.parents.get(parent)
     return parent is ancestor
+
+
+def unpacked_values(parsed: ParsedModule, call: cst.Call, index: int) -> list[cst.BaseExpression] | None:
+    """Element ``index`` of each tuple the function of this module called by ``call`` returns.
+
+    For ``perm, other_args = _pcollectives_lowering_common(...)`` whose helper ends in
+    ``return full_perm, other_args``. ``None`` when the callee is not a function of this module or
+    one of its returns is not a tuple display with that element.
+    """
+    function = local_definition(parsed, call.func)
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    values = []
+    for statement in returns_of(function):
+        value = statement.value
+        if not isinstance(value, cst.Tuple) or len(value.elements) <= index or any(
+                isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        values.append(value.elements[index].value)
+    return values or None
 
 
 def returns_of(function: cst.FunctionDef) -> list[cst.Return]:

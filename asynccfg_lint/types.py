@@ -188,14 +188,17 @@ def _iterable(name: str) -> PyType:
     return rejected(name, _LIST_REMEDY, fix=LIST_FIX)
 
 
-def _path(name: str) -> PyType:
-    return rejected(name, "use str(...)", fix=STR_FIX)
-
+#: a dict's views (also an OrderedDict's ``odict_keys``...: the mapping serializes, its views do not)
+DICT_KEYS = replace(_iterable("dict_keys"), hashable=False)
+DICT_VALUES = _iterable("dict_values")
+DICT_ITEMS = rejected("dict_items", "use list(...) of pairs or the dict itself", hashable=False)
 
 DATETIME = rejected("datetime.datetime", "use x.isoformat()", fix=ISOFORMAT_FIX)
 DATE = rejected("datetime.date", "use x.isoformat()", fix=ISOFORMAT_FIX)
 
-#: builtins and stdlib callables whose result type is fixed.
+#: builtins and stdlib callables whose result type is fixed (library types with members, such as
+#: pathlib, datetime, uuid, numpy dtypes and ml_dtypes scalars, are rows of the catalog in
+#: :mod:`asynccfg_lint.infer.catalog` instead).
 CALL_RESULTS: dict[str, PyType] = {
     "builtins.int": INT,
     "builtins.float": FLOAT,
@@ -227,7 +230,6 @@ CALL_RESULTS: dict[str, PyType] = {
     "builtins.bytearray": rejected("bytearray", "use x.decode() or list(x)", hashable=False),
     "builtins.memoryview": rejected("memoryview", "use x.tolist()"),
     "builtins.complex": COMPLEX,
-    "builtins.range": _iterable("range"),
     "builtins.map": _iterable("map"),
     "builtins.filter": _iterable("filter"),
     "builtins.zip": _iterable("zip"),
@@ -257,33 +259,13 @@ CALL_RESULTS: dict[str, PyType] = {
     "json.dumps": STR,
     "decimal.Decimal": rejected("decimal.Decimal", "use float(...) or str(...)", fix=LOSSY_FLOAT_FIX),
     "fractions.Fraction": rejected("fractions.Fraction", "use float(...)", fix=LOSSY_FLOAT_FIX),
-    "pathlib.Path": _path("pathlib.Path"),
-    "pathlib.PurePath": _path("pathlib.PurePath"),
-    "pathlib.PosixPath": _path("pathlib.PosixPath"),
-    "pathlib.PurePosixPath": _path("pathlib.PurePosixPath"),
-    "pathlib.WindowsPath": _path("pathlib.WindowsPath"),
-    "pathlib.PureWindowsPath": _path("pathlib.PureWindowsPath"),
-    "datetime.datetime": DATETIME,
-    "datetime.datetime.now": DATETIME,
-    "datetime.datetime.utcnow": DATETIME,
-    "datetime.datetime.fromtimestamp": DATETIME,
-    "datetime.datetime.fromisoformat": DATETIME,
-    "datetime.date": DATE,
-    "datetime.date.today": DATE,
-    "datetime.time": rejected("datetime.time", "use x.isoformat()"),
-    "datetime.timedelta": rejected("datetime.timedelta", "use x.total_seconds()"),
-    "uuid.UUID": rejected("uuid.UUID", "use str(...)"),
-    "uuid.uuid4": rejected("uuid.UUID", "use str(...)"),
-    "uuid.uuid1": rejected("uuid.UUID", "use str(...)"),
     "collections.deque": replace(_iterable("collections.deque"), hashable=False),
     "collections.UserDict": rejected("collections.UserDict", "use dict(...)", hashable=False),
     "collections.UserList": rejected("collections.UserList", _LIST_REMEDY, hashable=False),
     "collections.UserString": rejected("collections.UserString", "use str(...)"),
     "collections.ChainMap": rejected("collections.ChainMap", "use dict(...)", hashable=False),
     "collections.defaultdict": DICT.named("collections.defaultdict"),
-    "collections.Counter": DICT.named("collections.Counter"),
     "types.MappingProxyType": rejected("mappingproxy", "use dict(...)", hashable=False),
-    "types.SimpleNamespace": rejected("types.SimpleNamespace", "use vars(x)"),
     "enum.auto": INT,
     "dataclasses.astuple": TUPLE,
     # numpy scalars (section 1): integers and floats are converted by _json_default.
@@ -301,16 +283,8 @@ CALL_RESULTS: dict[str, PyType] = {
     "numpy.clongdouble": rejected("numpy.clongdouble", "use [float(x.real), float(x.imag)]"),
     "numpy.datetime64": rejected("numpy.datetime64", "use str(x)"),
     "numpy.void": NUMPY_VOID,
-    "numpy.dtype": DTYPE,
-    "numpy.all": NUMPY_BOOL,
-    "numpy.any": NUMPY_BOOL,
     "numpy.array_equal": BOOL,
     "numpy.allclose": BOOL,
-    "ml_dtypes.bfloat16": rejected("ml_dtypes.bfloat16", "use float(...)"),
-    "ml_dtypes.float8_e4m3fn": rejected("ml_dtypes.float8_e4m3fn", "use float(...)"),
-    "ml_dtypes.float8_e5m2": rejected("ml_dtypes.float8_e5m2", "use float(...)"),
-    "ml_dtypes.int4": rejected("ml_dtypes.int4", "use int(...)"),
-    "ml_dtypes.uint4": rejected("ml_dtypes.uint4", "use int(...)"),
 }
 
 _NUMPY_INTS = (
@@ -364,9 +338,9 @@ NUMPY_NUMBER_REDUCTIONS: frozenset[str] = frozenset(
 #: ``numpy.bool``).
 NUMPY_ELEMENT_REDUCTIONS: frozenset[str] = frozenset("max min amax amin nanmax nanmin".split())
 
-#: jax.numpy names that do not return a jax.Array.
+#: jax.numpy names that do not return a jax.Array (``jnp.dtype`` is a catalog row: a numpy.dtype).
 JAX_NUMPY_NON_ARRAY: frozenset[str] = frozenset(
-    "dtype iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
+    "iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "
     "isscalar iscomplexobj isrealobj".split()
 )
 
@@ -441,10 +415,7 @@ ANNOTATIONS: dict[str, PyType] = {
     "builtins.bytes": BYTES,
 }
 #: catalog functions that are not classes, so never an annotation
-_NOT_CLASSES = frozenset({
-    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today", "datetime.datetime.fromtimestamp",
-    "datetime.datetime.fromisoformat", "numpy.all", "numpy.any", "numpy.array_equal", "numpy.allclose",
-})
+_NOT_CLASSES = frozenset({"numpy.array_equal", "numpy.allclose"})
 for _qualname, _type in CALL_RESULTS.items():  # the catalog's classes name their instances' type
     if _qualname in _NOT_CLASSES or not _qualname.startswith(
         ("numpy.", "decimal.", "fractions.", "pathlib.", "datetime.", "uuid.", "ml_dtypes.")
@@ -471,9 +442,9 @@ METHOD_RESULTS: dict[str, PyType] = {
     "count": INT,
     "index": INT,
     "encode": rejected("bytes", "keep it a str (drop .encode())"),
-    "keys": replace(_iterable("dict_keys"), hashable=False),
-    "values": _iterable("dict_values"),
-    "items": rejected("dict_items", "use list(...) of pairs or the dict itself", hashable=False),
+    "keys": DICT_KEYS,
+    "values": DICT_VALUES,
+    "items": DICT_ITEMS,
     "_asdict": DICT,
 }
 

@@ -289,3 +289,28 @@ def test_config_file_that_does_not_exist_exits_2(tmp_path):
     result = run_cli("--config", "nope.toml", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr == "asynccfg-lint: error: nope.toml: cannot read: No such file or directory\n"
+
+
+def test_types_table_adds_catalog_rows(tmp_path):
+    """`[tool.asynccfg-lint.types]`: a user's function whose result is a catalog type gets that type's verdict."""
+    source = (
+        "from mypkg.io import cache_root, run_id\n" + SINK_IMPORT
+        + 'emit("t", 1, 2, {"root": cache_root(), "run": run_id(), "name": cache_root().name})\n'
+    )
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": source})
+    assert rows("--select", "ACC", "pkg", cwd=tmp_path) == [
+        ("pkg/m.py", 3, 26, "ACC201"), ("pkg/m.py", 3, 47, "ACC201"), ("pkg/m.py", 3, 65, "ACC201")]
+    write(tmp_path, {"pyproject.toml": """
+        [tool.asynccfg-lint.types]
+        "mypkg.io.cache_root" = "pathlib.Path"
+        "mypkg.io.run_id" = "uuid.UUID"
+    """})
+    # the path and the UUID are rejected; the path's .name is a str (a member of the catalog type)
+    assert rows("--select", "ACC", "pkg", cwd=tmp_path) == [("pkg/m.py", 3, 26, "ACC101"), ("pkg/m.py", 3, 47, "ACC101")]
+    write(tmp_path, {"pyproject.toml": """
+        [tool.asynccfg-lint.types]
+        "mypkg.io.cache_root" = "no.such.Type"
+    """})
+    result = run_cli("pkg", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "types: 'mypkg.io.cache_root': 'no.such.Type' is not a catalog type" in result.stderr

@@ -50,45 +50,47 @@ def test_whole_jax_package_is_clean(jax_dir):
     assert files > 500
 
 
-def test_parallel_py_sink_calls_are_traced(jax_dir):
-    """With ACC201 on, the only reports in parallel.py are the values whose type the checker cannot see.
+def test_parallel_py_sink_calls_are_traced(jax_dir, tmp_path):
+    """With ACC201 on, every value parallel.py's lowering rules write into their configs is typed.
 
     Each of JAX's five ``_emit_async_start_custom_call`` calls (lines 1138, 1232, 1636, 2087,
     2321) is found and its config traced back to the dict displays and helper functions that
-    build it, also into the other jax modules its helpers come from (``pxla.axis_groups``);
-    every other value there was classified as serializable. The lowering rules'
-    parameters (``split_axis``, ``tiled``, ...) are not reported in the rules: each registered rule
-    is a derived sink, whose keywords are checked at the primitives' ``bind`` calls.
+    build it, also into the other jax modules its helpers come from (``pxla.axis_groups``). The
+    three values that were unknown are now typed: ``replica_groups`` of the async all-reduce
+    (line 1135 reassigns it in the branch of the call, so the MLIR attribute built at line 1112
+    no longer reaches the sink) and ``**other_args`` of ppermute, the second element of the tuple
+    ``_pcollectives_lowering_common`` returns. That the calls really are traced: the same file
+    with a set under ``"permutation"`` is reported there.
     """
     import jax
 
     if jax.__version__ != JAX_VERSION:
         pytest.skip(f"the expected positions are those of jax {JAX_VERSION}; this is jax {jax.__version__}")
     path = os.path.join(jax_dir, "_src", "lax", "parallel.py")
-    with open(path, encoding="utf-8") as handle:
-        source_lines = handle.read().splitlines()
     result = run_cli("--output-format", "json", "--extend-select", "ACC201", path)
     assert result.stderr == ""
-    assert result.returncode == 1
-    found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
-    assert {code for _, _, code in found} == {"ACC201"}
-    # what each reported position holds in jax 0.12.0.1's parallel.py
-    texts = [source_lines[line - 1][column - 1:] for line, column, _ in found]
-    assert [text.split("(")[0].split(",")[0].split("}")[0] for text in texts] == [
-        # (pxla.axis_groups at line 966 is followed into jax/_src/interpreters/pxla.py, another module
-        # of the run: it returns tuple(...) of tuples, which serializes, so it is no longer unknown)
-        "ir.DenseIntElementsAttr.get",  # replica_groups as an MLIR attribute
-        "hlo.ReplicaGroupMeshAxesAttr.get",
-        "other_args",                 # {"permutation": ..., **other_args}
-        # the keywords of the primitives' bind calls, which the registered lowering rules put into
-        # their configs (all_to_all_p, all_gather_p, all_gather_invariant_p, reduce_scatter_p, ...):
-        # computed from the public functions' arguments, so their type is not known
-        "split_axis + ", "concat_axis + ", "split_axis", "concat_axis", "split_axis", "split_axis",
-        "all_gather_dimension", "all_gather_dimension", "canonicalize_axis", "canonicalize_axis",
-        "scatter_dimension", "scatter_dimension", "tiled)",
+    found = json.loads(result.stdout)
+    # Left unknown: only keywords of the primitives' bind calls that the registered lowering rules
+    # put into their configs, computed from parameters of JAX's public functions and batching
+    # rules (all_to_all's split_axis, ...), whose type depends on JAX's callers.
+    assert [(d["line"], d["column"], d["code"]) for d in found] == [
+        (1657, 18, "ACC201"), (1658, 19, "ACC201"), (1675, 44, "ACC201"), (1675, 68, "ACC201"),
+        (1712, 38, "ACC201"), (1723, 38, "ACC201"), (2137, 33, "ACC201"), (2144, 33, "ACC201"),
+        (2209, 30, "ACC201"), (2369, 25, "ACC201"), (2812, 54, "ACC201"), (2813, 36, "ACC201"),
     ]
-    assert [line for line, _, _ in found] == [980, 1002, 1234, 1657, 1658, 1675, 1675, 1712, 1723, 2137, 2144, 2209,
-                                              2209, 2369, 2812, 2813]
+    assert all("(used at " in d["message"] for d in found)
+    assert result.returncode == 1
+    with open(path, encoding="utf-8") as handle:
+        source = handle.read()
+    written = '{"permutation": full_perm.tolist(), **other_args}'
+    assert source.count(written) == 1
+    broken = tmp_path / "jax" / "_src" / "lax" / "parallel.py"  # the sink is this module's own function
+    broken.parent.mkdir(parents=True)
+    for package in (tmp_path / "jax", tmp_path / "jax" / "_src", broken.parent):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    broken.write_text(source.replace(written, '{"permutation": set(full_perm.tolist()), **other_args}'), encoding="utf-8")
+    result = run_cli("--output-format", "json", str(broken))
+    assert [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)] == [(1234, 25, "ACC101")]
 
 
 def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):

@@ -1,0 +1,8 @@
+"""What a value *is*: an abstract type model and a declarative catalog of library types.
+
+:mod:`asynccfg_lint.infer.model` holds the model (abstract types, their members, and the
+lattice of what inference knows about a value: one known type, a union, unknown);
+:mod:`asynccfg_lint.infer.catalog` holds one table per library, every row naming the runtime
+fact it models and an expression that builds a value of it, which ``tests/test_catalog.py``
+runs on the installed library and through JAX's real serializer.
+"""
