@@ -14,6 +14,7 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -296,10 +297,15 @@ class Project:
         missing = [index for index, outcome in enumerate(outcomes) if outcome is None]
         for index, outcome in zip(missing, self._map([tasks[index] for index in missing])):
             outcomes[index] = outcome
-            self._outcomes[keys[index]] = outcome
-            if self.cache is not None:
-                self.cache.put(keys[index], outcome)
+            self._keep(keys[index], outcome)
+            if tasks[index].check is not None:  # a later summary of the same file reads its wrappers from it
+                self._keep(task_key(dataclasses.replace(tasks[index], check=None)), FileOutcome(wrappers=outcome.wrappers))
         return outcomes  # type: ignore[return-value]  # every slot is filled
+
+    def _keep(self, key: str, outcome: FileOutcome) -> None:
+        self._outcomes[key] = outcome
+        if self.cache is not None:
+            self.cache.put(key, outcome)
 
     def _cached(self, key: str) -> FileOutcome | None:
         """The kept or cached outcome of ``key`` if there is one and the modules it looked up are unchanged."""
