@@ -174,6 +174,12 @@ class Project:
             self._parsed.popitem(last=False)
         return parsed
 
+    def kept(self, path: str) -> ParsedModule | None:
+        """``path``'s parse if this project still keeps it (see :meth:`parsed`), else ``None``; never parses."""
+        if path in self._parsed:
+            self._parsed.move_to_end(path)
+        return self._parsed.get(path)
+
     def module_path(self, name: str) -> str | None:
         """The project file whose dotted module name is ``name``; ``None`` when none or when two files claim it.
 
@@ -262,6 +268,23 @@ class Project:
             added = SinkIndex(sorted(new, key=_spec_order))
         self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
         return outcomes
+
+    def refresh(self) -> list[str]:
+        """Read every file again; forget (:meth:`forget`) those whose bytes changed, and return them."""
+        changed = []
+        for path in self.files:
+            before = self._sources.get(path)
+            if before is None:
+                continue
+            try:
+                with open(path, "rb") as handle:
+                    now: bytes | OSError = handle.read()
+            except OSError as exc:
+                now = exc
+            if not (isinstance(before, bytes) and before == now):
+                self.forget(path)
+                changed.append(path)
+        return changed
 
     def forget(self, path: str) -> None:
         """``path`` changed on disk: read it again when asked, and recompute what depends on it.

@@ -26,6 +26,9 @@ class ModuleSource(Protocol):
     def module_path(self, name: str) -> str | None:
         """The project file of the dotted module ``name``, or ``None``."""
 
+    def source(self, path: str) -> bytes | None:
+        """The bytes of ``path``, or ``None`` when it cannot be read."""
+
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed, or ``None`` when it cannot be read or parsed."""
 
@@ -101,6 +104,22 @@ class _RecordingLoader:
         return self.source.parsed(path) if path is not None else None
 
 
+def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
+    """The task's file parsed: the project's kept parse when it holds these bytes (so the check
+    of a file, or a later task of it, does not parse it again), else parsed here.
+
+    Raises:
+        ParseFailure: as :func:`~asynccfg_lint.parse.parse_source`.
+    """
+    from asynccfg_lint.parse import parse_source
+
+    if modules is not None and modules.source(task.path) == task.source:
+        kept = modules.parsed(task.path)
+        if kept is not None:
+            return kept
+    return parse_source(task.source, task.path)
+
+
 def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOutcome:
     """Parse the task's file, close it over its own wrappers and, when asked, check it.
 
@@ -110,11 +129,11 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
     processes: the libcst-based stages are imported here, on the first file that needs them.
     """
     from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
-    from asynccfg_lint.parse import ParseFailure, parse_source
+    from asynccfg_lint.parse import ParseFailure
     from asynccfg_lint.summaries import summarise_module
 
     try:
-        parsed = parse_source(task.source, task.path)
+        parsed = _parse(task, modules)
     except ParseFailure as failure:
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()
