@@ -84,6 +84,7 @@ class SinkIndex:
         self._plain_names = frozenset(self._plain)
         self._module_names = frozenset(self._wrappers)
         self._names_of = {short: frozenset(names) for short, names in self._wrappers.items()}
+        self._order = {spec: index for index, spec in reversed(list(enumerate(self.sinks)))}
         self._many = len(self._plain) + sum(map(len, self._wrappers.values())) > SUBSTRING_NAMES
 
     def matching(self, source: str | bytes, module: str, own: bool = True) -> list[SinkSpec]:
@@ -106,8 +107,7 @@ class SinkIndex:
             for name in mentioned.among(self._names_of[short]):
                 found.update(dict.fromkeys(spec for spec in self._wrappers[short][name]
                                            if spec.wrapper_module != module))
-        order = {spec: index for index, spec in enumerate(self.sinks)}
-        return sorted(found, key=order.__getitem__)
+        return sorted(found, key=self._order.__getitem__)
 
 
 def may_call(source: str | bytes, module: str, spec: SinkSpec) -> bool:
