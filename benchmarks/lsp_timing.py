@@ -4,7 +4,8 @@ Starts ``asynccfg-lint lsp`` (``--server``) over stdio in the file's folder, ope
 for its first ``publishDiagnostics``, then sends ``--edits`` full-text changes (a comment line
 appended each time) and waits for the diagnostics of each. Prints one JSON object: the wall
 seconds and the server's CPU seconds (user + system, from ``/proc/PID/stat``) of the open and of
-each edit, and the number of diagnostics. A benchmark row runs it as a whole process::
+each edit, the number of diagnostics, and the CPU seconds of a bare ``libcst.parse_module`` of the
+file in this process (the yardstick). A benchmark row runs it as a whole process::
 
     python benchmarks/lsp_timing.py [--edits N] [--server 'CMD ...'] FILE
 """
@@ -98,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     _wait_for(reader, writer, uri, request_id=2)
     _send(writer, {"jsonrpc": "2.0", "method": "exit"})
     server.wait(timeout=30)
+    import libcst  # the yardstick, after the server is gone: a bare parse of the file in this process
+
+    source = path.read_bytes()
+    start = time.process_time()
+    libcst.parse_module(source)
+    result["parse_cpu_s"] = time.process_time() - start
     print(json.dumps(result))
     return 0
 
