@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.selection import Selection
+from asynccfg_lint.types import UNSAFE
 
 if TYPE_CHECKING:
     from asynccfg_lint.parse import ParsedModule
@@ -89,6 +90,14 @@ class FileOutcome:
     diagnostics: tuple[Diagnostic, ...] = ()
     wrappers: frozenset[SinkSpec] = field(default_factory=frozenset)
     dependencies: tuple[Dependency, ...] = ()
+
+    def unsafe_fixes(self) -> int:
+        """How many of the diagnostics have an unsafe fix."""
+        return sum(1 for d in self.diagnostics if d.fix is not None and d.fix.safety == UNSAFE)
+
+    def has_fix(self, unsafe: bool) -> bool:
+        """Whether a fix would be applied: a diagnostic has a safe fix, or an unsafe one and ``unsafe``."""
+        return any(d.fix is not None and (unsafe or d.fix.safety != UNSAFE) for d in self.diagnostics)
 
 
 class _RecordingLoader:

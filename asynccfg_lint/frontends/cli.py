@@ -9,6 +9,7 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
@@ -24,7 +25,7 @@ from asynccfg_lint.frontends.output import FORMATS, STATISTICS_FORMATS, render, 
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
 from asynccfg_lint.selection import Selection, parse_code_list
-from asynccfg_lint.tasks import CheckSettings
+from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
 if TYPE_CHECKING:
     from asynccfg_lint.fixer import FileResult, FixOptions
@@ -349,15 +350,32 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             missing.extend(_missing(item.path, resolver))
         else:
             files.append(item)
-    from asynccfg_lint.fixer import FixOptions
+    from asynccfg_lint.fixer import FileResult, FixOptions
 
     options = []
-    with Project(summary_scope(files), jobs=args.jobs) as project:  # the summaries, in the same number of processes
+    analysed: dict[str, FileOutcome] = {}
+    # the summaries and the check, in the same number of processes: a file with no fix to apply is
+    # done there (its findings are the check's), only the others are fixed (parsed again, re-checked)
+    with Project(summary_scope(files), jobs=args.jobs) as project:
+        groups: dict[tuple[SinkSpec, ...], dict[str, CheckSettings]] = {}
         for file in files:
             settings = resolver.file_settings(file)
+            if project.source(file) is not None:
+                groups.setdefault(settings.sinks, {})[file] = CheckSettings(settings.selection, settings.sanitizers)
             options.append(FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
-                                      sinks=project.sinks(settings.sinks), sanitizers=settings.sanitizers))
-    results = sorted(_progress(_fix_results(files, options, args.jobs, project), len(files)), key=lambda r: r.path)
+                                      sinks=settings.sinks, sanitizers=settings.sanitizers))
+        for sinks, checked in groups.items():
+            analysed.update(project.analyse(sinks, checked))
+        options = [dataclasses.replace(option, sinks=project.sinks(option.sinks, project.source(file)))
+                   for file, option in zip(files, options)]
+    done = {}
+    for file, option in zip(files, options):
+        outcome = analysed.get(file, FileOutcome())  # no outcome: the file names no sink
+        if project.source(file) is not None and not outcome.has_fix(option.unsafe):
+            done[file] = FileResult(file, remaining=outcome.diagnostics, unsafe_skipped=outcome.unsafe_fixes())
+    to_fix = [(file, option) for file, option in zip(files, options) if file not in done]
+    fixed = _fix_results([file for file, _ in to_fix], [option for _, option in to_fix], args.jobs, project)
+    results = sorted([*done.values(), *_progress(fixed, len(to_fix))], key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     for result in results:
         if args.diff and result.diff:
