@@ -76,6 +76,7 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...], sanitizers: frozens
     project = package_project(root, os.environ.get(CACHE_DIR_ENV))
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
     outcomes = project.analyse(sinks, {path: settings for path in project.files if os.path.abspath(path) in files})
+    project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
     return {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 
