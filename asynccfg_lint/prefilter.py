@@ -167,7 +167,9 @@ class SinkNames:
     def __init__(self, sources: Mapping[str, bytes], modules: Mapping[str, str], sinks: Iterable[SinkSpec]) -> None:
         self.sources = sources
         self.modules = modules
-        self._paths = {module: path for path, module in modules.items()}
+        self._paths: dict[str, list[str]] = {}  # a module may have two files (``mod.py`` and ``mod.pyi``)
+        for path, module in modules.items():
+            self._paths.setdefault(module, []).append(path)
         homes: dict[str, set[str | None]] = {name: {None} for spec in sinks for name in spec.short_names}
         self.homes: dict[str, set[str | None]] | None = homes
         pending = dict(homes)
@@ -217,13 +219,11 @@ class SinkNames:
         while stack:
             text = stack.pop()
             for home, names in by_home.items():
-                path = self._paths.get(home)
-                if path is None or path in reached or not mentions_sink(text, names):
+                paths = [path for path in self._paths.get(home, ()) if path not in reached]
+                if not paths or not mentions_sink(text, names) or not mentions_sink(text, (home.rpartition(".")[2],)):
                     continue
-                if not mentions_sink(text, (home.rpartition(".")[2],)):
-                    continue
-                reached.add(path)
-                stack.append(self.sources[path])
+                reached.update(paths)
+                stack.extend(self.sources[path] for path in paths)
         return reached
 
 

@@ -144,3 +144,12 @@ def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
     users = (tmp_path / "pkg" / "users.py").read_text()
     sinks = project.sinks(BUILTIN_SINKS, users)
     assert {name for spec in sinks if spec.wrapper_module for name in spec.qualnames} >= {"pkg.wrappers.send"}
+
+
+def test_a_module_with_two_files_is_reached_through_both(tmp_path):
+    # `impl.py` and its stub `impl.pyi` are one module: the wrapper is in the .py, whichever is listed last
+    package = write_package(tmp_path)
+    (package / "impl.pyi").write_text("def send(ctx, x, cfg): ...\n")
+    project = project_of(package)
+    assert {str(package / "impl.py"), str(package / "impl.pyi")} <= project.scope(BUILTIN_SINKS, [RELAY])
+    assert codes(project, package / "user.py") == [(5, 32, "ACC101")]
