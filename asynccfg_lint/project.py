@@ -91,10 +91,15 @@ class Project:
             only for their wrappers (see :func:`summary_scope`).
         jobs: processes analysing a round's files; 1 analyses them in this process.
         cache: the result cache, or ``None`` (no cache).
+        keep_analysed: keep the parse of each file a task analyses in this process among the
+            kept parses (the language server checks the document with it); otherwise only the
+            modules looked up for builders and constants are kept.
     """
 
-    def __init__(self, files: Iterable[str], jobs: int = 1, cache: ResultCache | None = None) -> None:
+    def __init__(self, files: Iterable[str], jobs: int = 1, cache: ResultCache | None = None,
+                 keep_analysed: bool = False) -> None:
         self.files = list(files)
+        self.keep_analysed = keep_analysed
         self.jobs = jobs
         self.cache = cache
         self._sources: dict[str, bytes | OSError] = {}

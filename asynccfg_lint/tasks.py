@@ -27,8 +27,14 @@ class ModuleSource(Protocol):
     def module_path(self, name: str) -> str | None:
         """The project file of the dotted module ``name``, or ``None``."""
 
+    #: whether a task's own parse is kept for later (:meth:`parsed`), or only a parse already kept is reused
+    keep_analysed: bool
+
     def source(self, path: str) -> bytes | None:
         """The bytes of ``path``, or ``None`` when it cannot be read."""
+
+    def kept(self, path: str) -> ParsedModule | None:
+        """``path``'s parse if one is kept, else ``None`` (never parses)."""
 
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed, or ``None`` when it cannot be read or parsed."""
@@ -114,8 +120,9 @@ class _RecordingLoader:
 
 
 def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
-    """The task's file parsed: the project's kept parse when it holds these bytes (so the check
-    of a file, or a later task of it, does not parse it again), else parsed here.
+    """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
+    here (and kept when the project keeps what it analyses: the language server, whose check of
+    the document then does not parse it again; a CLI run frees each parse after its task).
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.parse.parse_source`.
@@ -123,7 +130,7 @@ def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
     from asynccfg_lint.parse import parse_source
 
     if modules is not None and modules.source(task.path) == task.source:
-        kept = modules.parsed(task.path)
+        kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
     return parse_source(task.source, task.path)

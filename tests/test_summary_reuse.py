@@ -37,7 +37,8 @@ def write_package(root: Path) -> Path:
 
 
 def project_of(package: Path, cache: ResultCache | None = None) -> Project:
-    return Project(iter_python_files([str(package)]), cache=cache)
+    # keep_analysed: every parse of the run stays in `_parsed`, so the tests see what was parsed
+    return Project(iter_python_files([str(package)]), cache=cache, keep_analysed=True)
 
 
 def codes(project: Project, path: Path) -> list[tuple[int, int, str]]:

@@ -353,7 +353,8 @@ class AsyncCfgLanguageServer(LanguageServer):
             return ProjectView(settings.sinks)
         if root not in self._projects:
             cache_dir = os.environ.get(CACHE_DIR_ENV)
-            self._projects[root] = Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
+            self._projects[root] = Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None,
+                                           keep_analysed=True)
         project = self._projects[root]
         if text is None:
             text = self.workspace.get_text_document(uri).source
