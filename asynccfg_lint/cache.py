@@ -94,6 +94,20 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
     return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])), dependencies)
 
 
+def task_key(task: FileTask) -> str:
+    """The hex digest of everything ``task``'s outcome depends on but other modules: its display path,
+    the digest of its bytes, the sinks it may call and its check settings."""
+    digest = hashlib.sha256()
+    digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(hashlib.sha256(task.source).digest())
+    sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
+    check = None
+    if task.check is not None:
+        check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
+    digest.update(json.dumps([sinks, check]).encode())
+    return digest.hexdigest()
+
+
 class ResultCache:
     """File outcomes on disk under ``folder/<fingerprint>/``.
 
@@ -106,16 +120,8 @@ class ResultCache:
         self.entries = self.folder / tool_fingerprint()
 
     def key(self, task: FileTask) -> str:
-        """The hex digest naming ``task``'s entry."""
-        digest = hashlib.sha256()
-        digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(hashlib.sha256(task.source).digest())
-        sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
-        check = None
-        if task.check is not None:
-            check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
-        digest.update(json.dumps([sinks, check]).encode())
-        return digest.hexdigest()
+        """The hex digest naming ``task``'s entry (:func:`task_key`)."""
+        return task_key(task)
 
     def _entry(self, key: str) -> Path:
         return self.entries / key[:2] / f"{key}.json"

@@ -14,6 +14,7 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -22,10 +23,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING
 
-from asynccfg_lint.cache import ResultCache
+from asynccfg_lint.cache import ResultCache, task_key
 from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.prefilter import may_call, may_call_any
+from asynccfg_lint.prefilter import SinkIndex, SinkNames
 from asynccfg_lint.tasks import CheckSettings, FileOutcome, FileTask, analyse_task
 
 if TYPE_CHECKING:
@@ -90,18 +91,27 @@ class Project:
             only for their wrappers (see :func:`summary_scope`).
         jobs: processes analysing a round's files; 1 analyses them in this process.
         cache: the result cache, or ``None`` (no cache).
+        keep_analysed: keep the parse of each file a task analyses in this process among the
+            kept parses (the language server checks the document with it); otherwise only the
+            modules looked up for builders and constants are kept.
     """
 
-    def __init__(self, files: Iterable[str], jobs: int = 1, cache: ResultCache | None = None) -> None:
+    def __init__(self, files: Iterable[str], jobs: int = 1, cache: ResultCache | None = None,
+                 keep_analysed: bool = False) -> None:
         self.files = list(files)
+        self.keep_analysed = keep_analysed
         self.jobs = jobs
         self.cache = cache
         self._sources: dict[str, bytes | OSError] = {}
         self._modules: dict[str, str] = {}
+        self._packages: dict[str, str | None] = {}
         self._module_paths: dict[str, str | None] | None = None
         self._digests: dict[str, str | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
-        self._sinks: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...]] = {}
+        self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
+        self._names: dict[tuple[SinkSpec, ...], SinkNames] = {}
+        #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
+        self._outcomes: dict[str, FileOutcome] = {}
         self._executor: Executor | None = None
 
     def __enter__(self) -> Project:
@@ -169,6 +179,12 @@ class Project:
             self._parsed.popitem(last=False)
         return parsed
 
+    def kept(self, path: str) -> ParsedModule | None:
+        """``path``'s parse if this project still keeps it (see :meth:`parsed`), else ``None``; never parses."""
+        if path in self._parsed:
+            self._parsed.move_to_end(path)
+        return self._parsed.get(path)
+
     def module_path(self, name: str) -> str | None:
         """The project file whose dotted module name is ``name``; ``None`` when none or when two files claim it.
 
@@ -186,15 +202,31 @@ class Project:
         path = self.module_path(name)
         return self.parsed(path) if path is not None else None
 
-    def sinks(self, builtin: Iterable[SinkSpec]) -> tuple[SinkSpec, ...]:
+    def sinks(self, builtin: Iterable[SinkSpec], text: str | bytes | None = None) -> tuple[SinkSpec, ...]:
         """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
 
-        Computed once per distinct ``builtin`` (files with the same settings share it).
+        With ``text`` (a document of the project, possibly unsaved), only the wrappers that text
+        may reach (:meth:`scope`): the summaries of modules it cannot call are not computed.
+        Computed once per distinct ``builtin`` and scope (files with the same settings share it).
         """
         builtin = tuple(builtin)
-        if builtin not in self._sinks:
-            self.analyse(builtin, {})
-        return self._sinks[builtin]
+        scope = self.scope(builtin, [text]) if text is not None else None
+        if (builtin, scope) not in self._sinks:
+            self._rounds(builtin, {}, scope)
+        return self._sinks[builtin, scope]
+
+    def scope(self, builtin: Iterable[SinkSpec], texts: Iterable[str | bytes]) -> frozenset[str] | None:
+        """The project files whose summaries code with the texts ``texts`` may need (``None``: all of them).
+
+        Found without libcst by :class:`~asynccfg_lint.prefilter.SinkNames`: the modules that
+        bind a name through which a sink can be called, as far as the texts reach them.
+        """
+        builtin = tuple(builtin)
+        if builtin not in self._names:
+            sources = {path: source for path in self.files if (source := self.source(path)) is not None}
+            self._names[builtin] = SinkNames(sources, {path: self._module(path) for path in sources}, builtin)
+        reached = self._names[builtin].reach(texts)
+        return frozenset(reached) if reached is not None else None
 
     def analyse(self, builtin: Iterable[SinkSpec],
                 checked: Mapping[str, CheckSettings]) -> dict[str, FileOutcome]:
@@ -203,22 +235,33 @@ class Project:
         Args:
             builtin: the built-in and configured sinks to start from.
             checked: the files to check, with their settings; the other files are only
-                summarised. A checked file that names no sink has no outcome (nothing to report).
+                summarised, and only those whose wrappers the checked files may reach
+                (:meth:`scope`; every file when all are checked). A checked file that names no
+                sink has no outcome (nothing to report).
         Returns:
             path -> the outcome of the last round that analysed the file.
         """
         builtin = tuple(builtin)
+        scope = None
+        if checked and len(checked) < len(self.files):
+            scope = self.scope(builtin, [source for path in checked if (source := self.source(path)) is not None])
+        return self._rounds(builtin, checked, scope)
+
+    def _rounds(self, builtin: tuple[SinkSpec, ...], checked: Mapping[str, CheckSettings],
+                scope: frozenset[str] | None) -> dict[str, FileOutcome]:
+        """The rounds of :meth:`analyse` over ``checked`` and the files of ``scope`` (``None``: every file)."""
+        files = self.files if scope is None else [path for path in self.files if path in scope or path in checked]
         known = set(builtin)
-        added = set(builtin)
+        added = SinkIndex(builtin)
         outcomes: dict[str, FileOutcome] = {}
         for _ in range(MAX_ROUNDS):
-            ordered = sorted(known, key=_spec_order)
+            index = SinkIndex(sorted(known, key=_spec_order))
             tasks = []
-            for path in self.files:
+            for path in files:
                 source = self.source(path)
-                if source is None or not may_call_any(source, self._module(path), added, own=False):
+                if source is None or not added.matching(source, self._module(path), own=False):
                     continue
-                relevant = tuple(spec for spec in ordered if may_call(source, self._module(path), spec))
+                relevant = tuple(index.matching(source, self._module(path)))
                 tasks.append(FileTask(path, source, relevant, checked.get(path)))
             new: set[SinkSpec] = set()
             for task, outcome in zip(tasks, self._run(tasks)):
@@ -227,35 +270,82 @@ class Project:
             if not new:
                 break
             known |= new
-            added = new
-        self._sinks[builtin] = tuple(sorted(known, key=_spec_order))
+            added = SinkIndex(sorted(new, key=_spec_order))
+        self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
         return outcomes
 
+    def refresh(self) -> list[str]:
+        """Read every file again; forget (:meth:`forget`) those whose bytes changed, and return them."""
+        changed = []
+        for path in self.files:
+            before = self._sources.get(path)
+            if before is None:
+                continue
+            try:
+                with open(path, "rb") as handle:
+                    now: bytes | OSError = handle.read()
+            except OSError as exc:
+                now = exc
+            if not (isinstance(before, bytes) and before == now):
+                self.forget(path)
+                changed.append(path)
+        return changed
+
+    def forget(self, path: str) -> None:
+        """``path`` changed on disk: read it again when asked, and recompute what depends on it.
+
+        Outcomes of other files stay (they are used again only while the modules they read are
+        unchanged); the wrappers and the names leading to sinks are recomputed.
+        """
+        self._sources.pop(path, None)
+        self._digests.pop(path, None)
+        self._parsed.pop(path, None)
+        self._sinks.clear()
+        self._names.clear()
+
     def _module(self, path: str) -> str:
+        """``path``'s dotted module name (:func:`~asynccfg_lint.discovery.module_name_for`), the walk up
+        its folders done once per folder: a package of 600 files has a few dozen."""
         if path not in self._modules:
-            self._modules[path] = module_name_for(path).name
+            folder = os.path.dirname(os.path.abspath(path))
+            if folder not in self._packages:
+                init = os.path.join(folder, "__init__.py")
+                self._packages[folder] = module_name_for(init).name if os.path.isfile(init) else None
+            package, stem = self._packages[folder], os.path.splitext(os.path.basename(path))[0]
+            if package is None:
+                self._modules[path] = module_name_for(path).name
+            else:
+                self._modules[path] = package if stem == "__init__" else f"{package}.{stem}"
         return self._modules[path]
 
     def _run(self, tasks: Sequence[FileTask]) -> list[FileOutcome]:
-        """The outcomes of ``tasks`` in order: from the cache, else analysed (in the pool when there is one)."""
-        keys = [self.cache.key(task) for task in tasks] if self.cache is not None else [None] * len(tasks)
+        """The outcomes of ``tasks`` in order: kept in memory, from the cache, else analysed (in the pool when there is one)."""
+        keys = [task_key(task) for task in tasks]
         outcomes: list[FileOutcome | None] = [self._cached(key) for key in keys]
         missing = [index for index, outcome in enumerate(outcomes) if outcome is None]
         for index, outcome in zip(missing, self._map([tasks[index] for index in missing])):
             outcomes[index] = outcome
-            key = keys[index]
-            if key is not None and self.cache is not None:
-                self.cache.put(key, outcome)
+            self._keep(keys[index], outcome)
+            if tasks[index].check is not None:  # a later summary of the same file reads its wrappers from it
+                self._keep(task_key(dataclasses.replace(tasks[index], check=None)), FileOutcome(wrappers=outcome.wrappers))
         return outcomes  # type: ignore[return-value]  # every slot is filled
 
-    def _cached(self, key: str | None) -> FileOutcome | None:
-        """The cached outcome of ``key`` if there is one and the modules it looked up are unchanged."""
-        outcome = self.cache.get(key) if self.cache is not None and key is not None else None
+    def _keep(self, key: str, outcome: FileOutcome) -> None:
+        self._outcomes[key] = outcome
+        if self.cache is not None:
+            self.cache.put(key, outcome)
+
+    def _cached(self, key: str) -> FileOutcome | None:
+        """The kept or cached outcome of ``key`` if there is one and the modules it looked up are unchanged."""
+        outcome = self._outcomes.get(key)
+        if outcome is None and self.cache is not None:
+            outcome = self.cache.get(key)
         if outcome is None:
             return None
         for name, path, digest in outcome.dependencies:
             if self.module_path(name) != path or (path is not None and self.digest(path) != digest):
                 return None
+        self._outcomes[key] = outcome
         return outcome
 
     def _map(self, tasks: list[FileTask]) -> Iterator[FileOutcome]:

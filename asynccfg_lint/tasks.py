@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.selection import Selection
+from asynccfg_lint.types import UNSAFE
 
 if TYPE_CHECKING:
     from asynccfg_lint.parse import ParsedModule
@@ -25,6 +26,15 @@ class ModuleSource(Protocol):
 
     def module_path(self, name: str) -> str | None:
         """The project file of the dotted module ``name``, or ``None``."""
+
+    #: whether a task's own parse is kept for later (:meth:`parsed`), or only a parse already kept is reused
+    keep_analysed: bool
+
+    def source(self, path: str) -> bytes | None:
+        """The bytes of ``path``, or ``None`` when it cannot be read."""
+
+    def kept(self, path: str) -> ParsedModule | None:
+        """``path``'s parse if one is kept, else ``None`` (never parses)."""
 
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed, or ``None`` when it cannot be read or parsed."""
@@ -87,6 +97,14 @@ class FileOutcome:
     wrappers: frozenset[SinkSpec] = field(default_factory=frozenset)
     dependencies: tuple[Dependency, ...] = ()
 
+    def unsafe_fixes(self) -> int:
+        """How many of the diagnostics have an unsafe fix."""
+        return sum(1 for d in self.diagnostics if d.fix is not None and d.fix.safety == UNSAFE)
+
+    def has_fix(self, unsafe: bool) -> bool:
+        """Whether a fix would be applied: a diagnostic has a safe fix, or an unsafe one and ``unsafe``."""
+        return any(d.fix is not None and (unsafe or d.fix.safety != UNSAFE) for d in self.diagnostics)
+
 
 class _RecordingLoader:
     """The module loader of one task: finds modules through ``source`` and records each lookup."""
@@ -101,6 +119,23 @@ class _RecordingLoader:
         return self.source.parsed(path) if path is not None else None
 
 
+def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
+    """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
+    here (and kept when the project keeps what it analyses: the language server, whose check of
+    the document then does not parse it again; a CLI run frees each parse after its task).
+
+    Raises:
+        ParseFailure: as :func:`~asynccfg_lint.parse.parse_source`.
+    """
+    from asynccfg_lint.parse import parse_source
+
+    if modules is not None and modules.source(task.path) == task.source:
+        kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
+        if kept is not None:
+            return kept
+    return parse_source(task.source, task.path)
+
+
 def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOutcome:
     """Parse the task's file, close it over its own wrappers and, when asked, check it.
 
@@ -110,11 +145,11 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
     processes: the libcst-based stages are imported here, on the first file that needs them.
     """
     from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
-    from asynccfg_lint.parse import ParseFailure, parse_source
+    from asynccfg_lint.parse import ParseFailure
     from asynccfg_lint.summaries import summarise_module
 
     try:
-        parsed = parse_source(task.source, task.path)
+        parsed = _parse(task, modules)
     except ParseFailure as failure:
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()

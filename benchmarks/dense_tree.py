@@ -156,6 +156,38 @@ def write_dense_tree(root: Path, files: int = 500) -> DenseTree:
     return DenseTree(root, files, lines, faulty)
 
 
+_WRAPPER_MODULE = '''"""Generated wrapper module {index} of the scaling benchmark: a wrapper, and a call of its neighbour's."""
+from jax._src.lax import parallel
+from . import {previous} as previous
+
+
+def send_{index}(ctx, x, cfg):
+    return parallel._emit_async_start_custom_call("all-gather-start", ctx, x, cfg)
+
+
+def lower_{index}(ctx, x):
+    return previous.send_{previous_index}(ctx, x, {{"tiled": True, "chunk": {index}}})
+'''
+
+
+def write_wrapper_package(root: Path, files: int) -> Path:
+    """Write the package ``root/wrappers``: ``files`` small modules, each a wrapper of the sink whose
+    neighbour (module ``i - 1``, the first one's is the last) calls it. Returns the package folder.
+
+    The scaling benchmark: every module is analysed in the first round (it names the sink) and
+    again in the second (it calls its neighbour's wrapper), and each must be matched against
+    every wrapper of the package.
+    """
+    package = root / "wrappers"
+    package.mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    for index in range(files):
+        previous = (index - 1) % files
+        text = _WRAPPER_MODULE.format(index=index, previous=f"mod_{previous:04d}", previous_index=previous)
+        (package / f"mod_{index:04d}.py").write_text(text, encoding="utf-8")
+    return package
+
+
 def sink_free_source() -> str:
     """A realistic module without any sink (the start-up benchmark checks it)."""
     return '"""An ordinary module: nothing here reaches an async collective."""\nimport math\n' + "".join(

@@ -46,11 +46,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dense_tree import sink_free_source, write_dense_tree
+from dense_tree import sink_free_source, write_dense_tree, write_wrapper_package
 
 HERE = Path(__file__).resolve().parent
 FLOOR = HERE / "floor.py"
 FLAKE8_WITHOUT_PLUGIN = HERE / "flake8_without_plugin.py"
+LSP_TIMING = HERE / "lsp_timing.py"
 
 #: the distribution whose flake8 plugin is measured (and left out for the baseline)
 PLUGIN_DISTRIBUTION = "asynccfg-lint"
@@ -64,7 +65,12 @@ RUN_DIR = "{run_dir}"
 #: exit codes that mean "ran fine" for a linter (1: findings, or a diff to show)
 LINTER_OK = frozenset({0, 1})
 
-SECTIONS = ("sparse", "dense", "startup")
+SECTIONS = ("sparse", "dense", "startup", "onefile", "scaling")
+#: the package files the one-file rows edit and check (in a copy of the sparse tree)
+SINK_FILE = "_src/lax/parallel.py"
+SINK_FREE_FILE = "_src/lax/fft.py"
+#: modules of the scaling rows' wrapper packages
+SCALING_SIZES = (500, 2000)
 #: rows whose runs all take less than this many seconds (start-up rows) are not cut by the time budget
 CHEAP_RUN_S = 1.0
 
@@ -441,6 +447,75 @@ def startup_rows(tools: Tools, sink_free: str, runs: int) -> list[Row]:
     ]
 
 
+def onefile_rows(tools: Tools, package: Path, outside: Path, runs: int) -> list[Row]:
+    """Rows of what a user waits for on one file of a big package (a copy of the sparse tree, ``package``).
+
+    ``check`` of the sink file after an edit with the cache warm for the rest of the package
+    (pre-commit), ``check`` of a sink-free file of the package cold against the same file outside
+    any package, flake8 on each file with and without the plugin, and the language server opening
+    and editing the sink file (``lsp_timing.py``; its open and edit CPU are read from its output).
+    """
+    sink, sink_free = package / SINK_FILE, package / SINK_FREE_FILE
+    floor_list = package.parent / "sink_file.txt"
+    floor_list.write_text(f"{sink}\n", encoding="utf-8")
+    cache = f"{RUN_DIR}/.asynccfg_lint_cache"
+    edited = ["sh", "-c", f'echo "# edited by run $$" >> "$0" && exec "$@"', str(sink),
+              tools.lint, "check", "-j", "1", "--cache-dir", cache, str(sink)]
+    rows = [
+        Row("onefile", "floor", "libcst.parse_module floor, the sink file", tools.floor(floor_list), runs=runs),
+        Row("onefile", "check_changed", "check the sink file after an edit, rest cached", edited, "floor", runs,
+            note="cache filled by the untimed first run over the package", shared_dir=True,
+            warmup=[tools.lint, "check", "-j", "1", "--cache-dir", cache, str(package)]),
+        Row("onefile", "check_outside", "check the sink-free file outside any package",
+            tools.check([str(outside)], jobs=1), runs=runs),
+        Row("onefile", "check_sink_free", "check the sink-free file of the package, cold",
+            tools.check([str(sink_free)], jobs=1), "check_outside", runs),
+        Row("onefile", "flake8_sink_free_without", "flake8 the sink-free file, plugin left out",
+            tools.flake8_cmd([str(sink_free)], plugin=False), runs=runs),
+        Row("onefile", "flake8_sink_free_with", "flake8 the sink-free file, with plugin",
+            tools.flake8_cmd([str(sink_free)], plugin=True), "flake8_sink_free_without", runs),
+        Row("onefile", "flake8_sink_without", "flake8 the sink file, plugin left out",
+            tools.flake8_cmd([str(sink)], plugin=False), runs=runs),
+        Row("onefile", "flake8_sink_with", "flake8 the sink file, with plugin",
+            tools.flake8_cmd([str(sink)], plugin=True), "flake8_sink_without", runs),
+        Row("onefile", "lsp", "language server: open the sink file, 3 edits", lsp_command(tools, sink), runs=runs,
+            ok_codes=frozenset({0}), note="open/edit CPU: see the targets"),
+    ]
+    return rows
+
+
+def lsp_command(tools: Tools, file: Path, edits: int = 3) -> list[str]:
+    """``lsp_timing.py`` on ``file`` with the server of the project's environment."""
+    return [tools.python, str(LSP_TIMING), "--edits", str(edits), "--server", f"{tools.lint} lsp", str(file)]
+
+
+def lsp_facts(runner: Runner, argv: list[str]) -> dict:
+    """Run ``lsp_timing.py`` (``argv``) once more, untimed, and keep the server's open and edit CPU it prints."""
+    result = runner.output(argv)
+    try:
+        facts = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"lsp_error": result.stderr.strip()[-500:]}
+    edits = [edit["cpu_s"] for edit in facts["edits"]]
+    return {"lsp_open_cpu_s": facts["open_cpu_s"], "lsp_edit_cpu_s": statistics.median(edits) if edits else None,
+            "lsp_parse_cpu_s": facts["parse_cpu_s"], "lsp_open_wall_s": facts["open_wall_s"]}
+
+
+def scaling_rows(tools: Tools, packages: dict[int, Path], runs: int) -> list[Row]:
+    """``check -j 1`` of the wrapper packages (``dense_tree.write_wrapper_package``), cold and warm."""
+    rows = []
+    small = min(packages)
+    for size, package in sorted(packages.items()):
+        reference = None if size == small else f"cold_{small}"
+        rows.append(Row("scaling", f"cold_{size}", f"check -j 1, {size} wrapper modules, cold",
+                        tools.check([str(package)], jobs=1), reference, runs=1,
+                        warmup=tools.check([str(package / "mod_0000.py")], jobs=1)))
+        rows.append(Row("scaling", f"warm_{size}", f"check -j 1, {size} wrapper modules, warm cache",
+                        tools.check([str(package)], jobs=1), None if size == small else f"warm_{small}", runs,
+                        note="cache filled by the untimed first run", shared_dir=True))
+    return rows
+
+
 def _one_file_list(tree: Tree, path: str) -> Path:
     """A file list naming only ``path`` (the floor's warm-up), next to ``tree``'s list."""
     single = tree.file_list.with_name(tree.file_list.stem + ".warmup.txt")
@@ -524,6 +599,14 @@ def _times(value: float) -> str:
     return f"{value:.3g}x"
 
 
+def _lsp_ratio(rows: list[Row], measure: str) -> float | None:
+    """The language server's open or edit CPU over a bare in-process parse of the file (``lsp_timing.py``)."""
+    row = find_row(rows, "onefile", "lsp")
+    facts = row.extra if row is not None else {}
+    value, parse = facts.get(measure), facts.get("lsp_parse_cpu_s")
+    return value / parse if value is not None and parse else None
+
+
 def evaluate_targets(rows: list[Row]) -> list[dict]:
     """The issue's targets, each with the measured figure and pass / FAIL / n/a (a row not measured)."""
     sparse_cold = "check_j2" if median_wall(rows, "sparse", "check_j2") is not None else "check_j1"
@@ -556,6 +639,27 @@ def evaluate_targets(rows: list[Row]) -> list[dict]:
          lambda v: f"{v:.3f} s, libcst {'imported' if libcst_imported else 'not imported'}"),
         ("peak memory, sparse and dense tree (check, fix)", "<= 300 MB per process", peak, lambda v: v <= 300,
          lambda v: f"{v:.0f} MB"),
+        ("one changed file in a big package, rest cached (cpu) vs. a bare parse", "<= 2x",
+         ratio(rows, "onefile", "check_changed", "floor", "median_cpu"), lambda v: v <= 2, _times),
+        ("sink-free file of the package vs. outside any package (check, cold, cpu)", "<= 1.10x",
+         ratio(rows, "onefile", "check_sink_free", "check_outside", "median_cpu"), lambda v: v <= 1.10, _times),
+        ("flake8 on the sink-free file, with the plugin vs. without (cpu)", "<= 1.10x",
+         ratio(rows, "onefile", "flake8_sink_free_with", "flake8_sink_free_without", "median_cpu"),
+         lambda v: v <= 1.10, _times),
+        ("flake8 on the sink file, with the plugin vs. without (cpu)", "<= 1.5x",
+         ratio(rows, "onefile", "flake8_sink_with", "flake8_sink_without", "median_cpu"), lambda v: v <= 1.5, _times),
+        ("language server: open the sink file (cpu) vs. a bare parse in-process", "<= 2x",
+         _lsp_ratio(rows, "lsp_open_cpu_s"), lambda v: v <= 2, _times),
+        ("language server: an edit of it (cpu) vs. a bare parse in-process", "<= 1.5x",
+         _lsp_ratio(rows, "lsp_edit_cpu_s"), lambda v: v <= 1.5, _times),
+        (f"scaling, cold: {SCALING_SIZES[1]} vs. {SCALING_SIZES[0]} wrapper modules (cpu)", "<= 4.6x",
+         ratio(rows, "scaling", f"cold_{SCALING_SIZES[1]}", f"cold_{SCALING_SIZES[0]}", "median_cpu"),
+         lambda v: v <= 4.6, _times),
+        (f"scaling, warm: {SCALING_SIZES[1]} vs. {SCALING_SIZES[0]} wrapper modules (cpu)", "<= 4.6x",
+         ratio(rows, "scaling", f"warm_{SCALING_SIZES[1]}", f"warm_{SCALING_SIZES[0]}", "median_cpu"),
+         lambda v: v <= 4.6, _times),
+        (f"scaling, warm run over {SCALING_SIZES[1]} modules", "< 1 s wall",
+         median_wall(rows, "scaling", f"warm_{SCALING_SIZES[1]}"), lambda v: v < 1, lambda v: f"{v:.3f} s"),
     ]
     targets = []
     for name, goal, value, ok, show in checks:
@@ -668,6 +772,10 @@ def print_table(rows: list[Row], trees: dict[str, Tree]) -> None:
             print(f"{row.label:48} {_fmt(row.median_wall):>9} {_fmt(row.median_cpu, 2):>8} "
                   f"{_fmt(row.max_rss_mb, 1):>7} {len(row.samples):>2} {shown[0]:>8} {shown[1]:>9}  "
                   f"{reference.label if reference else ''}{status}")
+            if "lsp_open_cpu_s" in row.extra:
+                extra = row.extra
+                print(f"{'':4}server CPU: open {extra['lsp_open_cpu_s']:.2f} s, an edit {extra['lsp_edit_cpu_s']:.2f} s; "
+                      f"a bare parse of the file {extra['lsp_parse_cpu_s']:.2f} s")
             if "libcst_imported" in row.extra:
                 imported = row.extra["libcst_imported"]
                 cost = f" ({row.extra['libcst_import_ms']} ms cumulative import)" if imported else ""
@@ -764,7 +872,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-install", action="store_true", help="never create or install into --bench-venv")
     parser.add_argument("--sparse-tree", type=Path, help="sparse tree (default: the installed jax package)")
     parser.add_argument("--dense-files", type=int, default=500, help="modules in the dense tree (default: 500)")
-    parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated subset of sparse,dense,startup")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--runs", type=int, help="timed runs per row (default: 3; --quick: 1)")
     parser.add_argument("--startup-runs", type=int, help="timed runs per start-up row (default: 10; --quick: 3)")
     parser.add_argument("--quick", action="store_true", help="one timed run per row (three for start-up rows)")
@@ -827,7 +935,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows += dense_rows(tools, trees["dense"], warm_file, args.runs)
         if "startup" in args.sections:
             rows += startup_rows(tools, str(sink_free), args.startup_runs)
+        if "onefile" in args.sections:
+            sparse_root = args.sparse_tree or default_sparse_tree(args.python)
+            package = workdir / "onefile" / sparse_root.name
+            shutil.copytree(sparse_root, package, ignore=shutil.ignore_patterns("__pycache__"))
+            outside = workdir / "onefile" / "outside" / Path(SINK_FREE_FILE).name
+            outside.parent.mkdir()
+            shutil.copyfile(package / SINK_FREE_FILE, outside)
+            rows += onefile_rows(tools, package, outside, args.runs)
+        if "scaling" in args.sections:
+            packages = {size: write_wrapper_package(workdir / f"scaling_{size}", size) for size in SCALING_SIZES}
+            rows += scaling_rows(tools, packages, args.runs)
         measure(rows, runner, args.budget, started)
+        if "onefile" in args.sections:
+            lsp = find_row(rows, "onefile", "lsp")
+            if lsp is not None and lsp.argv is not None:
+                lsp.extra.update(lsp_facts(runner, lsp.argv))
         if "startup" in args.sections:
             find_row(rows, "startup", "check").extra.update(
                 imports_libcst(runner, [tools.python, "-m", "asynccfg_lint", "check", str(sink_free)]))

@@ -9,6 +9,7 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import json
 import os
@@ -49,7 +50,7 @@ from asynccfg_lint.frontends.output import (
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
 from asynccfg_lint.selection import Selection, parse_code_list
-from asynccfg_lint.tasks import CheckSettings
+from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
 if TYPE_CHECKING:
     from asynccfg_lint.fixer import FileResult, FixOptions
@@ -554,11 +555,31 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             missing.extend(_missing(item.path, resolver))
         else:
             files.append(item)
+    from asynccfg_lint.fixer import FileResult
+
     options = []
-    with Project(summary_scope(files), jobs=args.jobs) as project:  # the summaries, in the same number of processes
+    analysed: dict[str, FileOutcome] = {}
+    # the summaries and the check, in the same number of processes: a file with no fix to apply is
+    # done there (its findings are the check's), only the others are fixed (parsed again, re-checked)
+    with Project(summary_scope(files), jobs=args.jobs) as project:
+        groups: dict[tuple[SinkSpec, ...], dict[str, CheckSettings]] = {}
         for file in files:
-            options.append(_fix_options(resolver, file, args, project.sinks(resolver.file_settings(file).sinks)))
-    results = sorted(_progress(_fix_results(files, options, args.jobs, project), len(files)), key=lambda r: r.path)
+            settings = resolver.file_settings(file)
+            if project.source(file) is not None:
+                groups.setdefault(settings.sinks, {})[file] = CheckSettings(settings.selection, settings.sanitizers)
+            options.append(_fix_options(resolver, file, args, settings.sinks))
+        for sinks, checked in groups.items():
+            analysed.update(project.analyse(sinks, checked))
+        options = [dataclasses.replace(option, sinks=project.sinks(option.sinks, project.source(file)))
+                   for file, option in zip(files, options)]
+    done = {}
+    for file, option in zip(files, options):
+        outcome = analysed.get(file, FileOutcome())  # no outcome: the file names no sink
+        if project.source(file) is not None and not outcome.has_fix(option.unsafe):
+            done[file] = FileResult(file, remaining=outcome.diagnostics, unsafe_skipped=outcome.unsafe_fixes())
+    to_fix = [(file, option) for file, option in zip(files, options) if file not in done]
+    fix_runs = _fix_results([file for file, _ in to_fix], [option for _, option in to_fix], args.jobs, project)
+    results = sorted([*done.values(), *_progress(fix_runs, len(to_fix))], key=lambda r: r.path)
     errors = [r for r in results if r.error is not None]
     out: list[str] = []
     for result in results:

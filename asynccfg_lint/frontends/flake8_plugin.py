@@ -44,7 +44,7 @@ from asynccfg_lint.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.prefilter import may_call_any
+from asynccfg_lint.prefilter import SinkIndex
 from asynccfg_lint.project import package_project, package_root
 from asynccfg_lint.rules import DEFAULT_DISABLED
 from asynccfg_lint.selection import Selection
@@ -57,19 +57,27 @@ PYTHON_REJECTS = ("file not analysed: syntax error", "file not analysed: cannot 
 LOG = logging.getLogger(__name__)
 
 
+#: top-level package folder -> the files under it named on flake8's command line (absolute paths)
+_NAMED: dict[str, frozenset[str]] = {}
+
+
 @functools.lru_cache(maxsize=8)
-def package_analysis(root: str, sinks: tuple[SinkSpec, ...],
-                     sanitizers: frozenset[str]) -> tuple[tuple[SinkSpec, ...], dict[str, FileOutcome]]:
-    """Analyse every module under the package folder ``root`` (once per process).
+def package_analysis(root: str, sinks: tuple[SinkSpec, ...], sanitizers: frozenset[str],
+                     files: frozenset[str]) -> dict[str, FileOutcome]:
+    """Analyse the modules ``files`` (absolute paths) of the package folder ``root`` (once per process).
+
+    The package's other modules are summarised as far as ``files`` may reach their wrappers
+    (``Project.analyse``): a sink-free file that reaches none costs no parse.
 
     Returns:
-        ``sinks`` plus the package's wrappers, and absolute path -> outcome of each module that
-        names a sink (diagnostics of every ACC code, ``# noqa`` left to flake8).
+        absolute path -> outcome of each of ``files`` that names a sink (diagnostics of every
+        ACC code, ``# noqa`` left to flake8).
     """
     project = package_project(root, os.environ.get(CACHE_DIR_ENV))
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
-    outcomes = project.analyse(sinks, dict.fromkeys(project.files, settings))
-    return project.sinks(sinks), {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
+    outcomes = project.analyse(sinks, {path: settings for path in project.files if os.path.abspath(path) in files})
+    project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
+    return {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 
 def _disk_text(path: str) -> str | None:
@@ -113,9 +121,10 @@ class AsyncCfgChecker:
     def parse_options(cls, option_manager: Any, options: Any, filenames: Sequence[str]) -> None:
         """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers."""
         try:
-            for root in sorted(_package_roots(filenames or ["."])):
+            for root, files in sorted(_package_files(filenames or ["."]).items()):
+                _NAMED[root] = frozenset(files)
                 sinks, sanitizers = plugin_settings(os.path.join(root, "__init__.py"))
-                package_analysis(root, tuple(sinks), sanitizers)
+                package_analysis(root, tuple(sinks), sanitizers, _NAMED[root])
         except ConfigError:
             return  # reported (and fatal) when the plugin is created for a file under it
         except Exception:  # noqa: BLE001 - the workers analyse the files themselves
@@ -141,32 +150,41 @@ class AsyncCfgChecker:
             yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
 
     def _diagnostics(self) -> Sequence[Diagnostic]:
-        """The file's diagnostics: from its package's analysis when flake8's text is the file on disk."""
+        """The file's diagnostics: from its package's analysis when flake8's text is the file on disk.
+
+        The sinks are the configured ones plus the package's wrappers this text may reach
+        (``Project.sinks``); a file that calls none of them is not parsed.
+        """
         text = "".join(self.lines)
         sinks = tuple(self.sinks)
-        outcomes = None
         root = package_root(self.filename)
-        if root is not None:
-            sinks, outcomes = package_analysis(root, sinks, self.sanitizers)
-        if not may_call_any(text, module_name_for(self.filename).name, sinks):
+        project = package_project(root, os.environ.get(CACHE_DIR_ENV)) if root is not None else None
+        if project is not None:
+            sinks = project.sinks(sinks, text)
+        if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
-        if outcomes is not None and text == _disk_text(self.filename):
-            outcome = outcomes.get(os.path.abspath(self.filename))
+        if project is not None and text == _disk_text(self.filename):
+            path = os.path.abspath(self.filename)
+            named = _NAMED.get(root, frozenset())
+            outcomes = package_analysis(root, tuple(self.sinks), self.sanitizers,
+                                        named if path in named else frozenset({path}))
+            outcome = outcomes.get(path)
             return outcome.diagnostics if outcome is not None else ()
         from asynccfg_lint.checker import check_source
 
         return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
-                            modules=package_project(root, os.environ.get(CACHE_DIR_ENV)).module if root else None)
+                            modules=project.module if project is not None else None)
 
 
-def _package_roots(paths: Sequence[str]) -> set[str]:
-    """The top-level package folders of the Python files under ``paths`` (missing paths are skipped)."""
-    roots = set()
+def _package_files(paths: Sequence[str]) -> dict[str, list[str]]:
+    """The top-level package folders of the Python files under ``paths``, each with those files (absolute
+    paths; missing paths are skipped)."""
+    found: dict[str, list[str]] = {}
     for path in paths:
         if path == "-" or not os.path.exists(path):
             continue
         for file in iter_python_files([path]):
             root = package_root(file)
             if root is not None:
-                roots.add(root)
-    return roots
+                found.setdefault(root, []).append(os.path.abspath(file))
+    return found

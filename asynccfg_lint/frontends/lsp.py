@@ -54,6 +54,7 @@ from asynccfg_lint.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.discovery import iter_python_files
+from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
 from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rule_pages import rule_page
 from asynccfg_lint.rules import RULES_BY_CODE
@@ -63,6 +64,7 @@ from asynccfg_lint.types import SAFE
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument
 
+    from asynccfg_lint.parse import ParsedModule
     from asynccfg_lint.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
@@ -273,10 +275,13 @@ class ProjectView:
         sinks: the configured sinks plus the wrappers of the document's top-level package.
         modules: finds the package's other modules by dotted name (builders and constants), or
             ``None`` for a document outside any package.
+        saved: the document's file as the package holds it parsed, when the document's text is
+            what is saved (its check then does not parse it again); else ``None``.
     """
 
     sinks: tuple[SinkSpec, ...]
     modules: ModuleLoader | None = None
+    saved: ParsedModule | None = None
 
 
 def _kind_requested(kind: str, only: Sequence[str] | None) -> bool:
@@ -416,22 +421,41 @@ class AsyncCfgLanguageServer(LanguageServer):
             self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"asynccfg-lint: {exc}"))
             return DEFAULT_SETTINGS
 
-    def view(self, uri: str, settings: FileSettings) -> ProjectView:
-        """The document's package as saved (its wrappers and modules), read once per package until a file of it is saved."""
-        root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
+    def view(self, uri: str, settings: FileSettings, text: str | None = None) -> ProjectView:
+        """The document's package as saved: the wrappers its text may reach and the package's modules.
+
+        The package is read once and kept: its modules' parses and summaries stay in memory
+        (and in the result cache when ``ASYNCCFG_LINT_CACHE_DIR`` is set) until their files change.
+        ``text`` is the document's text (default: as open in the editor).
+        """
+        path = self.display_path(uri)
+        root = package_root(path)  # "-" for an unsaved buffer: no package
         if root is None:
             return ProjectView(settings.sinks)
         if root not in self._projects:
-            self._projects[root] = Project(iter_python_files([root]))
+            cache_dir = os.environ.get(CACHE_DIR_ENV)
+            self._projects[root] = Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None,
+                                           keep_analysed=True)
         project = self._projects[root]
-        return ProjectView(project.sinks(settings.sinks), project.module)
+        if text is None:
+            text = self.workspace.get_text_document(uri).source
+        sinks = project.sinks(settings.sinks, text)  # may parse the saved file (for its summary): then it is kept
+        saved = project.kept(path) if project.source(path) == text.encode("utf-8", "surrogatepass") else None
+        return ProjectView(sinks, project.module, saved)
 
     def saved(self, uri: str) -> list[str]:
-        """A file was saved: its package is to be read again. Returns the documents to check again:
-        every open one when the package had been read, else the saved one (runs on the analysis thread)."""
+        """A file was saved: the package's changed files are read again (the other modules' parses and
+        summaries are kept; a file added to or removed from the package makes it read anew). Returns
+        the documents to check again: every open one when the package had been read, else the saved
+        one (runs on the analysis thread)."""
         root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
-        if root is None or self._projects.pop(root, None) is None:
+        project = self._projects.get(root) if root is not None else None
+        if project is None:
             return [uri]
+        if sorted(iter_python_files([root])) != sorted(project.files):
+            del self._projects[root]
+        else:
+            project.refresh()
         self._checked.clear()
         return list(self.workspace.text_documents)
 
@@ -446,9 +470,10 @@ class AsyncCfgLanguageServer(LanguageServer):
             from asynccfg_lint.checker import check_source  # noqa: PLC0415 - libcst, imported by the first check
 
             settings = self.settings(uri)
-            view = self.view(uri, settings)
+            view = self.view(uri, settings, text)
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
-                                       with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
+                                       with_fixes=True, sanitizers=settings.sanitizers, parsed=view.saved,
+                                       modules=view.modules)
         except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
             self.window_log_message(lsp.LogMessageParams(
                 type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"

@@ -1,0 +1,156 @@
+"""Which summaries a run computes, and that a kept or cached one is never used once its module changed.
+
+A one-file run (pre-commit, flake8, the language server) reads only the modules its file may
+reach through names that lead to a sink (``prefilter.SinkNames``); summaries and outcomes are
+kept in memory and in the result cache by content digest, so a changed module is analysed
+again and an unchanged one is not. In-process tests with real packages on disk.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from asynccfg_lint.cache import ResultCache
+from asynccfg_lint.discovery import iter_python_files
+from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.prefilter import SinkIndex, SinkNames, may_call
+from asynccfg_lint.project import Project
+from asynccfg_lint.tasks import CheckSettings
+from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli
+
+#: impl.send forwards its cfg to the sink through a module-level partial; relay.forward forwards to impl.send
+IMPL = ("import functools\n" + SINK_IMPORT + 'start = functools.partial(emit, "all-gather-start")\n\n\n'
+        "def send(ctx, x, cfg):\n    return start(ctx, x, cfg)\n")
+RELAY = "from . import impl\n\n\ndef forward(ctx, x, cfg):\n    return impl.send(ctx, x, cfg)\n"
+#: names no sink: its finding exists only through both wrappers (the set: line 4, column 27)
+USER = 'from .relay import forward\n\n\ndef lower(ctx, x):\n    forward(ctx, x, {"groups": {1, 2}})\n'
+UNRELATED = "import numpy as np\n\n\ndef area(r):\n    return np.pi * r * r\n"
+
+
+def write_package(root: Path) -> Path:
+    package = root / "pkg"
+    package.mkdir()
+    for name, text in {"__init__": "", "impl": IMPL, "relay": RELAY, "user": USER, "unrelated": UNRELATED}.items():
+        (package / f"{name}.py").write_text(text)
+    return package
+
+
+def project_of(package: Path, cache: ResultCache | None = None) -> Project:
+    # keep_analysed: every parse of the run stays in `_parsed`, so the tests see what was parsed
+    return Project(iter_python_files([str(package)]), cache=cache, keep_analysed=True)
+
+
+def codes(project: Project, path: Path) -> list[tuple[int, int, str]]:
+    outcome = project.analyse(BUILTIN_SINKS, {str(path): CheckSettings()}).get(str(path))
+    return [(d.line, d.column, d.code) for d in outcome.diagnostics] if outcome is not None else []
+
+
+def test_the_names_that_lead_to_a_sink_and_their_modules(tmp_path):
+    package = write_package(tmp_path)
+    files = list(iter_python_files([str(package)]))
+    modules = {path: f"pkg.{Path(path).stem}".removesuffix(".__init__") for path in files}
+    names = SinkNames({path: Path(path).read_bytes() for path in files}, modules, BUILTIN_SINKS)
+    homes = {name: where for name, where in names.homes.items() if None not in where}
+    # the import alias `emit`, the partial `start`, the wrapper `send`, the wrapper of a wrapper
+    # `forward` (and user's import of it), and `lower`, which may be one; `area` leads nowhere
+    assert homes == {"emit": {"pkg.impl"}, "start": {"pkg.impl"}, "send": {"pkg.impl"},
+                     "forward": {"pkg.relay", "pkg.user"}, "lower": {"pkg.user"}}
+
+
+def test_a_file_reaches_only_the_modules_that_lead_it_to_a_sink(tmp_path):
+    package = write_package(tmp_path)
+    project = project_of(package)
+    assert project.scope(BUILTIN_SINKS, [USER]) == {str(package / "relay.py"), str(package / "impl.py")}
+    assert project.scope(BUILTIN_SINKS, [UNRELATED]) == frozenset()
+
+
+def test_one_file_of_the_package_sees_the_wrappers_it_reaches(tmp_path):
+    package = write_package(tmp_path)
+    assert codes(project_of(package), package / "user.py") == [(5, 32, "ACC101")]  # expect: the set {1, 2}
+
+
+def test_a_sink_free_file_parses_nothing(tmp_path):
+    package = write_package(tmp_path)
+    project = project_of(package)
+    assert codes(project, package / "unrelated.py") == []
+    assert project._parsed == {}  # not even the modules that define wrappers
+
+
+def test_a_kept_summary_is_not_used_once_its_module_changed(tmp_path):
+    # the language server keeps the project between checks; a save makes it read the changes
+    package = write_package(tmp_path)
+    project = project_of(package)
+    assert codes(project, package / "user.py") == [(5, 32, "ACC101")]
+    # impl.send now passes a fixed config: forward's cfg no longer reaches the sink
+    (package / "impl.py").write_text(IMPL.replace("start(ctx, x, cfg)", 'start(ctx, x, {"tiled": True})'))
+    assert project.refresh() == [str(package / "impl.py")]
+    assert codes(project, package / "user.py") == []
+
+
+def test_a_cached_summary_is_not_used_once_its_module_changed(tmp_path):
+    package = write_package(tmp_path)
+    cache = ResultCache(str(tmp_path / "cache"))
+    assert codes(project_of(package, cache), package / "user.py") == [(5, 32, "ACC101")]
+    (package / "relay.py").write_text(RELAY.replace("impl.send(ctx, x, cfg)", "impl.send(ctx, x, {})"))
+    assert codes(project_of(package, cache), package / "user.py") == []
+    (package / "relay.py").write_text(RELAY)  # back as it was: the first entries answer again, unparsed
+    warm = project_of(package, cache)
+    assert codes(warm, package / "user.py") == [(5, 32, "ACC101")]
+    assert warm._parsed == {}
+
+
+def test_a_checked_files_wrappers_serve_a_later_summary_of_it(tmp_path):
+    # `check pkg` then `check pkg/user.py` (pre-commit): the siblings' summaries come from the cache
+    package = write_package(tmp_path)
+    cache = ResultCache(str(tmp_path / "cache"))
+    whole = project_of(package, cache)
+    whole.analyse(BUILTIN_SINKS, dict.fromkeys(whole.files, CheckSettings()))
+    (package / "user.py").write_text(USER + "# changed\n")
+    one = project_of(package, cache)
+    assert codes(one, package / "user.py") == [(5, 32, "ACC101")]
+    assert set(one._parsed) == {str(package / "user.py")}  # parsed for its check; impl and relay were not
+
+
+def test_the_cli_on_one_changed_file_reads_its_siblings_summaries_from_the_cache(tmp_path):
+    package = write_package(tmp_path)
+    cold = run_cli("--isolated", "--cache-dir", "cache", "pkg", cwd=tmp_path)
+    (package / "user.py").write_text(USER + "# changed\n")
+    one = run_cli("--isolated", "--cache-dir", "cache", "pkg/user.py", cwd=tmp_path)
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(one.stdout)] == [("pkg/user.py", 5, 32, "ACC101")]
+    assert [r.path for r in parse_text(cold.stdout)] == ["pkg/user.py"]
+
+
+def test_the_index_matches_what_each_sink_alone_matches():
+    # SinkIndex (one pass over the text) against may_call (one test per sink), with few and many sinks
+    wrappers = [SinkSpec(frozenset({f"pkg.mod{i}.send{i}"}), "cfg", 2, SinkKind.CONFIG, wrapper_module=f"pkg.mod{i}")
+                for i in range(40)]
+    texts = ["from . import mod3\nmod3.send3(ctx, x, {})\n", "send3(1)\n", "import mod7, mod8\nmod8.send7()\n",
+             "x = 1\n", SINK_IMPORT, "from .mod5 import send5 as s\n", b"mod9.send9(ctx)\n"]
+    for sinks in (list(BUILTIN_SINKS) + wrappers[:2], list(BUILTIN_SINKS) + wrappers):
+        index = SinkIndex(sinks)
+        for text in texts:
+            for module in ("pkg.user", "pkg.mod3"):
+                assert index.matching(text, module) == [s for s in sinks if may_call(text, module, s)]
+    many = SinkIndex(wrappers)
+    assert many.matching("from . import mod3\nmod3.send3(ctx, x, {})\n", "pkg.user") == [wrappers[3]]
+    assert many.matching("send3()\n", "pkg.mod3", own=False) == []  # its own wrapper, left out
+    assert many.matching("send3()\n", "pkg.mod3") == [wrappers[3]]
+
+
+def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
+    # copying the fixture package keeps the language server's view (tests/test_lsp.py) honest on scope
+    shutil.copytree(Path(__file__).parent / "fixtures" / "project" / "pkg", tmp_path / "pkg")
+    project = project_of(tmp_path / "pkg")
+    users = (tmp_path / "pkg" / "users.py").read_text()
+    sinks = project.sinks(BUILTIN_SINKS, users)
+    assert {name for spec in sinks if spec.wrapper_module for name in spec.qualnames} >= {"pkg.wrappers.send"}
+
+
+def test_a_module_with_two_files_is_reached_through_both(tmp_path):
+    # `impl.py` and its stub `impl.pyi` are one module: the wrapper is in the .py, whichever is listed last
+    package = write_package(tmp_path)
+    (package / "impl.pyi").write_text("def send(ctx, x, cfg): ...\n")
+    project = project_of(package)
+    assert {str(package / "impl.py"), str(package / "impl.pyi")} <= project.scope(BUILTIN_SINKS, [RELAY])
+    assert codes(project, package / "user.py") == [(5, 32, "ACC101")]
