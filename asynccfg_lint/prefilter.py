@@ -297,6 +297,10 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
     with what the assigned expression mentions (the aliases the sink finder follows: ``emit =
     P._emit``, ``send = partial(emit, ...)``); a class's attributes (``Cls.emit``, ``self.emit``).
     Loop and ``with`` targets are not aliases the sink finder follows, so they are not units.
+    A registration makes a primitive's ``bind`` a sink (:mod:`asynccfg_lint.programs`): a
+    module-level call (``mlir.register_lowering(prim, rule)``), a function's decorators
+    (``@partial(mlir.register_lowering, prim)``) and a ``for`` loop's iterable (``for p, f in
+    [(prim, rule)]: ...``) bind every name they mention when they mention a sink's name.
     What a unit mentions is every word of its lines (``text`` is the module's source).
     """
     lines = text.splitlines(keepends=True)
@@ -307,6 +311,8 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound = {statement.name}
             mentioned = _identifiers(lines, statement)
+            for decorator in statement.decorator_list:  # a registration by decorator names the primitive
+                bound.update(_identifiers(lines, decorator))
             if isinstance(statement, ast.ClassDef):
                 statements.extend(statement.body)
             elif "global" in mentioned:
@@ -318,7 +324,12 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             if statement.value is not None:
                 units.append((frozenset(_targets(statement)), _identifiers(lines, statement.value)))
+        elif isinstance(statement, ast.Expr):  # mlir.register_lowering(prim, rule): binds prim's bind
+            mentioned = _identifiers(lines, statement)
+            units.append((mentioned, mentioned))
         else:  # compound statements: their bodies run at module level
+            if isinstance(statement, (ast.For, ast.AsyncFor)):  # registrations in a loop over (prim, rule) rows
+                units.append((_identifiers(lines, statement.iter), _identifiers(lines, statement)))
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 for item in getattr(statement, field, ()):
                     statements.extend(item.body if isinstance(item, (ast.ExceptHandler, ast.match_case)) else [item])

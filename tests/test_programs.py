@@ -125,6 +125,19 @@ def test_package_through_flake8_prints_the_cli_lines():
     assert flake8 == cli
 
 
+@pytest.mark.parametrize("module", ["api.py", "primitives.py"])
+def test_one_file_of_the_package_gets_the_package_run_lines(module):
+    """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
+    it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
+    package = parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
+    alone = parse_text(run_cli("--isolated", "--no-cache", f"extpkg/{module}", cwd=PROGRAMS).stdout)
+    flake8 = acc_rows(run_flake8("--select", "ACC1", f"extpkg/{module}", cwd=PROGRAMS).stdout)
+    expected = [row for row in package if row.path == f"extpkg/{module}"]
+    assert len(expected) == {"api.py": 2, "primitives.py": 1}[module]
+    assert alone == expected
+    assert flake8 == expected
+
+
 def test_package_sarif_related_locations():
     result = run_cli("--isolated", "--no-cache", "--output-format", "sarif", "extpkg", cwd=PROGRAMS)
     results = json.loads(result.stdout)["runs"][0]["results"]
