@@ -472,9 +472,10 @@ class ValueClassifier:
             elif binding.augmented is not None:
                 result.extend(self._augmented(expr, binding.augmented, depth))
             elif binding.value is None and binding.unpacked is not None:  # `groups, n = helper(...)`
-                elements = unpacked_values(self.parsed, *binding.unpacked)
-                if elements is None:
-                    result.append(Origin(expr, UNKNOWN))
+                unpacked, index = binding.unpacked
+                elements = unpacked_values(self.parsed, unpacked, index)
+                if elements is None:  # `aval, = ctx.avals_in`: an element of what is unpacked
+                    result.extend(self._member(expr, unpacked, ELEMENT, "", depth) or [Origin(expr, UNKNOWN)])
                 for element in elements or ():
                     result.extend(self.origins(element, depth + 1))
             elif binding.value is not None:
@@ -1085,6 +1086,10 @@ class ValueClassifier:
         if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
             modelled = self._member(expr, expr.value, OPERATOR, "[]", depth) or self._member(
                 expr, expr.value, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
+        if isinstance(index, cst.Slice):  # jax.devices()[:2]
+            modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
             if modelled is not None:
                 return modelled
         base = self.origins(expr.value, depth + 1)

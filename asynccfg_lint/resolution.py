@@ -23,8 +23,8 @@ class Binding:
         augmented: the ``AugAssign`` when the binding is ``name op= value``.
         assignment: the libcst assignment record (its ``.scope`` and ``.node``) of a name
             binding; ``None`` for an attribute binding (``self.cfg = ...``).
-        unpacked: for ``a, b = call(...)``, the call and the position of the name in the target
-            tuple (``value`` is then ``None``): the name is that element of what the call returns.
+        unpacked: for ``a, b = call(...)`` or ``a, = iterable``, the value and the position of the
+            name in the target tuple (``value`` is then ``None``): the name is that element of it.
     """
 
     value: cst.BaseExpression | None
@@ -32,7 +32,7 @@ class Binding:
     definition: cst.FunctionDef | cst.ClassDef | None
     augmented: cst.AugAssign | None
     assignment: Assignment | None
-    unpacked: tuple[cst.Call, int] | None = None
+    unpacked: tuple[cst.BaseExpression, int] | None = None
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -55,9 +55,11 @@ def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseEx
     return None
 
 
-def _unpacked_call(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> tuple[cst.Call, int] | None:
-    """For ``a, b = f(...)`` (a flat target tuple without a starred name), the call and ``name``'s position."""
-    if not isinstance(value, cst.Call) or not isinstance(target, (cst.Tuple, cst.List)):
+def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
+                   value: cst.BaseExpression) -> tuple[cst.BaseExpression, int] | None:
+    """For ``a, b = f(...)`` or ``aval, = ctx.avals_in`` (a flat target tuple without a starred name,
+    a value that is not a tuple display), the value and ``name``'s position in the target."""
+    if isinstance(value, (cst.Tuple, cst.List)) or not isinstance(target, (cst.Tuple, cst.List)):
         return None
     elements = target.elements
     if any(isinstance(e, cst.StarredElement) for e in elements):
@@ -123,7 +125,7 @@ def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
         statement = parsed.parents.get(parent)
         if isinstance(statement, cst.Assign):
             value = unpacked_value(parent.target, node, statement.value)
-            return Binding(value, None, None, None, assignment, _unpacked_call(parent.target, node, statement.value))
+            return Binding(value, None, None, None, assignment, _unpacked_from(parent.target, node, statement.value))
     if isinstance(parent, cst.AnnAssign):
         return Binding(parent.value, parent.annotation.annotation, None, None, assignment)
     if isinstance(parent, cst.AugAssign):

@@ -577,13 +577,15 @@ def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> b
     return parent is ancestor
 
 
-def unpacked_values(parsed: ParsedModule, call: cst.Call, index: int) -> list[cst.BaseExpression] | None:
+def unpacked_values(parsed: ParsedModule, call: cst.BaseExpression, index: int) -> list[cst.BaseExpression] | None:
     """Element ``index`` of each tuple the function of this module called by ``call`` returns.
 
     For ``perm, other_args = _pcollectives_lowering_common(...)`` whose helper ends in
     ``return full_perm, other_args``. ``None`` when the callee is not a function of this module or
-    one of its returns is not a tuple display with that element.
+    one of its returns is not a tuple display with that element (or ``call`` is no call).
     """
+    if not isinstance(call, cst.Call):
+        return None
     function = local_definition(parsed, call.func)
     if not isinstance(function, cst.FunctionDef):
         return None

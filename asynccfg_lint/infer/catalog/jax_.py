@@ -37,6 +37,8 @@ ROWS = (
     CallRow("jax.local_devices", "list of jax.Device", "jax.local_devices() is a list of Devices",
             "jax.local_devices()"),
     MemberRow("list of jax.Device", ELEMENT, "", DEVICE, "an element of jax.devices() is a Device"),
+    MemberRow("list of jax.Device", OPERATOR, "[:]", "list of jax.Device", "a slice of jax.devices() is a list of Devices",
+              "{}[:2]"),
     MemberRow(DEVICE, ATTRIBUTE, "id", "builtins.int", "d.id is an int"),
     MemberRow(DEVICE, ATTRIBUTE, "process_index", "builtins.int", "d.process_index is an int"),
     MemberRow(DEVICE, ATTRIBUTE, "platform", "builtins.str", "d.platform is a str"),
