@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.checker import Located, check_parsed, parse_failure_diagnostic
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import apply_template, fix_site
@@ -150,8 +151,17 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         a :class:`SourceFix`. The file is refused (``failure`` set, ``fixed == original``) when
         libcst does not give back its exact bytes, or the fixed source does not parse, or it does
         not re-check with exactly the findings that were not fixed. An unparsable file is not a
-        failure: it reports ACC001 (when selected) and is left as it is.
+        failure: it reports ACC001 (when selected) and is left as it is; so is a file on which
+        libcst or the analysis raises (its ACC001 ``internal error``): this never raises.
     """
+    try:
+        return _fix_source(source, path, options, modules)
+    except Exception as error:  # noqa: BLE001 - the per-file error boundary: nothing written, the run goes on
+        remaining = (internal_error(path, error),) if options.selection.is_enabled("ACC001") else ()
+        return SourceFix(source, source, remaining=remaining, found=remaining)
+
+
+def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None) -> SourceFix:
     if not may_call_any(source, module_name_for(path).name, options.sinks):
         return SourceFix(source, source)
     try:

@@ -18,6 +18,32 @@ from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 from asynccfg_lint.discovery import ModuleName, module_name_for
 
 
+def _repair_lambda_word_operator_check() -> None:
+    """Work around a libcst bug that makes valid files unparsable (TypeError from ``super()``).
+
+    libcst's ``Lambda._safe_to_use_with_word_operator`` calls zero-argument ``super()`` in a
+    class its ``@add_slots`` re-creates, so the check libcst runs on a parenthesized lambda
+    right after a keyword (``return(lambda: x)``, ``not(lambda: x)``, ``assert(lambda: x)``)
+    raises ``TypeError: super(type, obj): obj must be an instance or subtype of type``
+    instead of answering (CPython < 3.14, libcst 1.9.0; CPython issue 90562). The method is
+    replaced, only while the bug is present, by the same rule with the base class named.
+    """
+    from libcst._nodes.expression import ExpressionPosition
+
+    def safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
+        if position == ExpressionPosition.LEFT:
+            return len(self.rpar) > 0 or self.body._safe_to_use_with_word_operator(position)
+        return cst.BaseExpression._safe_to_use_with_word_operator(self, position)
+
+    try:
+        cst.parse_expression("not(lambda: 0)")
+    except TypeError:
+        cst.Lambda._safe_to_use_with_word_operator = safe_to_use_with_word_operator  # type: ignore[method-assign]
+
+
+_repair_lambda_word_operator_check()
+
+
 class ParseFailure(Exception):
     """The file could not be decoded or parsed; ``str(exc)`` is the reason shown as ACC001.
 

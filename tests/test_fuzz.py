@@ -5,7 +5,7 @@ for the 10 000-example run.
 
 Properties, for every generated file:
 
-- ``check`` never raises and every position lies inside the file;
+- ``check`` never raises nor reports an internal error, and every position lies inside the file;
 - the flake8 plugin never fails (it would log and report nothing) and its positions lie inside the file;
 - ``fix`` never raises; what it writes compiles, re-checks with no fixable finding left, and a
   second ``fix`` changes nothing; a refused fix leaves the bytes as they were;
@@ -25,6 +25,7 @@ import hypothesmith
 from hypothesis import given
 from hypothesis import strategies as st
 
+from asynccfg_lint.boundary import is_internal_error
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixer import FixOptions, fix_source
@@ -55,6 +56,8 @@ def physical_lines(data: bytes) -> list[str]:
 
 
 def assert_inside(diagnostics: list[Diagnostic], lines: list[str]) -> None:
+    """Every position lies inside the file, and none is an internal error (the boundary's ACC001)."""
+    assert [d.message for d in diagnostics if is_internal_error(d)] == []
     for d in diagnostics:
         assert 1 <= d.line <= max(len(lines), 1), d
         assert d.line <= d.end_line <= max(len(lines), 1), d
@@ -74,6 +77,7 @@ def run_plugin(data: bytes) -> list[tuple[int, int, str, type]]:
     finally:
         flake8_plugin.LOG.removeHandler(failures)
     assert failures.records == []
+    assert [text for _, _, text, _ in rows if text.startswith("ACC001 internal error")] == []
     for line, column, _, _ in rows:
         assert 1 <= line <= len(lines)
         assert 0 <= column <= len(lines[line - 1])
@@ -89,6 +93,7 @@ def check_all_properties(data: bytes, config: Config) -> None:
     if not any(d.code == "ACC001" for d in diagnostics):
         assert Counter(d.code for d in diagnostics) == config.codes
     result = fix_source(data, PATH, UNSAFE)
+    assert [d.message for d in result.remaining if is_internal_error(d)] == []
     if result.failure is not None or not result.changed:
         assert result.fixed == data
         return
@@ -139,4 +144,5 @@ def _never_raises(data: bytes) -> None:
     if lines:
         assert_inside(diagnostics, lines)
     result = fix_source(data, PATH, UNSAFE)
+    assert [d.message for d in result.remaining if is_internal_error(d)] == []
     assert result.changed or result.fixed == data

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import show_tracebacks
 from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
 from asynccfg_lint.config import ConfigError, Missing, Overrides, Resolver, globs, iter_files, validate_codes
 from asynccfg_lint.diagnostics import Diagnostic
@@ -156,6 +157,8 @@ def _add_configuration_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--force-exclude", action="store_true", default=False,
                          help="apply the exclusions to paths named on the command line too (for pre-commit)")
     command.add_argument("--no-force-exclude", action="store_false", dest="force_exclude")
+    command.add_argument("-v", "--verbose", action="store_true",
+                         help="print the traceback of an internal error (a file's 'ACC001 internal error')")
 
 
 def _positive_int(text: str) -> int:
@@ -421,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_lsp()
     if args.command == "clean":
         return _run_clean(args)
+    if args.verbose:  # the boundary logs each internal error's traceback (forked workers inherit the handler)
+        show_tracebacks()
     try:
         resolver = Resolver(args.config, args.isolated, command_line_overrides(args))
         return _run_fix(args, resolver) if args.command == "fix" else _run_check(args, resolver)

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.cache import CACHE_DIR_ENV
 from asynccfg_lint.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
@@ -127,14 +128,13 @@ class AsyncCfgChecker:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         """Yield ``(line, column, "CODE message", type)``: 1-based line, 0-based character column.
 
-        Never raises: flake8 aborts the whole run on a plugin exception, so any failure here
-        means no diagnostics for this file.
+        Never raises: flake8 aborts the whole run on a plugin exception, so a failure here is
+        this file's ACC001 ``internal error`` (the traceback goes to the ``asynccfg_lint`` logger).
         """
         try:
             diagnostics = self._diagnostics()
-        except Exception:  # noqa: BLE001 - see docstring
-            LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
-            return
+        except Exception as error:  # noqa: BLE001 - see docstring
+            diagnostics = (internal_error(self.filename, error),)
         for diagnostic in diagnostics:
             if diagnostic.code == "ACC001" and diagnostic.message.startswith(PYTHON_REJECTS):
                 continue  # flake8's E999

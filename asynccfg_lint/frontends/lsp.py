@@ -22,6 +22,7 @@ import bisect
 import difflib
 import os
 import re
+import logging
 import tokenize
 import traceback
 from collections.abc import Sequence
@@ -36,6 +37,8 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
@@ -367,16 +370,20 @@ class AsyncCfgLanguageServer(LanguageServer):
             view = self.view(uri, settings)
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
                                        with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
-        except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
-            self.window_log_message(lsp.LogMessageParams(
-                type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
-            ))
-            diagnostics = []
+        except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001, never a silent pass
+            self.log_internal_error(uri)
+            diagnostics = [internal_error(self.display_path(uri), error)]
         index = LineIndex(text, encoding)
         converted = [to_lsp_diagnostic(d, index, rule_doc_uri(d.code, self.rule_docs_url)) for d in diagnostics]
         checked = _Checked(text, encoding, diagnostics, converted)
         self._checked[uri] = checked
         return checked
+
+    def log_internal_error(self, uri: str) -> None:
+        """Send the traceback of the exception being handled to the client's log (``window/logMessage``)."""
+        self.window_log_message(lsp.LogMessageParams(
+            type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
+        ))
 
     def publish(self, uri: str) -> None:
         """Publish the document's diagnostics (nothing for a document that is not Python)."""
@@ -441,9 +448,22 @@ class AsyncCfgLanguageServer(LanguageServer):
         return actions
 
 
+class _ClientLog(logging.Handler):
+    """Sends the boundary's records (an internal error's traceback) to the client's log (``window/logMessage``)."""
+
+    def __init__(self, server: AsyncCfgLanguageServer) -> None:
+        super().__init__(logging.DEBUG)
+        self.server = server
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=self.format(record)))
+
+
 def create_server() -> AsyncCfgLanguageServer:
     """Return a server with every feature registered (not started)."""
     server = AsyncCfgLanguageServer()
+    BOUNDARY_LOG.addHandler(_ClientLog(server))
+    BOUNDARY_LOG.setLevel(logging.DEBUG)
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: AsyncCfgLanguageServer, params: lsp.InitializeParams) -> None:
@@ -471,7 +491,11 @@ def create_server() -> AsyncCfgLanguageServer:
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=False
     ))
     def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-        return ls.code_actions(params) or None
+        try:
+            return ls.code_actions(params) or None
+        except Exception:  # noqa: BLE001 - one document's failure is no JSON-RPC error: no actions, the traceback logged
+            ls.log_internal_error(params.text_document.uri)
+            return None
 
     return server
 
