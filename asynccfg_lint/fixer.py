@@ -28,7 +28,7 @@ from asynccfg_lint.checker import Located, check_parsed, parse_failure_diagnosti
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import apply_template, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, on_a_large_stack, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE, FixTemplate
@@ -155,7 +155,10 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         libcst or the analysis raises (its ACC001 ``internal error``): this never raises.
     """
     try:
-        return _fix_source(source, path, options, modules)
+        try:
+            return _fix_source(source, path, options, modules)
+        except RecursionError:  # a deeply nested file, parsed on a large stack: transform and re-check there too
+            return on_a_large_stack(lambda: _fix_source(source, path, options, modules))
     except Exception as error:  # noqa: BLE001 - the per-file error boundary: nothing written, the run goes on
         remaining = (internal_error(path, error),) if options.selection.is_enabled("ACC001") else ()
         return SourceFix(source, source, remaining=remaining, found=remaining)
@@ -176,6 +179,8 @@ def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLo
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
     if not chosen:
         return unchanged
+    if parsed.inexact is not None:
+        return _refused(unchanged, f"libcst cannot give this file back byte for byte ({parsed.inexact}); not written")
     if parsed.module.bytes != source:
         return _refused(unchanged, "libcst does not give back the file's exact bytes (mixed line endings?); not written")
     transformer = ApplyFixes(chosen)
