@@ -30,30 +30,44 @@ from asynccfg_lint.normalise import (
 )
 
 
-def _repair_lambda_word_operator_check() -> None:
-    """Work around a libcst bug that makes valid files unparsable (TypeError from ``super()``).
+def _repair_libcst_validation() -> None:
+    """Work around two libcst bugs that make valid files unparsable (each repaired only while present).
 
-    libcst's ``Lambda._safe_to_use_with_word_operator`` calls zero-argument ``super()`` in a
-    class its ``@add_slots`` re-creates, so the check libcst runs on a parenthesized lambda
-    right after a keyword (``return(lambda: x)``, ``not(lambda: x)``, ``assert(lambda: x)``)
-    raises ``TypeError: super(type, obj): obj must be an instance or subtype of type``
-    instead of answering (CPython < 3.14, libcst 1.9.0; CPython issue 90562). The method is
-    replaced, only while the bug is present, by the same rule with the base class named.
+    libcst validates every node it builds, and two of those checks raise instead of answering
+    (libcst 1.9.0 on CPython 3.12), so ``parse_module`` fails on valid code:
+
+    - ``Lambda._safe_to_use_with_word_operator`` calls zero-argument ``super()`` in a class its
+      ``@add_slots`` re-creates (CPython issue 90562, fixed in 3.14), so a parenthesized lambda
+      right after a keyword (``return(lambda: x)``, ``not(lambda: x)``, ``assert(lambda: x)``)
+      raises ``TypeError: super(type, obj): obj must be an instance or subtype of type``;
+    - ``Asynchronous._validate`` reads ``whitespace_after.value``, which the whitespace after
+      ``async`` has not when a line break follows it inside brackets (``[v async\n for v in g]``):
+      ``AttributeError: 'ParenthesizedWhitespace' object has no attribute 'value'``.
+
+    Each method is replaced by the same rule written without the bug.
     """
     from libcst._nodes.expression import ExpressionPosition
 
-    def safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
+    def lambda_safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
         if position == ExpressionPosition.LEFT:
             return len(self.rpar) > 0 or self.body._safe_to_use_with_word_operator(position)
         return cst.BaseExpression._safe_to_use_with_word_operator(self, position)
 
+    def asynchronous_validate(self: cst.Asynchronous) -> None:
+        if self.whitespace_after.empty:
+            raise cst.CSTValidationError("Must have at least one space after Asynchronous.")
+
     try:
         cst.parse_expression("not(lambda: 0)")
     except TypeError:
-        cst.Lambda._safe_to_use_with_word_operator = safe_to_use_with_word_operator  # type: ignore[method-assign]
+        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore[method-assign]
+    try:
+        cst.parse_expression("[v async\n for v in g]")
+    except AttributeError:
+        cst.Asynchronous._validate = asynchronous_validate  # type: ignore[method-assign]
 
 
-_repair_lambda_word_operator_check()
+_repair_libcst_validation()
 
 
 class ParseFailure(Exception):
