@@ -32,7 +32,7 @@ from pathlib import Path
 
 import hypothesmith
 import pytest
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from asynccfg_lint.boundary import is_internal_error
@@ -172,10 +172,23 @@ def test_sink_call_in_a_libcst_generated_program(program, config):
     check_all_properties((source + sink_block(config)).encode("utf-8", "surrogatepass"), config)
 
 
+#: examples of the ci profile for a test that runs every front end on whole fixture modules (CI's budget);
+#: any other profile (``long``: 10 000) keeps its own number
+CI_EXAMPLES_ON_WHOLE_MODULES = 15
+
+
+def whole_module_budget(test):
+    """``test`` with the ci profile's examples cut to :data:`CI_EXAMPLES_ON_WHOLE_MODULES` (other profiles unchanged)."""
+    if settings.default.max_examples > 40:  # not the ci profile
+        return test
+    return settings(max_examples=CI_EXAMPLES_ON_WHOLE_MODULES)(test)
+
+
 #: every rule code: the plugin reports all of them (flake8 selects), so check does too for the comparison
 ALL_CODES = Selection(select=("ACC",))
 
 
+@whole_module_budget
 @given(mutated())
 def test_a_reformatted_fixture_keeps_its_findings(mutant):
     """The fixture corpus reformatted (tests/mutations.py): same findings as the original (positions move), the
@@ -233,6 +246,7 @@ def check_in_the_server(client, data: bytes) -> None:
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
 
+@whole_module_budget
 @given(mutated())
 def test_the_language_server_on_a_reformatted_fixture(language_server, mutant):
     """The server on the reformatted corpus: no JSON-RPC error, check's diagnostics, code actions answered."""
