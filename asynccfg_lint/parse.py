@@ -338,14 +338,14 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     try:
         try:
             module, wrapper, scopes, parents, calls, positions = _parse(source)
-            position_map = _position_map(source.decode(module.encoding) if isinstance(source, bytes) else source,
-                                         module.code)
+            file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
+            position_map = _position_map(file_text, module.code)
         except (cst.ParserSyntaxError, RecursionError, ParseFailure) as first:
-            given = _text(source)
+            file_text = given = _text(source)
             spaced = indentation_as_spaces(given)
             copy = merge_long_string_runs(spaced)
-            if isinstance(first, ParseFailure) and copy == given:
-                raise
+            if copy == given and not isinstance(first, RecursionError):
+                raise  # the same text gives the same failure: only the stack was worth another try
             try:
                 module, wrapper, scopes, parents, calls, positions = on_a_large_stack(lambda: _parse(copy, positions=True))
                 position_map = _position_map(copy, module.code)
@@ -371,7 +371,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             positions = MappedPositions(positions, position_map)
     return ParsedModule(
         path=path or "-",
-        text=_text(source),
+        text=file_text,
         wrapper=wrapper,
         name=module_name_for(path),
         scopes=scopes,
