@@ -60,7 +60,7 @@ def _repair_libcst_validation() -> None:
     try:
         cst.parse_expression("not(lambda: 0)")
     except TypeError:
-        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore[method-assign]
+        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore
     try:
         cst.parse_expression("[v async\n for v in g]")
     except AttributeError:
@@ -126,7 +126,8 @@ class ParsedModule:
         """
         if self._positions is None:
             positions = self.wrapper.resolve(PositionProvider)
-            self._positions = positions if self._position_map is None else MappedPositions(positions, self._position_map)
+            mapping = self._position_map
+            self._positions = positions if mapping is None else MappedPositions(positions, mapping)
         return self._positions
 
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
@@ -347,7 +348,8 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             if copy == given and not isinstance(first, RecursionError):
                 raise  # the same text gives the same failure: only the stack was worth another try
             try:
-                module, wrapper, scopes, parents, calls, positions = on_a_large_stack(lambda: _parse(copy, positions=True))
+                parts = on_a_large_stack(lambda: _parse(copy, positions=True))
+                module, wrapper, scopes, parents, calls, positions = parts
                 position_map = _position_map(copy, module.code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
                 if isinstance(second, ParseFailure) and second.timed_out:

@@ -125,14 +125,16 @@ def candidate_edits(text: str) -> list[Edit]:
         if " " in gap and not gap.strip(" "):
             edits.append(Edit("tab", offset(previous.end), offset(token.start), "\t"))
         atom = token.type in (tokenize.NUMBER, tokenize.STRING) or (
-            token.type == tokenize.NAME and (not keyword.iskeyword(token.string) or token.string in ("True", "False", "None")))
+            token.type == tokenize.NAME
+            and (not keyword.iskeyword(token.string) or token.string in ("True", "False", "None")))
         whole_element = (depth > 0 and atom and line_word not in _BARE_LINES and not in_lambda
                          and previous is not None and previous.string in _OPENING | {",", ":", "="}
                          and following is not None and following.string in _CLOSING | {","})
         if whole_element:
             edits.append(Edit("parentheses", offset(token.start), offset(token.end), f"(({token.string}))"))
         opens = token.type == tokenize.OP and token.string in _OPENING
-        if (opens or token.string == "," and depth > 0) and following is not None and following.start[0] == token.end[0]:
+        same_line = following is not None and following.start[0] == token.end[0]
+        if (opens or token.string == "," and depth > 0) and same_line:
             edits.append(Edit("comment", offset(token.end), offset(token.end), "  # a comment\n    "))
         if token.type == tokenize.OP and token.string in _OPENING:
             depth += 1

@@ -178,7 +178,7 @@ CI_EXAMPLES_ON_WHOLE_MODULES = 15
 
 
 def whole_module_budget(test):
-    """``test`` with the ci profile's examples cut to :data:`CI_EXAMPLES_ON_WHOLE_MODULES` (other profiles unchanged)."""
+    """``test`` with the ci profile's examples cut to :data:`CI_EXAMPLES_ON_WHOLE_MODULES` (other profiles: as set)."""
     if settings.default.max_examples > 40:  # not the ci profile
         return test
     return settings(max_examples=CI_EXAMPLES_ON_WHOLE_MODULES)(test)
@@ -233,8 +233,8 @@ def check_in_the_server(client, data: bytes) -> None:
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     text = data.decode(encoding)
     uri = (FOLDER / f"doc{next(_documents)}.py").as_uri()
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
-                                                           "text": text}})
+    document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
+    client.notify("textDocument/didOpen", {"textDocument": document})
     published = published_for(client, uri)
     expected = check_source(text, str(FOLDER / "doc.py"))
     assert [(d["code"], d["message"], d["range"]["start"]["line"]) for d in published] == [

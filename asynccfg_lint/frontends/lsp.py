@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import logging
 import os
 import re
-import logging
 import tokenize
 import traceback
 from collections.abc import Sequence
@@ -370,7 +370,7 @@ class AsyncCfgLanguageServer(LanguageServer):
             view = self.view(uri, settings)
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
                                        with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
-        except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001, never a silent pass
+        except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001
             self.log_internal_error(uri)
             diagnostics = [internal_error(self.display_path(uri), error)]
         index = LineIndex(text, encoding)
@@ -493,7 +493,7 @@ def create_server() -> AsyncCfgLanguageServer:
     def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         try:
             return ls.code_actions(params) or None
-        except Exception:  # noqa: BLE001 - one document's failure is no JSON-RPC error: no actions, the traceback logged
+        except Exception:  # noqa: BLE001 - one document's failure is no JSON-RPC error: no actions, logged
             ls.log_internal_error(params.text_document.uri)
             return None
 
