@@ -71,10 +71,21 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         return cst.parse_module(result.fixed)
 
     def _fixed(self, tree: cst.Module, filename: str) -> SourceFix:
-        """:func:`fix_source` of ``tree``'s bytes, seeing the file's top-level package as ``fix`` does."""
+        """:func:`fix_source` of the file, seeing its top-level package as ``fix`` does.
+
+        The file's own bytes, not ``tree``'s: libcst's tool parsed the file before this command
+        sees it, and its tree drops what libcst drops (a backslash continuation or form feed
+        before a line's first token); fixing that text would write the loss back. From the
+        file's bytes, ``fix_source`` refuses such a file with the reason.
+        """
+        try:
+            with open(filename, "rb") as handle:
+                source = handle.read()
+        except OSError:  # not a file on disk (the tool reads stdin as "-")
+            source = tree.bytes
         root = package_root(filename)
         sinks, modules = BUILTIN_SINKS, None
         if root is not None:
             project = package_project(root)
             sinks, modules = project.sinks(BUILTIN_SINKS), project.module
-        return fix_source(tree.bytes, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)
+        return fix_source(source, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)

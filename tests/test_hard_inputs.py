@@ -27,6 +27,11 @@ BAD, FIXED = b"np.bool_(True)", b"bool(np.bool_(True))"
 BOUND = 60
 #: flake8 itself (its own ast.parse, before any plugin runs) dies on this file; see its test below
 FLAKE8_OWN_FAILURE = "operator_chain.py"
+#: libcst's codemod tool parses each file itself before the command sees it: its parser kills the worker
+#: process on this file (CPython rejects it too), and refuses these with its own traceback
+CODEMOD_OWN_CRASH = "operator_chain.py"
+CODEMOD_OWN_FAILURES = {"concatenated_strings.py", "invalid_utf8_comment.py", "python2.py", "syntax_error.py",
+                        "tabs_libcst_rejects.py"}
 
 
 @dataclass(frozen=True)
@@ -228,3 +233,75 @@ def test_fixed_files_check_clean(fix_run):
     result = run_program("check", "--isolated", *fixed, cwd=tree)
     left = [(Path(r.path).name, r.line, r.column, r.code) for r in parse_text(result.stdout)]
     assert left == [(name, *row) for name in sorted(fixed) for row in unfixable(name)]
+
+
+def test_the_codemod_over_the_corpus(fix_run, tmp_path):
+    """libcst's codemod tool with our command: what it parses is fixed as ``fix`` fixes it, or left with fix's
+    reason (before issue 14 it wrote libcst's text of backslash_start.py, its backslash line dropped); no
+    traceback is ours."""
+    _, fixed_tree = fix_run
+    tree = tmp_path / "tree"
+    shutil.copytree(HARD, tree)
+    (tree / CODEMOD_OWN_CRASH).unlink()
+    result = run_program_module("libcst.tool", "codemod", "-x", "--no-format",
+                                "asynccfg_lint.codemod.FixAsyncConfigCommand", ".", cwd=tree)
+    stderr = result.stderr.replace("\x1b[2K", "\n")
+    failed = {Path(line.split()[-1]).name for line in stderr.splitlines() if line.startswith("Failed to codemod ")}
+    assert failed == CODEMOD_OWN_FAILURES
+    assert stderr.count("Traceback (most recent call last)") == len(CODEMOD_OWN_FAILURES)
+    assert stderr.count('libcst/codemod/_cli.py", line') == len(CODEMOD_OWN_FAILURES)  # its own parse_module
+    assert "asynccfg_lint" not in stderr
+    skipped = {Path(line.split(": ", 1)[0].split()[-1]).name: line.split(": ", 1)[1]
+               for line in stderr.splitlines() if line.startswith("Skipped codemodding ")}
+    for name, row in ROWS.items():  # a file the tool parsed and fix refuses is skipped with fix's reason
+        if row.refused and name not in CODEMOD_OWN_FAILURES:
+            assert skipped[name] == row.refused, name
+    for name in sorted(set(ROWS) - {CODEMOD_OWN_CRASH}):
+        expected = (fixed_tree / name).read_bytes() if name not in CODEMOD_OWN_FAILURES else (HARD / name).read_bytes()
+        assert (tree / name).read_bytes() == expected, name
+
+
+def run_program_module(module: str, *args: str, cwd: Path):
+    """``python -m MODULE ARGS`` in ``cwd`` (text decoded as UTF-8)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=BOUND * 5)
+
+
+def test_the_language_server_over_the_corpus():
+    """One real server, every file of the corpus opened: check's diagnostics published, code actions answered."""
+    pytest.importorskip("pygls")
+    from asynccfg_lint.checker import check_source
+    from tests.lsp_client import LspClient
+
+    client = LspClient(cwd=HARD)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": HARD.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        for name in sorted(ROWS):
+            data = (HARD / name).read_bytes()
+            bom = data.startswith(b"\xef\xbb\xbf")
+            encoding = "latin-1" if name == "latin1_cookie.py" else "utf-8-sig" if bom else "utf-8"
+            text = data.decode(encoding, "replace")  # as an editor shows an undecodable byte
+            uri = (HARD / name).as_uri()
+            document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
+            client.notify("textDocument/didOpen", {"textDocument": document})
+            while (published := client.notification("textDocument/publishDiagnostics"))["uri"] != uri:
+                pass
+            expected = check_source(text, str(HARD / name))
+            assert [(d["code"], d["message"], d["range"]["start"]["line"]) for d in published["diagnostics"]] == [
+                (d.code, d.message, d.line - 1) for d in expected], name
+            everything = {"start": {"line": 0, "character": 0}, "end": {"line": 10**6, "character": 0}}
+            context = {"diagnostics": published["diagnostics"]}
+            actions = client.request("textDocument/codeAction",
+                                     {"textDocument": {"uri": uri}, "range": everything, "context": context})
+            assert actions is None or isinstance(actions, list), name
+            client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        assert client.request("shutdown") is None
+        client.notify("exit")
+        assert client.wait() == 0
+        assert "Traceback" not in client.stderr
+    finally:
+        client.close()
