@@ -3,7 +3,7 @@
 ruff turns a panic on one file into an error for that file and goes on; every front end here
 does the same through :func:`internal_error`: the file gets one ACC001 diagnostic at 1:1
 (``internal error: TypeError: ...``, with how to report it), the traceback goes to the
-``asynccfg_lint`` logger at DEBUG (``--verbose`` in the CLI, the server's log, flake8's logging), and
+``asynccfg_lint`` logger at INFO (``--verbose`` in the CLI, the server's log, flake8's logging), and
 the run goes on with the other files.
 """
 
@@ -28,12 +28,12 @@ def internal_error(path: str, error: BaseException) -> Diagnostic:
 
     Args:
         path: the display path of the file.
-        error: the exception (its traceback is logged at DEBUG on the ``asynccfg_lint`` logger).
+        error: the exception (its traceback is logged at INFO on the ``asynccfg_lint`` logger).
     Returns:
         a diagnostic at line 1, column 1 whose one-line message is
         ``internal error: <type>: <first line of the exception>; <how to report it>``.
     """
-    LOG.debug("asynccfg-lint: internal error on %s", path, exc_info=error)
+    LOG.info("asynccfg-lint: internal error on %s", path, exc_info=error)
     text = str(error).strip().splitlines()[0] if str(error).strip() else ""
     if len(text) > MESSAGE_LIMIT:
         text = text[:MESSAGE_LIMIT] + "..."

@@ -145,6 +145,12 @@ def test_flake8_goes_on_after_an_internal_error(tree):
     assert result.stderr == ""
 
 
+def test_flake8_verbose_prints_the_traceback(tree):
+    result = run_injected("flake8", "--isolated", "-v", "--select", "ACC", "broken.py", "good.py", cwd=tree)
+    assert rows(result.stdout) == EXPECTED_ROWS
+    assert "Traceback (most recent call last)" in result.stderr and f"RuntimeError: {MESSAGE}" in result.stderr
+
+
 def test_the_codemod_skips_the_broken_file_with_its_acc001(tree):
     result = run_injected("libcst.tool", "codemod", "-x", "--no-format", "asynccfg_lint.codemod.FixAsyncConfigCommand",
                           "broken.py", "good.py", cwd=tree)

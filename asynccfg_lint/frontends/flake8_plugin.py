@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
 from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.cache import CACHE_DIR_ENV
 from asynccfg_lint.config import ConfigError, plugin_settings
@@ -112,7 +113,14 @@ class AsyncCfgChecker:
 
     @classmethod
     def parse_options(cls, option_manager: Any, options: Any, filenames: Sequence[str]) -> None:
-        """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers."""
+        """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers.
+
+        With ``-v``, an internal error's traceback goes where flake8's own log goes (stderr, or its
+        ``--output-file``), as the CLI's ``--verbose`` prints it.
+        """
+        for handler in logging.getLogger("flake8").handlers:  # flake8 adds one only when -v is given
+            BOUNDARY_LOG.addHandler(handler)
+            BOUNDARY_LOG.setLevel(logging.INFO)
         try:
             for root in sorted(_package_roots(filenames or ["."])):
                 sinks, sanitizers = plugin_settings(os.path.join(root, "__init__.py"))
