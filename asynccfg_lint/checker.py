@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 from libcst.metadata import CodePosition
 
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, fix_site
@@ -244,19 +245,23 @@ def check_source(
             when a name of this file leads into them; ``None`` reads this file alone.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
-        A file that cannot be decoded or parsed gives one ACC001 diagnostic.
+        A file that cannot be decoded or parsed gives one ACC001 diagnostic; so does anything
+        libcst or the analysis raises on it (:func:`asynccfg_lint.boundary.internal_error`).
     """
     sinks = tuple(sinks)
-    if not may_call_any(source, module_name_for(path).name, sinks):
-        return []
     try:
-        parsed = parsed or parse_source(source, path)
-    except ParseFailure as failure:
-        if not selection.is_enabled("ACC001"):
+        if not may_call_any(source, module_name_for(path).name, sinks):
             return []
-        return [parse_failure_diagnostic(path, failure)]
-    return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers,
-                                                     modules)]
+        try:
+            parsed = parsed or parse_source(source, path)
+        except ParseFailure as failure:
+            if not selection.is_enabled("ACC001"):
+                return []
+            return [parse_failure_diagnostic(path, failure)]
+        return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers,
+                                                         modules)]
+    except Exception as error:  # noqa: BLE001 - the per-file error boundary
+        return [internal_error(path, error)] if selection.is_enabled("ACC001") else []
 
 
 def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:

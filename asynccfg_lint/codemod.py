@@ -14,7 +14,8 @@ import argparse
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 
-from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.boundary import internal_error, is_internal_error
+from asynccfg_lint.fixer import FixOptions, SourceFix, fix_source
 from asynccfg_lint.jax_facts import BUILTIN_SINKS
 from asynccfg_lint.project import package_project, package_root
 
@@ -46,18 +47,45 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         """Return ``tree`` with its fixes applied.
 
         Raises:
-            SkipFile: when there is nothing to fix, or the fixed source fails the re-check.
+            SkipFile: when there is nothing to fix, or the fixed source fails the re-check, or
+                libcst or the analysis raised on the file (its ACC001 ``internal error`` is the
+                warning; the codemod goes on with the other files).
         """
         filename = self.context.filename or "-"
-        root = package_root(filename)
-        sinks, modules = BUILTIN_SINKS, None
-        if root is not None:
-            project = package_project(root)
-            sinks, modules = project.sinks(BUILTIN_SINKS), project.module
-        result = fix_source(tree.bytes, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)
+        try:
+            result = self._fixed(tree, filename)
+        except Exception as error:  # noqa: BLE001 - the per-file error boundary
+            result = None
+            internal = internal_error(filename, error)
+        else:
+            internal = next((d for d in result.remaining if is_internal_error(d)), None)
+        if internal is not None:
+            self.warn(f"ACC001 {internal.message}")
+            raise SkipFile(internal.message)
+        assert result is not None
         if result.failure is not None:
             self.warn(result.failure)
             raise SkipFile(result.failure)
         if not result.changed:
             raise SkipFile("no fixable config values")
         return cst.parse_module(result.fixed)
+
+    def _fixed(self, tree: cst.Module, filename: str) -> SourceFix:
+        """:func:`fix_source` of the file, seeing its top-level package as ``fix`` does.
+
+        The file's own bytes, not ``tree``'s: libcst's tool parsed the file before this command
+        sees it, and its tree drops what libcst drops (a backslash continuation or form feed
+        before a line's first token); fixing that text would write the loss back. From the
+        file's bytes, ``fix_source`` refuses such a file with the reason.
+        """
+        try:
+            with open(filename, "rb") as handle:
+                source = handle.read()
+        except OSError:  # not a file on disk (the tool reads stdin as "-")
+            source = tree.bytes
+        root = package_root(filename)
+        sinks, modules = BUILTIN_SINKS, None
+        if root is not None:
+            project = package_project(root)
+            sinks, modules = project.sinks(BUILTIN_SINKS), project.module
+        return fix_source(source, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.checker import Located, check_parsed, parse_failure_diagnostic
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import apply_template, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, on_a_large_stack, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.types import SAFE, FixTemplate
@@ -152,8 +153,20 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         a :class:`SourceFix`. The file is refused (``failure`` set, ``fixed == original``) when
         libcst does not give back its exact bytes, or the fixed source does not parse, or it does
         not re-check with exactly the findings that were not fixed. An unparsable file is not a
-        failure: it reports ACC001 (when selected) and is left as it is.
+        failure: it reports ACC001 (when selected) and is left as it is; so is a file on which
+        libcst or the analysis raises (its ACC001 ``internal error``): this never raises.
     """
+    try:
+        try:
+            return _fix_source(source, path, options, modules)
+        except RecursionError:  # a deeply nested file, parsed on a large stack: transform and re-check there too
+            return on_a_large_stack(lambda: _fix_source(source, path, options, modules))
+    except Exception as error:  # noqa: BLE001 - the per-file error boundary: nothing written, the run goes on
+        remaining = (internal_error(path, error),) if options.selection.is_enabled("ACC001") else ()
+        return SourceFix(source, source, remaining=remaining, found=remaining)
+
+
+def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None) -> SourceFix:
     if not may_call_any(source, module_name_for(path).name, options.sinks):
         return SourceFix(source, source)
     try:
@@ -168,6 +181,8 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
     if not chosen:
         return unchanged
+    if parsed.inexact is not None:
+        return _refused(unchanged, f"libcst cannot give this file back byte for byte ({parsed.inexact}); not written")
     if parsed.module.bytes != source:
         return _refused(unchanged, "libcst does not give back the file's exact bytes (mixed line endings?); not written")
     transformer = ApplyFixes(chosen)

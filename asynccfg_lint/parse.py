@@ -7,8 +7,12 @@ import dataclasses
 import io
 import os
 import re
+import sys
+import threading
 import tokenize
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
@@ -16,6 +20,54 @@ from libcst.metadata import QualifiedName
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
 from asynccfg_lint.discovery import ModuleName, module_name_for
+from asynccfg_lint.normalise import (
+    LIBCST_MAX_STRINGS,
+    MappedPositions,
+    PositionMap,
+    decode_with_placeholders,
+    indentation_as_spaces,
+    merge_long_string_runs,
+)
+
+
+def _repair_libcst_validation() -> None:
+    """Work around two libcst bugs that make valid files unparsable (each repaired only while present).
+
+    libcst validates every node it builds, and two of those checks raise instead of answering
+    (libcst 1.9.0 on CPython 3.12), so ``parse_module`` fails on valid code:
+
+    - ``Lambda._safe_to_use_with_word_operator`` calls zero-argument ``super()`` in a class its
+      ``@add_slots`` re-creates (CPython issue 90562, fixed in 3.14), so a parenthesized lambda
+      right after a keyword (``return(lambda: x)``, ``not(lambda: x)``, ``assert(lambda: x)``)
+      raises ``TypeError: super(type, obj): obj must be an instance or subtype of type``;
+    - ``Asynchronous._validate`` reads ``whitespace_after.value``, which the whitespace after
+      ``async`` has not when a line break follows it inside brackets (``[v async\n for v in g]``):
+      ``AttributeError: 'ParenthesizedWhitespace' object has no attribute 'value'``.
+
+    Each method is replaced by the same rule written without the bug.
+    """
+    from libcst._nodes.expression import ExpressionPosition
+
+    def lambda_safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
+        if position == ExpressionPosition.LEFT:
+            return len(self.rpar) > 0 or self.body._safe_to_use_with_word_operator(position)
+        return cst.BaseExpression._safe_to_use_with_word_operator(self, position)
+
+    def asynchronous_validate(self: cst.Asynchronous) -> None:
+        if self.whitespace_after.empty:
+            raise cst.CSTValidationError("Must have at least one space after Asynchronous.")
+
+    try:
+        cst.parse_expression("not(lambda: 0)")
+    except TypeError:
+        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore
+    try:
+        cst.parse_expression("[v async\n for v in g]")
+    except AttributeError:
+        cst.Asynchronous._validate = asynchronous_validate  # type: ignore[method-assign]
+
+
+_repair_libcst_validation()
 
 
 class ParseFailure(Exception):
@@ -23,12 +75,14 @@ class ParseFailure(Exception):
 
     Attributes:
         line, column: 1-based position of the problem when known, else 1, 1.
+        timed_out: libcst's parse was given up after :data:`DEEP_PARSE_SECONDS`.
     """
 
-    def __init__(self, reason: str, line: int = 1, column: int = 1) -> None:
+    def __init__(self, reason: str, line: int = 1, column: int = 1, timed_out: bool = False) -> None:
         super().__init__(reason)
         self.line = line
         self.column = column
+        self.timed_out = timed_out
 
 
 @dataclass
@@ -37,7 +91,8 @@ class ParsedModule:
 
     Attributes:
         path: the display path.
-        text: the decoded source text (positions index into it).
+        text: the decoded source text (positions index into it; an undecodable byte is
+            :data:`~asynccfg_lint.normalise.PLACEHOLDER`).
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
         name: the module's dotted name and package (for fully qualified local names).
         scopes: libcst's ``ScopeProvider`` mapping, keyed by node.
@@ -53,19 +108,26 @@ class ParsedModule:
     scopes: dict
     parents: dict
     calls: list
-    _positions: dict | None = field(default=None, repr=False)
+    #: why libcst's tree is not the file's text byte for byte (it was read through a normalised
+    #: copy, or libcst drops characters), or ``None``; ``fix`` writes no such file
+    inexact: str | None = None
+    _position_map: PositionMap | None = field(default=None, repr=False)
+    _positions: Mapping | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
     #: facts derived from the whole module once, by the stage that needs them (keyed by that stage)
     facts: dict = field(default_factory=dict, repr=False)
 
     @property
-    def positions(self) -> dict:
+    def positions(self) -> Mapping:
         """Node -> ``CodeRange`` (1-based lines, 0-based columns), resolved on first use.
 
         Summaries never need positions; only a module with something to report pays for them.
+        Where libcst dropped characters of the file, its ranges are mapped back to the file's.
         """
         if self._positions is None:
-            self._positions = self.wrapper.resolve(PositionProvider)
+            positions = self.wrapper.resolve(PositionProvider)
+            mapping = self._position_map
+            self._positions = positions if mapping is None else MappedPositions(positions, mapping)
         return self._positions
 
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
@@ -157,12 +219,18 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
     return None
 
 
-#: syntax trees deeper than this are not handed to libcst. Its native parser slows down
-#: quadratically on long operator chains (``x + x + ...``: 10 000 terms ran for minutes, 8 000
-#: overflowed its stack and killed the process); CPython's ``compile`` refuses those (near 3 000
-#: levels) first, and below that libcst spends seconds only to raise RecursionError from 1 000 on
+#: syntax trees deeper than this are not handed to libcst. CPython imports up to about 3 000
+#: levels (``x + x + ...`` of 2 995 terms); libcst parses them on a large stack, but its position
+#: pass (code generation, a C-level call per level) then exceeds Python's fixed C recursion
+#: limit (measured: 1 000 terms fail), after seconds of work; its native parser also slows down
+#: quadratically on such chains (10 000 terms ran for minutes)
 MAX_TREE_DEPTH = 1000
 _TOO_DEEP = f"the file nests too deeply for the parser (more than {MAX_TREE_DEPTH} levels)"
+#: the stack and Python recursion limit of the thread that parses a file libcst recursed too deep on
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+DEEP_RECURSION_LIMIT = 100_000
+#: how long that thread may take before the file is given up (it cannot be stopped; it ends with the process)
+DEEP_PARSE_SECONDS = 30.0
 
 
 def _interpreter_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
@@ -176,12 +244,27 @@ def _interpreter_failure(source: str | bytes, path: str | None) -> ParseFailure 
         tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
-    except (RecursionError, MemoryError):
-        return ParseFailure(_TOO_DEEP)
+    except (RecursionError, MemoryError):  # building the AST objects: does the import's compile take it?
+        return _compile_failure(source, path) or ParseFailure(_TOO_DEEP)
     except ValueError as error:  # null bytes (before Python 3.12.4)
         return ParseFailure(f"syntax error: {error}")
     if _depth_exceeds(tree, MAX_TREE_DEPTH):
-        return ParseFailure(_TOO_DEEP)
+        return _compile_failure(source, path) or ParseFailure(_TOO_DEEP)
+    return None
+
+
+def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
+    """CPython's message when compiling ``source`` to bytecode (what an import does) fails, else ``None``.
+
+    Only for deep trees: the compiler gives up on some (``x + x + ...`` of 10 000 terms) that
+    its parser took.
+    """
+    try:
+        compile(source, path or "<stdin>", "exec", dont_inherit=True)
+    except (RecursionError, MemoryError) as error:
+        return ParseFailure(f"Python cannot compile the file: {type(error).__name__}: {error}")
+    except SyntaxError as error:
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
     return None
 
 
@@ -208,7 +291,7 @@ def _libcst_failure(source: str | bytes, exc: cst.ParserSyntaxError) -> ParseFai
     """
     match = _NATIVE_POSITION.search(exc.message)
     line, column = (int(match[1]), int(match[2]) + 1) if match else (exc.raw_line, exc.raw_column + 1)
-    text = source.decode(tokenize.detect_encoding(io.BytesIO(source).readline)[0]) if isinstance(source, bytes) else source
+    text = _text(source)
     lines = io.StringIO(text, newline="").readlines() or [""]
     line = min(max(line, 1), len(lines))
     column = min(max(column, 1), len(lines[line - 1].rstrip("\r\n")) + 1)
@@ -230,21 +313,52 @@ def _first_difference(original: str, other: str) -> tuple[int, int]:
 def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
+    A file CPython accepts and libcst refuses (mixed tabs and spaces, more concatenated strings
+    than its parser takes, nesting beyond the default recursion limit) is parsed again on a
+    thread with a large stack and recursion limit, from a copy in which no character moves
+    (:mod:`asynccfg_lint.normalise`); an undecodable byte CPython accepts (in a comment) is read
+    as a placeholder; what libcst drops (a form feed or backslash continuation before a line's
+    first token) is mapped back. Such a module's :attr:`ParsedModule.inexact` says why.
+
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
-        ParseFailure: on a decode error, a syntax error of the running Python, a tree deeper than
-            :data:`MAX_TREE_DEPTH`, a syntax libcst does not support, or a ``RecursionError`` in libcst.
+        ParseFailure: when the running Python rejects the file (a decode error, a syntax error,
+            CPython's own recursion limit: its message), for a tree deeper than
+            :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
-    failure = _decode_failure(source) or _interpreter_failure(source, path)
-    if failure is not None:
-        raise failure
+    undecodable = _decode_failure(source)
+    rejected = _interpreter_failure(source, path)
+    if rejected is not None:
+        raise undecodable or rejected
+    inexact = []
+    if undecodable is not None:  # CPython compiled it: the bad bytes are in comments
+        assert isinstance(source, bytes)
+        source = decode_with_placeholders(source, _encoding(source))
+        inexact.append("an undecodable byte in a comment, read as U+FFFD")
     try:
-        module = cst.parse_module(source)
-        text = module.code
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        scopes = wrapper.resolve(ScopeProvider)
-        parents, calls = index_tree(module)
+        try:
+            module, wrapper, scopes, parents, calls, positions = _parse(source)
+            file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
+            position_map = _position_map(file_text, module.code)
+        except (cst.ParserSyntaxError, RecursionError, ParseFailure) as first:
+            file_text = given = _text(source)
+            spaced = indentation_as_spaces(given)
+            copy = merge_long_string_runs(spaced)
+            if copy == given and not isinstance(first, RecursionError):
+                raise  # the same text gives the same failure: only the stack was worth another try
+            try:
+                parts = on_a_large_stack(lambda: _parse(copy, positions=True))
+                module, wrapper, scopes, parents, calls, positions = parts
+                position_map = _position_map(copy, module.code)
+            except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
+                if isinstance(second, ParseFailure) and second.timed_out:
+                    raise second from None
+                raise first from None
+            if spaced != given:
+                inexact.append("indentation mixing tabs and spaces, read as spaces")
+            if copy != spaced:
+                inexact.append(f"more than {LIBCST_MAX_STRINGS} implicitly concatenated strings, read joined")
     except cst.ParserSyntaxError as exc:  # CPython accepted it: a syntax libcst does not support
         raise _libcst_failure(source, exc) from None
     except UnicodeDecodeError:
@@ -253,18 +367,99 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
     except (SyntaxError, LookupError, ValueError) as exc:
         raise _decode_failure(source) or ParseFailure(f"cannot read the file: {exc}") from None
-    original = source.decode(module.encoding) if isinstance(source, bytes) else source
-    if text != original and not _differs_only_at_the_end(original, text):
-        # libcst dropped characters before some token: its positions would not be the file's
-        line, column = _first_difference(original, text)
-        raise ParseFailure("libcst does not give back this file's text (it drops a backslash continuation or "
-                           "form feed before the first token of a line), so positions would be wrong", line, column)
+    if position_map is not None:
+        inexact.append("a form feed or backslash continuation before the first token of a line, which libcst drops")
+        if positions is not None:
+            positions = MappedPositions(positions, position_map)
     return ParsedModule(
         path=path or "-",
-        text=text,
+        text=file_text,
         wrapper=wrapper,
         name=module_name_for(path),
         scopes=scopes,
         parents=parents,
         calls=calls,
+        inexact="; ".join(inexact) or None,
+        _position_map=position_map,
+        _positions=positions,
     )
+
+
+def _position_map(given: str, code: str) -> PositionMap | None:
+    """How positions in libcst's ``code`` map back to the ``given`` text (``None``: they are the same).
+
+    Raises:
+        ParseFailure: when ``code`` is not ``given`` with characters dropped (at the first difference).
+    """
+    if code == given or _differs_only_at_the_end(given, code):
+        return None
+    try:
+        return PositionMap(given, code)
+    except ValueError:
+        line, column = _first_difference(given, code)
+        raise ParseFailure("libcst does not give back this file's text, so positions would be wrong",
+                           line, column) from None
+
+
+def _text(source: str | bytes) -> str:
+    """``source`` as text (bytes decoded as Python decodes them; they decode)."""
+    if isinstance(source, str):
+        return source
+    return source.decode(_encoding(source))
+
+
+def _encoding(source: bytes) -> str:
+    """The encoding Python reads ``source`` in (BOM, PEP 263 cookie, else UTF-8), for a file CPython compiled.
+
+    ``tokenize.detect_encoding`` also refuses a first or second line that does not decode,
+    which CPython's compiler accepts in a comment: that file is UTF-8.
+    """
+    try:
+        return tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    except SyntaxError:
+        return "utf-8"
+
+
+def _parse(source: str | bytes, positions: bool = False) -> tuple:
+    """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, and (when asked) positions."""
+    module = cst.parse_module(source)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    scopes = wrapper.resolve(ScopeProvider)
+    parents, calls = index_tree(module)
+    return module, wrapper, scopes, parents, calls, wrapper.resolve(PositionProvider) if positions else None
+
+
+_Result = TypeVar("_Result")
+
+
+def on_a_large_stack(function: Callable[[], _Result]) -> _Result:
+    """``function()`` run on a thread with :data:`DEEP_STACK_BYTES` of stack and a raised recursion limit.
+
+    Raises:
+        what ``function`` raised; ParseFailure when it takes longer than :data:`DEEP_PARSE_SECONDS`.
+    """
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = function()
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            outcome["error"] = error
+
+    limit = sys.getrecursionlimit()
+    previous_stack = threading.stack_size(DEEP_STACK_BYTES)
+    try:
+        sys.setrecursionlimit(max(limit, DEEP_RECURSION_LIMIT))
+        thread = threading.Thread(target=run, name="asynccfg-lint deep parse", daemon=True)
+        thread.start()
+    finally:
+        threading.stack_size(previous_stack)
+    try:
+        thread.join(DEEP_PARSE_SECONDS)
+    finally:
+        sys.setrecursionlimit(limit)
+    if thread.is_alive():
+        raise ParseFailure(f"libcst did not parse the file within {DEEP_PARSE_SECONDS:g} s", timed_out=True)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]

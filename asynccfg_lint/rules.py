@@ -35,7 +35,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         code="ACC001",
         name="unparsable-file",
-        summary="The file could not be read or parsed, so it was not analysed.",
+        summary="The file could not be read or parsed, or the checker failed on it (an internal error), so it was not "
+                "analysed.",
         failure="Nothing in JAX; the checker cannot see the file (flake8 reports E999 itself).",
         default_enabled=True,
         bad_example="def f(:\n    pass\n",

@@ -141,9 +141,22 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
 
     ``modules`` gives the project's other modules, to follow builders and constants imported
     from them (``None``: the file alone). A file that cannot be decoded or parsed has no
-    wrappers and, when checked with ACC001 selected, its ACC001 diagnostic. Runs in worker
+    wrappers and, when checked with ACC001 selected, its ACC001 diagnostic; so does a file on which
+    libcst or the analysis raises (an internal error, never an exception out of here). Runs in worker
     processes: the libcst-based stages are imported here, on the first file that needs them.
     """
+    try:
+        return _analyse(task, modules)
+    except Exception as error:  # noqa: BLE001 - the per-file error boundary: this file's ACC001, the run goes on
+        from asynccfg_lint.boundary import internal_error
+
+        diagnostic = internal_error(task.path, error)
+        if task.check is None or not task.check.selection.is_enabled("ACC001"):
+            return FileOutcome()
+        return FileOutcome((diagnostic,))
+
+
+def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
     from asynccfg_lint.parse import ParseFailure
     from asynccfg_lint.summaries import summarise_module

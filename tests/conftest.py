@@ -1,9 +1,10 @@
 """Session set-up shared by every test module: the result cache's folder, the Hypothesis profiles and
 the test tiers (``e2e`` marks, see :mod:`tests.tiers`).
 
-Hypothesis profiles for the fuzz tests (``tests/test_fuzz.py``): ``ci`` (the default) keeps the
-whole fuzz run under a minute; ``--hypothesis-profile=long`` runs 10 000 examples per test, the
-run the reliability note reports.
+Hypothesis profiles for the fuzz tests (``tests/test_fuzz.py``): ``ci`` (the default) runs 40
+examples per test (15 for the tests that run every front end on whole fixture modules), about
+two minutes on a loaded machine; ``--hypothesis-profile=long`` runs 10 000 examples per test,
+the run the reliability note reports.
 """
 
 from __future__ import annotations

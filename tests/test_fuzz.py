@@ -1,15 +1,24 @@
-"""Fuzzing: generated programs (hypothesmith) with a generated sink call through check, the flake8 plugin and fix.
+"""Fuzzing: generated programs and reformatted fixtures through check, the flake8 plugin, fix and the server.
+
+Inputs: hypothesmith's programs from the grammar (``from_grammar``) and from libcst nodes
+(``from_node``: varied whitespace and parentheses), each with a generated sink call appended;
+the hard inputs with one appended; the fixture corpus reformatted without changing its meaning
+(``tests/mutations.py``: keyword spacing across line breaks, ``not(x)``, ``1if x else 2``,
+redundant parentheses, comments inside brackets, tabs, CRLF).
 
 The budget is the hypothesis profile's (``tests/conftest.py``): ``ci`` by default, ``--hypothesis-profile=long``
 for the 10 000-example run.
 
 Properties, for every generated file:
 
-- ``check`` never raises and every position lies inside the file;
+- ``check`` never raises nor reports an internal error, and every position lies inside the file;
 - the flake8 plugin never fails (it would log and report nothing) and its positions lie inside the file;
 - ``fix`` never raises; what it writes compiles, re-checks with no fixable finding left, and a
   second ``fix`` changes nothing; a refused fix leaves the bytes as they were;
-- when the file can be analysed, the findings are exactly the config's (one per bad value or key).
+- when the file can be analysed, the findings are exactly the config's (one per bad value or key);
+- a reformatted fixture has the original's findings (code and message), the plugin reports them
+  at check's positions, and the language server (one real server over stdio per test) publishes
+  check's diagnostics and answers a code-action request without a JSON-RPC error.
 """
 
 from __future__ import annotations
@@ -22,13 +31,17 @@ from collections import Counter
 from pathlib import Path
 
 import hypothesmith
-from hypothesis import given
+import pytest
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
+from asynccfg_lint.boundary import is_internal_error
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixer import FixOptions, fix_source
 from asynccfg_lint.frontends import flake8_plugin
+from asynccfg_lint.selection import Selection
+from tests.mutations import mutated
 from tests.strategies import Config, configs, sink_block
 
 #: a folder outside any package or project, so the plugin finds no configuration and no siblings
@@ -55,6 +68,8 @@ def physical_lines(data: bytes) -> list[str]:
 
 
 def assert_inside(diagnostics: list[Diagnostic], lines: list[str]) -> None:
+    """Every position lies inside the file, and none is an internal error (the boundary's ACC001)."""
+    assert [d.message for d in diagnostics if is_internal_error(d)] == []
     for d in diagnostics:
         assert 1 <= d.line <= max(len(lines), 1), d
         assert d.line <= d.end_line <= max(len(lines), 1), d
@@ -74,6 +89,7 @@ def run_plugin(data: bytes) -> list[tuple[int, int, str, type]]:
     finally:
         flake8_plugin.LOG.removeHandler(failures)
     assert failures.records == []
+    assert [text for _, _, text, _ in rows if text.startswith("ACC001 internal error")] == []
     for line, column, _, _ in rows:
         assert 1 <= line <= len(lines)
         assert 0 <= column <= len(lines[line - 1])
@@ -88,7 +104,13 @@ def check_all_properties(data: bytes, config: Config) -> None:
     run_plugin(data)
     if not any(d.code == "ACC001" for d in diagnostics):
         assert Counter(d.code for d in diagnostics) == config.codes
+    check_fix(data)
+
+
+def check_fix(data: bytes) -> None:
+    """``fix`` never raises; what it writes compiles, re-checks as it says, and a second ``fix`` changes nothing."""
     result = fix_source(data, PATH, UNSAFE)
+    assert [d.message for d in result.remaining if is_internal_error(d)] == []
     if result.failure is not None or not result.changed:
         assert result.fixed == data
         return
@@ -139,4 +161,106 @@ def _never_raises(data: bytes) -> None:
     if lines:
         assert_inside(diagnostics, lines)
     result = fix_source(data, PATH, UNSAFE)
+    assert [d.message for d in result.remaining if is_internal_error(d)] == []
     assert result.changed or result.fixed == data
+
+
+@given(hypothesmith.from_node(), configs)
+def test_sink_call_in_a_libcst_generated_program(program, config):
+    """A sink call appended to a program hypothesmith built from libcst nodes (varied whitespace, parentheses)."""
+    source = program if program.endswith(("\n", "\r")) or not program else program + "\n"
+    check_all_properties((source + sink_block(config)).encode("utf-8", "surrogatepass"), config)
+
+
+#: examples of the ci profile for a test that runs every front end on whole fixture modules (CI's budget);
+#: any other profile (``long``: 10 000) keeps its own number
+CI_EXAMPLES_ON_WHOLE_MODULES = 15
+
+
+def whole_module_budget(test):
+    """``test`` with the ci profile's examples cut to :data:`CI_EXAMPLES_ON_WHOLE_MODULES` (other profiles: as set)."""
+    if settings.default.max_examples > 40:  # not the ci profile
+        return test
+    return settings(max_examples=CI_EXAMPLES_ON_WHOLE_MODULES)(test)
+
+
+#: every rule code: the plugin reports all of them (flake8 selects), so check does too for the comparison
+ALL_CODES = Selection(select=("ACC",))
+
+
+@whole_module_budget
+@given(mutated())
+def test_a_reformatted_fixture_keeps_its_findings(mutant):
+    """The fixture corpus reformatted (tests/mutations.py): same findings as the original (positions move), the
+    flake8 plugin at exactly check's positions, and fix's properties."""
+    note(f"{mutant.path.name}: {mutant.kinds}")
+    before = check_source(mutant.original, PATH, ALL_CODES, apply_noqa=False)
+    after = check_source(mutant.data, PATH, ALL_CODES, apply_noqa=False, with_fixes=True)
+    assert_inside(after, physical_lines(mutant.data))
+    if not any(d.code == "ACC001" for d in before + after):
+        assert sorted((d.code, d.message) for d in after) == sorted((d.code, d.message) for d in before)
+    assert [(line, column + 1, text.split(" ", 1)[0]) for line, column, text, _ in run_plugin(mutant.data)] == [
+        (d.line, d.column, d.code) for d in after]
+    check_fix(mutant.data)
+
+
+@pytest.fixture(scope="module")
+def language_server():
+    """One real server (a subprocess over stdio) for every example of a test."""
+    pytest.importorskip("pygls")
+    from tests.lsp_client import LspClient
+
+    client = LspClient(cwd=FOLDER)
+    client.request("initialize", {"processId": None, "rootUri": FOLDER.as_uri(), "capabilities": {}})
+    client.notify("initialized", {})
+    yield client
+    client.close()
+
+
+_documents = iter(range(10**9))
+
+
+def published_for(client, uri: str) -> list[dict]:
+    """The diagnostics the server publishes next for ``uri`` (those of other documents passed over)."""
+    while True:
+        params = client.notification("textDocument/publishDiagnostics")
+        if params["uri"] == uri:
+            return params["diagnostics"]
+
+
+def check_in_the_server(client, data: bytes) -> None:
+    """The server publishes what check reports for the text (codes, messages, lines) and answers code actions."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    uri = (FOLDER / f"doc{next(_documents)}.py").as_uri()
+    document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
+    client.notify("textDocument/didOpen", {"textDocument": document})
+    published = published_for(client, uri)
+    expected = check_source(text, str(FOLDER / "doc.py"))
+    assert [(d["code"], d["message"], d["range"]["start"]["line"]) for d in published] == [
+        (d.code, d.message, d.line - 1) for d in expected]
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": max(len(physical_lines(data)), 1), "character": 0}}
+    actions = client.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": whole,
+                                                         "context": {"diagnostics": published}})
+    assert actions is None or isinstance(actions, list)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+@whole_module_budget
+@given(mutated())
+def test_the_language_server_on_a_reformatted_fixture(language_server, mutant):
+    """The server on the reformatted corpus: no JSON-RPC error, check's diagnostics, code actions answered."""
+    note(f"{mutant.path.name}: {mutant.kinds}")
+    check_in_the_server(language_server, mutant.data)
+
+
+@given(hypothesmith.from_node(), configs)
+def test_the_language_server_on_a_libcst_generated_program(language_server, program, config):
+    """The server on hypothesmith's libcst-built programs with a sink call appended."""
+    source = program if program.endswith(("\n", "\r")) or not program else program + "\n"
+    data = (source + sink_block(config)).encode("utf-8", "surrogatepass")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # a lone surrogate: no editor sends such a document
+    check_in_the_server(language_server, data)

@@ -55,19 +55,52 @@ def test_a_tree_deeper_than_the_limit_is_not_handed_to_libcst():
     assert (error.line, error.column, str(error)) == (1, 1, "the file nests too deeply for the parser (more than 1000 levels)")
 
 
-def test_a_file_libcst_does_not_give_back_is_a_failure_at_the_first_difference():
-    error = failure("import os\r\nx = 1;\x0cy = 2\n\x0cz = 3\n")
-    assert (error.line, error.column) == (3, 1)
-    assert str(error).startswith("libcst does not give back this file's text")
+def positions_of(source: str, name: str) -> list[tuple[int, int, int, int]]:
+    """The (line, column, end line, end column) of every ``Name`` node ``name`` (libcst's 0-based columns)."""
+    import libcst as cst
+
+    parsed = parse_source(source, "m.py")
+    nodes = [node for node in parsed.parents if isinstance(node, cst.Name) and node.value == name]
+    ranges = [parsed.positions[node] for node in nodes]
+    return sorted((r.start.line, r.start.column, r.end.line, r.end.column) for r in ranges)
+
+
+def test_what_libcst_drops_is_mapped_back_to_the_files_positions():
+    source = "import os\r\nx = 1;\x0cy = 2\n\x0cz = 3\n\\\n\\\nwhere = 4\n"
+    assert positions_of(source, "z") == [(3, 1, 3, 2)]  # after the dropped form feed
+    assert positions_of(source, "where") == [(6, 0, 6, 5)]  # after two dropped backslash lines
+    assert parse_source(source, "m.py").inexact == (
+        "a form feed or backslash continuation before the first token of a line, which libcst drops")
 
 
 def test_a_dropped_final_line_break_keeps_positions():
-    assert parse_source("x = 1\ry = 2\r", "m.py").text == "x = 1\ry = 2"
+    parsed = parse_source("x = 1\ry = 2\r", "m.py")
+    assert (parsed.text, parsed.inexact) == ("x = 1\ry = 2\r", None)
+    assert positions_of("x = 1\ry = 2\r", "y") == [(2, 0, 2, 1)]
+
+
+def test_more_strings_than_libcsts_parser_takes_are_read_joined():
+    strings = " ".join(f'"s{i}"' for i in range(5000))
+    source = f"import os\ny = ({strings})\nafter = 1\n"
+    assert positions_of(source, "after") == [(3, 0, 3, 5)]
+    assert parse_source(source, "m.py").inexact == "more than 3000 implicitly concatenated strings, read joined"
 
 
 def test_a_libcst_only_failure_points_inside_the_file():
-    # libcst's raw position for this file was line 3, column 38 902 (past the end of "x = 1")
-    strings = " ".join(f'"s{i}"' for i in range(5000))
-    error = failure(f"import os\ny = ({strings})\nx = 1\n")
-    assert (error.line, error.column) == (2, len(strings) + 7)
-    assert str(error).startswith("libcst cannot parse this file: parser error: error at 2:")
+    # one string per line: the copy joins only neighbours on one line, so libcst's parser still stops
+    strings = "\n".join(f'    "s{i}"' for i in range(5000))
+    error = failure(f"import os\ny = (\n{strings}\n)\nx = 1\n")
+    assert (error.line, error.column) == (5003, 2)  # the 3 001st string, where libcst's parser stops
+    assert str(error).startswith('libcst cannot parse this file: parser error: error at 5003:1: expected one of STRING')
+
+
+def test_undecodable_comment_bytes_python_accepts_are_read_as_placeholders():
+    parsed = parse_source(b"import os  # caf\xe9 \xff\xfe\nx = 1\n", "m.py")
+    assert parsed.text == "import os  # caf\ufffd \ufffd\ufffd\nx = 1\n"
+    assert parsed.inexact == "an undecodable byte in a comment, read as U+FFFD"
+
+
+def test_mixed_tabs_libcst_refuses_are_read_as_spaces():
+    source = "if 1:\n\tif 2:\n        \tx = 1\n\ty = 2\n"  # 16 columns as CPython counts the third line
+    assert positions_of(source, "y") == [(4, 1, 4, 2)]
+    assert parse_source(source, "m.py").inexact == "indentation mixing tabs and spaces, read as spaces"

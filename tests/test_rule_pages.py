@@ -24,7 +24,8 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 def test_rule_listing_is_one_aligned_line_per_code():
     assert rule_listing() == (
-        "ACC001  unparsable-file                The file could not be read or parsed, so it was not analysed.\n"
+        "ACC001  unparsable-file                The file could not be read or parsed, or the checker failed on it "
+        "(an internal error), so it was not analysed.\n"
         "ACC101  unsupported-value-type         A config value of a type JAX's JSON serializer rejects.\n"
         "ACC102  unsupported-key-type           A config dict key that is not str, int, float, bool or None.\n"
         "ACC103  non-finite-float               A NaN or infinite float in the config.\n"

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import show_tracebacks
 from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
 from asynccfg_lint.config import (
     ConfigError,
@@ -162,7 +163,8 @@ def _add_check_options(command: argparse.ArgumentParser, fixing: bool) -> None:
     loudness.add_argument("-q", "--quiet", action="store_true",
                           help="print the diagnostics only: no summary, no notes on stderr")
     loudness.add_argument("-v", "--verbose", action="store_true",
-                          help="also print the configuration files used, the files checked and timings on stderr")
+                          help="also print the configuration files used, the files checked, timings and "
+                               "an internal error's traceback on stderr")
 
 
 def _add_jobs_option(command: argparse.ArgumentParser, what: str) -> None:
@@ -770,6 +772,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_lsp()
     if args.command == "clean":
         return _run_clean(args)
+    if args.verbose:  # the boundary logs each internal error's traceback (forked workers inherit the handler)
+        show_tracebacks()
     try:
         resolver = Resolver(config_file(args), args.isolated, command_line_overrides(args))
         if args.show_settings:

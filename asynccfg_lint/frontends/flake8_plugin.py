@@ -39,6 +39,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.cache import CACHE_DIR_ENV
 from asynccfg_lint.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
@@ -119,7 +121,14 @@ class AsyncCfgChecker:
 
     @classmethod
     def parse_options(cls, option_manager: Any, options: Any, filenames: Sequence[str]) -> None:
-        """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers."""
+        """Analyse the packages of the paths flake8 was given, in the main process, before it forks its workers.
+
+        With ``-v``, an internal error's traceback goes where flake8's own log goes (stderr, or its
+        ``--output-file``), as the CLI's ``--verbose`` prints it.
+        """
+        for handler in logging.getLogger("flake8").handlers:  # flake8 adds one only when -v is given
+            BOUNDARY_LOG.addHandler(handler)
+            BOUNDARY_LOG.setLevel(logging.INFO)
         try:
             for root, files in sorted(_package_files(filenames or ["."]).items()):
                 _NAMED[root] = frozenset(files)
@@ -136,14 +145,13 @@ class AsyncCfgChecker:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         """Yield ``(line, column, "CODE message", type)``: 1-based line, 0-based character column.
 
-        Never raises: flake8 aborts the whole run on a plugin exception, so any failure here
-        means no diagnostics for this file.
+        Never raises: flake8 aborts the whole run on a plugin exception, so a failure here is
+        this file's ACC001 ``internal error`` (the traceback goes to the ``asynccfg_lint`` logger).
         """
         try:
             diagnostics = self._diagnostics()
-        except Exception:  # noqa: BLE001 - see docstring
-            LOG.warning("asynccfg-lint failed on %s; no diagnostics for it", self.filename, exc_info=True)
-            return
+        except Exception as error:  # noqa: BLE001 - see docstring
+            diagnostics = (internal_error(self.filename, error),)
         for diagnostic in diagnostics:
             if diagnostic.code == "ACC001" and diagnostic.message.startswith(PYTHON_REJECTS):
                 continue  # flake8's E999

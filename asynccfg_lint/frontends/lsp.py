@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import difflib
+import logging
 import os
 import re
 import tokenize
@@ -50,6 +51,8 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
 
 from asynccfg_lint import __version__
+from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
+from asynccfg_lint.boundary import internal_error
 from asynccfg_lint.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
@@ -474,16 +477,20 @@ class AsyncCfgLanguageServer(LanguageServer):
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
                                        with_fixes=True, sanitizers=settings.sanitizers, parsed=view.saved,
                                        modules=view.modules)
-        except Exception:  # noqa: BLE001 - an internal error is shown to the user, never a silent pass
-            self.window_log_message(lsp.LogMessageParams(
-                type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
-            ))
-            diagnostics = []
+        except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001
+            self.log_internal_error(uri)
+            diagnostics = [internal_error(self.display_path(uri), error)]
         index = LineIndex(text, encoding)
         converted = [to_lsp_diagnostic(d, index, rule_doc_uri(d.code, self.rule_docs_url)) for d in diagnostics]
         checked = _Checked(text, encoding, diagnostics, converted)
         self._checked[uri] = checked
         return checked
+
+    def log_internal_error(self, uri: str) -> None:
+        """Send the traceback of the exception being handled to the client's log (``window/logMessage``)."""
+        self.window_log_message(lsp.LogMessageParams(
+            type=lsp.MessageType.Error, message=f"asynccfg-lint: internal error on {uri}\n{traceback.format_exc()}"
+        ))
 
     def forget(self, uri: str) -> None:
         """Clear a closed document's diagnostics (its waiting check is dropped; its cache entry goes on the analysis thread)."""
@@ -549,6 +556,24 @@ class AsyncCfgLanguageServer(LanguageServer):
                 actions.append(resolved)
         return actions
 
+    def guarded_code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        """:meth:`code_actions` behind the per-file error boundary: one document's failure is no
+        JSON-RPC error but no actions, its traceback in the client's log."""
+        try:
+            return self.code_actions(params)
+        except Exception:  # noqa: BLE001 - the per-file error boundary
+            self.log_internal_error(params.text_document.uri)
+            return []
+
+    def guarded_resolve(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        """:meth:`resolve_code_action` behind the per-file error boundary: the action comes back as it was."""
+        try:
+            return self.resolve_code_action(action)
+        except Exception:  # noqa: BLE001 - the per-file error boundary
+            uri = action.data.get("uri") if isinstance(action.data, dict) else None
+            self.log_internal_error(str(uri))
+            return action
+
     def resolve_code_action(self, action: lsp.CodeAction) -> lsp.CodeAction:
         """Fill in the fix-all action's edit: every safe fix of the document's current text.
 
@@ -575,9 +600,22 @@ def import_analysis() -> None:
     import asynccfg_lint.fixer  # noqa: F401, PLC0415
 
 
+class _ClientLog(logging.Handler):
+    """Sends the boundary's records (an internal error's traceback) to the client's log (``window/logMessage``)."""
+
+    def __init__(self, server: AsyncCfgLanguageServer) -> None:
+        super().__init__(logging.DEBUG)
+        self.server = server
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=self.format(record)))
+
+
 def create_server() -> AsyncCfgLanguageServer:
     """Return a server with every feature registered (not started)."""
     server = AsyncCfgLanguageServer()
+    BOUNDARY_LOG.addHandler(_ClientLog(server))
+    BOUNDARY_LOG.setLevel(logging.DEBUG)
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: AsyncCfgLanguageServer, params: lsp.InitializeParams) -> None:
@@ -614,11 +652,11 @@ def create_server() -> AsyncCfgLanguageServer:
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=True
     ))
     async def code_action(ls: AsyncCfgLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        return await ls.analysed(ls.code_actions, params)
+        return await ls.analysed(ls.guarded_code_actions, params)
 
     @server.feature(lsp.CODE_ACTION_RESOLVE)
     async def code_action_resolve(ls: AsyncCfgLanguageServer, action: lsp.CodeAction) -> lsp.CodeAction:
-        return await ls.analysed(ls.resolve_code_action, action)
+        return await ls.analysed(ls.guarded_resolve, action)
 
     return server
 
