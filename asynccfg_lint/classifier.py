@@ -755,8 +755,8 @@ class ValueClassifier:
             result.extend(found if home is self.parsed else [self._arrived(o, home, expr) for o in found])
         return result
 
-    def _enum_member(self, expr: cst.Attribute) -> Origin | None:
-        """``Mode.FAST`` for an enum class of this module or of another project module."""
+    def _enum_member(self, expr: cst.Attribute | cst.Subscript) -> Origin | None:
+        """``Mode.FAST`` or ``Mode["FAST"]`` for an enum class of this module or of another project module."""
         home, cls = self.parsed, local_definition(self.parsed, expr.value)
         if cls is None:
             home, cls = self._foreign_definition(expr.value) or (home, None)
@@ -766,8 +766,13 @@ class ValueClassifier:
         instance = peer.instance_type(cls)
         if instance is None or not instance.name.startswith("enum"):
             return None
-        inferred = Inferred(instance, member_value=peer._member_value(cls, expr.attr.value))
-        return Origin(expr, inferred, home if home is not self.parsed else None)
+        if isinstance(expr, cst.Attribute):
+            name: str | None = expr.attr.value
+        else:  # Mode[name]: the member of that name (which one, when the name is not a literal, is unknown)
+            index = expr.slice[0].slice if len(expr.slice) == 1 else None
+            name = string_value(index.value) if isinstance(index, cst.Index) else None
+        member_value = peer._member_value(cls, name) if name is not None else None
+        return Origin(expr, Inferred(instance, member_value=member_value), home if home is not self.parsed else None)
 
     def _member_value(self, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
         """The expression the enum member ``cls.<name>`` gets its ``.value`` from.
@@ -1088,6 +1093,9 @@ class ValueClassifier:
                 expr, expr.value, ELEMENT, "", depth)
             if modelled is not None:
                 return modelled
+        member = self._enum_member(expr)  # Mode["RING"]
+        if member is not None:
+            return [member]
         if isinstance(index, cst.Slice):  # jax.devices()[:2]
             modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
             if modelled is not None:
@@ -1154,6 +1162,9 @@ class ValueClassifier:
             member = T.FLAG_MEMBER if flag else T.ENUM_MEMBER
             return replace(member, name=f"{member.name} {name}", attrs=frozenset({"value"}))
         if json_base is not None:
+            if any("typing.NamedTuple" in qualified_names(self.parsed, b.value) for b in cls.bases):
+                # a field is an attribute of every instance: Chan(handle=1).handle
+                attrs |= frozenset(field for field, _ in _class_assignments(cls)) & _SPECIAL_ATTRIBUTES
             return T.PyType(f"{name} (a {json_base.name} subclass)", json_base.json, key_ok=json_base.key_ok,
                             attrs=attrs)
         return T.PyType(f"{name} instance", None, remedy=T.OBJECT.remedy, attrs=attrs)

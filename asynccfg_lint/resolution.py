@@ -396,8 +396,10 @@ def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Bindin
 
 def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
     """``path:line`` of ``node`` in ``parsed``, the path relative to the working directory as the checked
-    files are shown (``../builders.py`` when the run starts inside the package); 1-based line."""
-    path = parsed.path
+    files are shown (``../builders.py`` when the run starts inside the package), normalised
+    (``./pkg/a.py`` is ``pkg/a.py``) so every front end names it alike whatever path it was given;
+    1-based line."""
+    path = os.path.normpath(parsed.path)
     if os.path.isabs(path):
         try:
             path = os.path.relpath(path)
