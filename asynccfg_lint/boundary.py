@@ -12,13 +12,9 @@ from __future__ import annotations
 import logging
 
 from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.rules import acc001
 
 LOG = logging.getLogger("asynccfg_lint")
-#: the prefix of every internal-error message (front ends and tests recognise it)
-INTERNAL_ERROR = "internal error"
-#: what a user does with an internal error (this project has no public tracker URL yet)
-HOW_TO_REPORT = ("this is a bug in asynccfg-lint, not in your file: please report it with the file to the "
-                 "asynccfg-lint maintainers (--verbose prints the traceback)")
 #: an exception's text is cut to this many characters in the one-line message
 MESSAGE_LIMIT = 200
 
@@ -38,12 +34,12 @@ def internal_error(path: str, error: BaseException) -> Diagnostic:
     if len(text) > MESSAGE_LIMIT:
         text = text[:MESSAGE_LIMIT] + "..."
     what = f"{type(error).__name__}: {text}" if text else type(error).__name__
-    return Diagnostic(path, 1, 1, 1, 1, "ACC001", f"{INTERNAL_ERROR}: {what}; {HOW_TO_REPORT}")
+    return Diagnostic(path, 1, 1, 1, 1, "ACC001", acc001.internal_error(what))
 
 
 def is_internal_error(diagnostic: Diagnostic) -> bool:
     """True for a diagnostic made by :func:`internal_error`."""
-    return diagnostic.code == "ACC001" and diagnostic.message.startswith(f"{INTERNAL_ERROR}: ")
+    return diagnostic.code == "ACC001" and diagnostic.message.startswith(f"{acc001.INTERNAL_ERROR}: ")
 
 
 def show_tracebacks() -> None:

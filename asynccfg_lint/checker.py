@@ -16,6 +16,8 @@ from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.resolution import enclosing, location, parameter_of, qualified_names
+from asynccfg_lint.rules import acc001, acc201
+from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.summaries import summarise_module
@@ -56,8 +58,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         else:
             traced = traced_config(tracer, sink_call)
             if traced is None:
-                found = [Finding(sink_call.argument, "ACC201", "the config passed to the sink cannot be traced to a "
-                                 "dict the checker can see; its keys and values are not checked")]
+                found = [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
             else:
                 found = classifier.check_entries(traced)
         for finding in found:
@@ -126,7 +127,7 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
 
     Its fix must keep the argument hashable: one that makes a list (``sorted(s)``) is dropped.
     """
-    return replace(finding, message=f"{finding.message} (used at {used_at})", used_at=used_at,
+    return replace(finding, message=wording.used_at(finding.message, used_at), used_at=used_at,
                    fix=hashable_fix(finding.fix))
 
 
@@ -267,4 +268,4 @@ def check_source(
 def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:
     """The ACC001 diagnostic of a file that could not be decoded or parsed (at libcst's 1-based position)."""
     return Diagnostic(path, failure.line, failure.column, failure.line, failure.column, "ACC001",
-                      f"file not analysed: {failure}")
+                      acc001.not_analysed(failure))

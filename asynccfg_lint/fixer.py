@@ -31,7 +31,7 @@ from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, on_a_large_stack, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.types import SAFE, FixTemplate
+from asynccfg_lint.type_verdicts import SAFE, FixTemplate
 from asynccfg_lint.workspace import ModuleLoader
 
 

@@ -1,4 +1,4 @@
-"""Fix building: a catalog :class:`~asynccfg_lint.types.FixTemplate` applied to one value expression.
+"""Fix building: a catalog :class:`~asynccfg_lint.type_verdicts.FixTemplate` applied to one value expression.
 
 This is the only place that turns a template (``"bool({})"``, ``"{}.tolist()"``) into libcst nodes,
 so the ``fix`` data every diagnostic carries and the edit the ``fix`` command makes are the same.
@@ -13,7 +13,7 @@ import libcst as cst
 
 from asynccfg_lint.diagnostics import Fix
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.types import UNSAFE, FixTemplate
+from asynccfg_lint.type_verdicts import UNSAFE, FixTemplate
 
 if TYPE_CHECKING:
     from asynccfg_lint.classifier import Finding

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.types import UNSAFE
+from asynccfg_lint.type_verdicts import UNSAFE
 
 if TYPE_CHECKING:
     from asynccfg_lint.parse import ParsedModule

@@ -12,7 +12,8 @@ belong to (``Entry.home``) and through which expression of this module they arri
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 import libcst as cst
 
@@ -30,9 +31,6 @@ from asynccfg_lint.resolution import (
     starts_before,
     string_value,
 )
-
-if TYPE_CHECKING:
-    from asynccfg_lint.workspace import Workspace
 
 _DICT_CONSTRUCTORS = frozenset(
     {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
@@ -93,6 +91,42 @@ class TracedDict:
     opaque: tuple[cst.BaseExpression, ...] = ()
 
 
+class ForeignBinding(Protocol):
+    """A binding of a name in another module of the check (``Workspace.foreign`` gives them)."""
+
+    @property
+    def home(self) -> ParsedModule:
+        """The module that binds the name; the binding's nodes belong to it."""
+        ...
+
+    @property
+    def binding(self) -> Binding:
+        """How the name is bound there."""
+        ...
+
+
+class TracerPeers(Protocol):
+    """What a module's tracer asks of the other modules of the check (``Workspace`` provides it).
+
+    The tracer depends on this interface, not on :mod:`asynccfg_lint.workspace` (which builds the
+    tracers and classifiers of a check), nor on the classifier: no import circle.
+    """
+
+    def tracer(self, parsed: ParsedModule) -> DictTracer:
+        """The tracer of ``parsed`` (one per module per check)."""
+        ...
+
+    def foreign(self, parsed: ParsedModule, expr: cst.BaseExpression) -> Sequence[ForeignBinding] | None:
+        """Where the name or dotted attribute ``expr`` of ``parsed`` is bound in other project modules, if known."""
+        ...
+
+    def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
+                         depth: int) -> list[cst.FunctionDef | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
+        instance of (``None``: not such an instance, or no such method)."""
+        ...
+
+
 class DictTracer:
     """Trace dict-valued expressions of one parsed module.
 
@@ -102,7 +136,7 @@ class DictTracer:
             ``None`` stays within ``parsed``.
     """
 
-    def __init__(self, parsed: ParsedModule, workspace: Workspace | None = None) -> None:
+    def __init__(self, parsed: ParsedModule, workspace: TracerPeers | None = None) -> None:
         self.parsed = parsed
         self.workspace = workspace
         self._memo: dict[int, TracedDict | None] = {}
@@ -254,11 +288,7 @@ class DictTracer:
         """
         if self.workspace is None:
             return None
-        from asynccfg_lint.objects import class_function
-
-        base = self.workspace.classifier(self.parsed).origins(call.func.value, depth + 1)
-        methods = [class_function(o.inferred.cls, call.func.attr.value) if o.inferred.cls is not None and o.home is None
-                   else None for o in base]
+        methods = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
         if not methods or any(m is None for m in methods):
             return None
         returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from asynccfg_lint.classifier import ValueClassifier
+from asynccfg_lint.objects import class_function
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import (
     Binding,
@@ -133,6 +134,17 @@ class Workspace:
             if bindings is None:
                 return None
         return [Foreign(home, binding) for binding in bindings]
+
+    def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
+                         depth: int) -> list[cst.FunctionDef | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
+        instance of (``None``: not such an instance, or no such method).
+
+        What the tracer needs of the classifier to follow ``obj.config()`` (:class:`~asynccfg_lint.tracer.TracerPeers`).
+        """
+        origins = self.classifier(parsed).origins(expr, depth)
+        return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
+                for o in origins]
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.resolution.location`)."""

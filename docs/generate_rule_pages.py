@@ -1,9 +1,9 @@
-"""Generate ``docs/rules/<CODE>.md`` and ``docs/rules/README.md`` from ``asynccfg_lint/rules.py``.
+"""Generate ``docs/rules/<CODE>.md`` and ``docs/rules/README.md`` from the rule modules of ``asynccfg_lint/rules/``.
 
     python docs/generate_rule_pages.py          # rewrite the pages
     python docs/generate_rule_pages.py --check  # exit 1 when a committed page differs
 
-The rule table is the only source: edit ``asynccfg_lint/rules.py``, then run this script. The
+The rule table is the only source: edit the rule's module in ``asynccfg_lint/rules/``, then run this script. The
 pages are rendered by :mod:`asynccfg_lint.rule_pages`, the same renderer ``asynccfg-lint rule``
 prints with; this script only writes (or compares) the files.
 """

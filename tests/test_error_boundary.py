@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.boundary import HOW_TO_REPORT, internal_error, is_internal_error
+from asynccfg_lint.boundary import internal_error, is_internal_error
+from asynccfg_lint.rules.acc001 import HOW_TO_REPORT
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.classifier import ValueClassifier
 from asynccfg_lint.fixer import FixOptions, fix_source

@@ -252,12 +252,12 @@ def test_only_python_documents_are_checked(client, tmp_path):
     shut_down(client)
 
 
-def test_syntax_error_is_a_warning(client, tmp_path):
+def test_syntax_error_is_an_error(client, tmp_path):  # ACC001's one severity, as in SARIF and GitHub output
     initialize(client, tmp_path)
     uri = (tmp_path / "broken.py").as_uri()
     open_document(client, uri, "from jax._src.lax.parallel import _emit_async_start_custom_call\ndef f(:\n")
     [published] = client.notification("textDocument/publishDiagnostics")["diagnostics"]
-    assert (published["code"], published["severity"], published["range"]["start"]["line"]) == ("ACC001", 2, 1)
+    assert (published["code"], published["severity"], published["range"]["start"]["line"]) == ("ACC001", 1, 1)
     shut_down(client)
 
 
@@ -326,9 +326,9 @@ def test_rule_doc_uri(monkeypatch, tmp_path):
     assert page.read_text(encoding="utf-8") == rule_page("ACC102")
 
 
-def test_severity():
+def test_severity():  # one severity per rule, as SARIF and GitHub output report it (ACC001: an error)
     assert [server.severity(code) for code in ("ACC001", "ACC101", "ACC105", "ACC201")] == [
-        server.lsp.DiagnosticSeverity.Warning, server.lsp.DiagnosticSeverity.Error,
+        server.lsp.DiagnosticSeverity.Error, server.lsp.DiagnosticSeverity.Error,
         server.lsp.DiagnosticSeverity.Error, server.lsp.DiagnosticSeverity.Warning,
     ]
 

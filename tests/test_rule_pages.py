@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint import types as catalog
+from asynccfg_lint import type_verdicts as catalog
 from asynccfg_lint.rule_pages import (
     GENERATED_NOTE,
     FixRow,

@@ -50,6 +50,7 @@ from asynccfg_lint.frontends.output import (
 )
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
+from asynccfg_lint.rules import acc001
 from asynccfg_lint.selection import Selection, parse_code_list
 from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
@@ -60,7 +61,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: the exit code of a run stopped by Ctrl-C (SIGINT), as shells report it
 EXIT_INTERRUPTED = 130
 #: the message of the ACC001 diagnostic of a path that does not exist (ruff: E902)
-MISSING_PATH = "file not analysed: No such file or directory"
+MISSING_PATH = acc001.not_analysed("No such file or directory")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -359,7 +360,7 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
                 project.read(item)
             except OSError as exc:
                 if settings.selection.is_enabled("ACC001"):
-                    diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", f"file not analysed: {exc.strerror}"))
+                    diagnostics.append(Diagnostic(item, 1, 1, 1, 1, "ACC001", acc001.not_analysed(exc.strerror)))
                 continue
             groups.setdefault(settings.sinks, {})[item] = CheckSettings(settings.selection, settings.sanitizers)
         for sinks, checked in groups.items():

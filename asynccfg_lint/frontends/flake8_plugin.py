@@ -48,14 +48,14 @@ from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.prefilter import SinkIndex
 from asynccfg_lint.project import package_project, package_root
-from asynccfg_lint.rules import DEFAULT_DISABLED
+from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.tasks import CheckSettings, FileOutcome
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
 #: how an ACC001 message starts when Python itself rejects the file (flake8 reports E999 then)
-PYTHON_REJECTS = ("file not analysed: syntax error", "file not analysed: cannot decode")
+PYTHON_REJECTS = (acc001.not_analysed("syntax error"), acc001.not_analysed("cannot decode"))
 LOG = logging.getLogger(__name__)
 
 

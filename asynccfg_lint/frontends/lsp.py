@@ -60,9 +60,10 @@ from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
 from asynccfg_lint.project import Project, package_root
 from asynccfg_lint.rule_pages import rule_page
-from asynccfg_lint.rules import RULES_BY_CODE
+from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
+from asynccfg_lint.rules import severity as rule_severity
 from asynccfg_lint.selection import Selection
-from asynccfg_lint.types import SAFE
+from asynccfg_lint.type_verdicts import SAFE
 
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument
@@ -144,11 +145,11 @@ class LineIndex:
 
 
 def severity(code: str) -> lsp.DiagnosticSeverity:
-    """``Error`` for the ACC1xx rules (the config fails at lowering or in XLA), ``Warning`` otherwise.
+    """The LSP severity of ``code``: its rule module's ``SEVERITY``, as SARIF and GitHub output report it."""
+    return _SEVERITIES[rule_severity(code)]
 
-    ACC001 (file not analysed) and the opt-in ACC201 (type unknown) say nothing certain about JAX.
-    """
-    return lsp.DiagnosticSeverity.Error if code.startswith("ACC1") else lsp.DiagnosticSeverity.Warning
+
+_SEVERITIES = {ERROR: lsp.DiagnosticSeverity.Error, WARNING: lsp.DiagnosticSeverity.Warning}
 
 
 def cache_rules_dir() -> Path:

@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.rules import RULES, RULES_BY_CODE
+from asynccfg_lint.rules import RULES, RULES_BY_CODE, severity
 
 FORMATS = ("text", "concise", "full", "json", "grouped", "github", "sarif")
 #: ruff's text formats, which end with the closing summary (``Found 7 errors.``)
@@ -54,8 +54,8 @@ def any_fix(diagnostic: Diagnostic) -> bool:
 
 
 def level(code: str) -> str:
-    """The severity a code is reported with: ``warning`` for the opt-in ACC2xx rules, else ``error``."""
-    return "warning" if code.startswith("ACC2") else "error"
+    """The severity a code is reported with (``error`` or ``warning``): its rule module's ``SEVERITY``."""
+    return severity(code)
 
 
 def source_lines(source: bytes | str) -> list[str]:

@@ -5,4 +5,11 @@ lattice of what inference knows about a value: one known type, a union, unknown)
 :mod:`asynccfg_lint.infer.catalog` holds one table per library, every row naming the runtime
 fact it models and an expression that builds a value of it, which ``tests/test_catalog.py``
 runs on the installed library and through JAX's real serializer.
+
+The classifier's inference is split here by concern, as mixins of
+:class:`~asynccfg_lint.classifier.ValueClassifier`: :mod:`~asynccfg_lint.infer.walk` (the walk over
+expressions), :mod:`~asynccfg_lint.infer.calls`, :mod:`~asynccfg_lint.infer.arrays` (numpy, jax,
+torch), :mod:`~asynccfg_lint.infer.classes` (classes, enums, annotations) and
+:mod:`~asynccfg_lint.infer.relocation` (other modules' values); :mod:`~asynccfg_lint.infer.folding`
+folds number constants and :mod:`~asynccfg_lint.infer.values` holds what is inferred.
 """

@@ -1,6 +1,6 @@
 """What the classifier asks the type model: the catalog types of calls, members and annotations.
 
-Inputs and outputs are names and :class:`~asynccfg_lint.types.PyType` verdicts, never syntax: the
+Inputs and outputs are names and :class:`~asynccfg_lint.type_verdicts.PyType` verdicts, never syntax: the
 classifier resolves the qualified names and receivers, this module walks the catalog.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import METHOD, Catalog, Known
 
 #: a value the model knows: its verdict and its catalog type (one name)

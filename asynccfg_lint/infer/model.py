@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from asynccfg_lint.types import PyType
+from asynccfg_lint.type_verdicts import PyType
 
 #: member kinds: ``x.name``, ``x.name(...)``, ``x <op> y`` (``name`` is the operator: ``/``, ``+``, ``[]``),
 #: ``for e in x`` / ``x[i]`` for an int ``i`` (``name`` is ``""``), and ``x(...)`` (``name`` is ``""``)
@@ -27,7 +27,7 @@ class TypeRow:
     Attributes:
         name: the type's catalog name (a qualified name, or a descriptive one such as
             ``"numpy.ndarray of jax.Device"`` for a type the library does not name).
-        verdict: the :class:`~asynccfg_lint.types.PyType` of its instances (message name, JSON kind,
+        verdict: the :class:`~asynccfg_lint.type_verdicts.PyType` of its instances (message name, JSON kind,
             key acceptance, remedy, fix).
         runtime: the qualified name of the runtime class an instance is (``isinstance``), e.g.
             ``"pathlib.PurePath"``.
@@ -207,7 +207,7 @@ class Catalog:
         return result if result is not None and result.names else None
 
     def verdicts(self, known: Known) -> list[PyType]:
-        """The :class:`~asynccfg_lint.types.PyType` of each type of ``known``, in name order."""
+        """The :class:`~asynccfg_lint.type_verdicts.PyType` of each type of ``known``, in name order."""
         return [self.types[name].verdict for name in sorted(known.names)]
 
 

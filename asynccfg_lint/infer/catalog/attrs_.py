@@ -5,7 +5,7 @@ classifier recognises ``@attrs.define`` classes through ``types.DATACLASS_DECORA
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import TypeRow
 
 IMPORTS = "import attr, attrs"

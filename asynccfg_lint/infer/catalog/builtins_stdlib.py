@@ -6,7 +6,7 @@ Measured on CPython 3.12 with ``json.dumps(..., default=_json_default)`` of jax 
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
 IMPORTS = "import argparse, collections, datetime, functools, operator, pathlib, re, types, uuid"

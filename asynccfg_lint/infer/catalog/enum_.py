@@ -7,7 +7,7 @@ these rows verify the verdicts it uses.
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, MemberRow, TypeRow
 
 IMPORTS = "import enum"

@@ -11,7 +11,7 @@ is an ndarray of ints that serializes; ``module_context.new_channel()`` is a pla
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
 IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; from jax._src import core; "

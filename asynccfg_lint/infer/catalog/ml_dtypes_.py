@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, CallRow, MemberRow, TypeRow
 
 IMPORTS = "import ml_dtypes; import numpy as np; import jax.numpy as jnp"

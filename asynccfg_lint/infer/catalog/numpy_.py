@@ -8,7 +8,7 @@ except the float subclass ``numpy.float64``.
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, CallRow, MemberRow, TypeRow
 
 IMPORTS = "import numpy as np; import numpy"

@@ -6,7 +6,7 @@ members and paths too), so it has no row: its result stays unknown.
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import CallRow, TypeRow
 
 IMPORTS = "import io, omegaconf; from omegaconf import OmegaConf, DictConfig, ListConfig"

@@ -8,7 +8,7 @@ values; ``.shape``/``.size()`` are ``torch.Size``, a tuple subclass (it serializ
 
 from __future__ import annotations
 
-from asynccfg_lint import types as T
+from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, METHOD, CallRow, MemberRow, TypeRow
 
 IMPORTS = "import torch"

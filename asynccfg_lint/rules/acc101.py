@@ -1,0 +1,36 @@
+"""ACC101 unsupported-value-type: a config value JAX's JSON serializer (or the primitive's bind) rejects."""
+
+from __future__ import annotations
+
+from asynccfg_lint.rules.rule import ERROR, Rule
+
+SEVERITY = ERROR
+
+RULE = Rule(
+    code="ACC101",
+    name="unsupported-value-type",
+    summary="A config value of a type JAX's JSON serializer rejects.",
+    failure=(
+        "`json.dumps(cfg, default=_json_default)` in `_emit_async_start_custom_call` raises "
+        "`ValueError: Unsupported type for JSON serialization` when the jitted function is lowered."
+    ),
+    default_enabled=True,
+    bad_example='cfg = {"tiled": np.bool_(True)}\n',
+    good_example='cfg = {"tiled": bool(np.bool_(True))}\n',
+    severity=SEVERITY,
+)
+
+#: the remedy of an unhashable parameter whose type names none of its own
+HASHABLE_REMEDY = "pass a bool, int or float"
+
+
+def unserializable(where: str, type_name: str, error: str, remedy: str | None) -> str:
+    """``where`` (a config place) holds ``type_name``, which ``_json_default`` rejects with ``error``."""
+    tail = f"; {remedy}" if remedy else ""
+    return f"{where} is {type_name}, which JAX cannot serialize to JSON: lowering raises {error}{tail}"
+
+
+def unhashable(where: str, type_name: str, remedy: str) -> str:
+    """``where`` (a ``*_start`` argument bound as a jaxpr parameter) holds the unhashable ``type_name``."""
+    return (f"{where} is {type_name}, which JAX cannot hash: binding the primitive raises TypeError (jaxpr "
+            f"equation parameters must be hashable) before any config exists; {remedy}")
