@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import tempfile
 import tokenize
 from collections import Counter
@@ -188,6 +189,11 @@ def whole_module_budget(test):
 ALL_CODES = Selection(select=("ACC",))
 
 
+def _unplaced(message: str) -> str:
+    """``message`` without the line of the other place it names (``(used at f.py:35)``): reformatting moves it."""
+    return re.sub(r"(\((?:used|written) at .*?):\d+\)", r"\1)", message)
+
+
 @whole_module_budget
 @given(mutated())
 def test_a_reformatted_fixture_keeps_its_findings(mutant):
@@ -198,7 +204,8 @@ def test_a_reformatted_fixture_keeps_its_findings(mutant):
     after = check_source(mutant.data, PATH, ALL_CODES, apply_noqa=False, with_fixes=True)
     assert_inside(after, physical_lines(mutant.data))
     if not any(d.code == "ACC001" for d in before + after):
-        assert sorted((d.code, d.message) for d in after) == sorted((d.code, d.message) for d in before)
+        assert sorted((d.code, _unplaced(d.message)) for d in after) == sorted((d.code, _unplaced(d.message))
+                                                                                for d in before)
     assert [(line, column + 1, text.split(" ", 1)[0]) for line, column, text, _ in run_plugin(mutant.data)] == [
         (d.line, d.column, d.code) for d in after]
     check_fix(mutant.data)
