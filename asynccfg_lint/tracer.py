@@ -567,25 +567,33 @@ class DictTracer:
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
         constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
-        for any class of the project called so (a ``typing.NamedTuple``)."""
-        call = expr
+        for any class of the project called so (a ``typing.NamedTuple``). ``x`` may also be a
+        parameter annotated with such a class (``opts: CommOpts``): any instance, each field what
+        its default or annotation says."""
+        call: cst.Call | None = expr if isinstance(expr, cst.Call) else None
+        class_expr = call.func if call is not None else None
         if isinstance(expr, cst.Name):
             bindings = bindings_of_name(self.parsed, expr)
-            if not bindings or len(bindings) != 1 or not isinstance(bindings[0].value, cst.Call):
+            if not bindings or len(bindings) != 1:
                 return None
-            call = bindings[0].value
-        if not isinstance(call, cst.Call):
+            if isinstance(bindings[0].value, cst.Call):
+                call = bindings[0].value
+                class_expr = call.func
+            elif bindings[0].value is None and bindings[0].annotation is not None:
+                class_expr = bindings[0].annotation
+        if class_expr is None:
             return None
-        home, cls = self.parsed, local_definition(self.parsed, call.func)
+        home, cls = self.parsed, local_definition(self.parsed, class_expr)
         if cls is None and self.workspace is not None:  # a dataclass of another project module
-            found = self.workspace.foreign(self.parsed, call.func)
+            found = self.workspace.foreign(self.parsed, class_expr)
             if found and len(found) == 1:
                 home, cls = found[0].home, found[0].binding.definition
         if not isinstance(cls, cst.ClassDef) or not (is_dataclass(home, cls) if named_tuple is None else named_tuple):
             return None
         fields = dataclass_fields(home, cls)
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        arguments = call.args if call is not None else ()
+        positional = [a for a in arguments if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}
         entries = []
         for index, (name, annotation, default) in enumerate(fields):
             if index < len(positional):
@@ -595,7 +603,7 @@ class DictTracer:
             elif home is self.parsed:
                 entries.append(Entry(name, None, default, annotation))
             else:  # the field's default or annotation, written in the dataclass's module
-                entries.append(self._arrived(Entry(name, None, default, annotation), home, call))
+                entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
 
 
