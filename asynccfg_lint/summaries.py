@@ -49,6 +49,19 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
                      key=key, wrapper_module=parsed.name.name, named=named)}
 
 
+def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) -> str | None:
+    """``keyword`` when ``call`` passes ``function``'s ``**kwargs`` on (``p.bind(x, **params)`` in ``def
+    start(x, **params)``) and ``function`` has no parameter of that name: ``start(x, keyword=v)``
+    then reaches the sink as ``keyword``. Else ``None``."""
+    params = function.params
+    if not isinstance(params.star_kwarg, cst.Param):
+        return None
+    named = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    forwarded = any(arg.star == "**" and isinstance(arg.value, cst.Name)
+                    and arg.value.value == params.star_kwarg.name.value for arg in call.args)
+    return keyword if forwarded and keyword not in named else None
+
+
 def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
     """The top-level ``def`` containing ``node`` (methods and nested functions are not summarised)."""
     function = enclosing(parsed, node, (cst.FunctionDef,))
@@ -83,7 +96,10 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
         if function is None:
             continue
         if call.spec.kind is SinkKind.VALUE:
-            add(function, parameter_of(parsed, call.argument, function), SinkKind.VALUE, call.spec.key, call.argument)
+            param = parameter_of(parsed, call.argument, function)
+            if param is None and call.argument is call.call:  # `prim.bind(x, **params)` in `def f(x, **params)`
+                param = _forwarded_keyword(function, call.call, call.spec.param)
+            add(function, param, SinkKind.VALUE, call.spec.key, call.argument)
             continue
         param = parameter_of(parsed, call.argument, function)
         traced = traced_config(tracer, call)
