@@ -194,6 +194,12 @@ def _unplaced(message: str) -> str:
     return re.sub(r"(\((?:used|written) at .*?):\d+\)", r"\1)", message)
 
 
+def _pathless(message: str) -> str:
+    """``message`` with only the line of the other place it names: the server names its document
+    relative to its root (``doc25.py:34``), check_source here relative to the working directory."""
+    return re.sub(r"\((used|written) at .*?:(\d+)\)", r"(\1 at line \2)", message)
+
+
 @whole_module_budget
 @given(mutated())
 def test_a_reformatted_fixture_keeps_its_findings(mutant):
@@ -244,8 +250,8 @@ def check_in_the_server(client, data: bytes) -> None:
     client.notify("textDocument/didOpen", {"textDocument": document})
     published = published_for(client, uri)
     expected = check_source(text, str(FOLDER / "doc.py"))
-    assert [(d["code"], d["message"], d["range"]["start"]["line"]) for d in published] == [
-        (d.code, d.message, d.line - 1) for d in expected]
+    assert [(d["code"], _pathless(d["message"]), d["range"]["start"]["line"]) for d in published] == [
+        (d.code, _pathless(d.message), d.line - 1) for d in expected]
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": max(len(physical_lines(data)), 1), "character": 0}}
     actions = client.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": whole,
                                                          "context": {"diagnostics": published}})
