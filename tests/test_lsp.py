@@ -18,6 +18,7 @@ pytest.importorskip("pygls", reason="the language server needs the lsp extra: pi
 
 from asynccfg_lint.checker import check_source  # noqa: E402
 from asynccfg_lint.frontends import lsp as server  # noqa: E402 - needs pygls
+from asynccfg_lint import rule_pages  # noqa: E402
 from asynccfg_lint.rule_pages import rule_page  # noqa: E402
 from tests.expectations import FIXTURES, expected_diagnostics  # noqa: E402
 from tests.lsp_client import LspClient, ServerError, apply_edits, document_edits  # noqa: E402
@@ -318,7 +319,7 @@ def test_rule_doc_uri(monkeypatch, tmp_path):
     assert server.rule_doc_uri("ACC101", "https://example.invalid/rules/") == "https://example.invalid/rules/ACC101.md"
     assert server.rule_doc_uri("E501") is None
     # an installed wheel has no docs/ folder: the page is rendered into the user's cache
-    monkeypatch.setattr(server, "CHECKOUT_RULES_DIR", tmp_path / "missing")
+    monkeypatch.setattr(rule_pages, "CHECKOUT_RULES_DIR", tmp_path / "missing")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     uri = server.rule_doc_uri("ACC102")
     page = tmp_path / "cache" / "asynccfg-lint" / server.__version__ / "rules" / "ACC102.md"

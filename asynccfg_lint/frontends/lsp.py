@@ -59,7 +59,7 @@ from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
 from asynccfg_lint.project import Project, package_root
-from asynccfg_lint.rule_pages import rule_page
+from asynccfg_lint.rule_pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
 from asynccfg_lint.rules import severity as rule_severity
 from asynccfg_lint.selection import Selection
@@ -82,7 +82,6 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 #: seconds a document must go without a newer change before its check starts (the debounce)
 CHANGE_DELAY = 0.2
 #: the committed rule pages, present in a source checkout (an editable install)
-CHECKOUT_RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -165,17 +164,18 @@ def rule_doc_uri(code: str, base_url: str | None = None) -> str | None:
         code: a rule code.
         base_url: the client's ``initializationOptions.ruleDocsUrl`` (pages are ``<base>/<CODE>.md``).
     Returns:
-        ``<base_url>/<CODE>.md`` when a base is given; else the committed page in a source
-        checkout as a ``file:`` URI; else the page rendered by :mod:`asynccfg_lint.rule_pages` into
+        ``<base_url>/<CODE>.md`` when a base is given; else where JSON's ``url`` points
+        (:func:`asynccfg_lint.rule_pages.rule_url`: the published page, else the committed page of a
+        source checkout); else the page rendered by :mod:`asynccfg_lint.rule_pages` into
         :func:`cache_rules_dir`. ``None`` for an unknown code or when the page cannot be written.
     """
     if code not in RULES_BY_CODE:
         return None
     if base_url:
         return f"{base_url.rstrip('/')}/{code}.md"
-    committed = CHECKOUT_RULES_DIR / f"{code}.md"
-    if committed.is_file():
-        return committed.as_uri()
+    known = rule_url(code)
+    if known is not None:
+        return known
     page = cache_rules_dir() / f"{code}.md"
     text = rule_page(code)
     try:
