@@ -25,6 +25,7 @@ from asynccfg_lint.boundary import show_tracebacks
 from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
 from asynccfg_lint.config import (
     ConfigError,
+    FileSettings,
     Missing,
     Overrides,
     Resolver,
@@ -487,12 +488,12 @@ def _read_sources(paths: Iterator[str] | Sequence[str]) -> dict[str, bytes | str
     return sources
 
 
-def _fix_options(resolver: Resolver, path: str, args: argparse.Namespace, sinks: tuple[SinkSpec, ...]) -> FixOptions:
+def _fix_options(settings: FileSettings, args: argparse.Namespace) -> FixOptions:
+    """The fixer's options for a file with ``settings`` (its sinks: the configured ones; the project adds wrappers)."""
     from asynccfg_lint.fixer import FixOptions
 
-    settings = resolver.file_settings(path)
     return FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
-                      sinks=sinks, sanitizers=settings.sanitizers)
+                      sinks=settings.sinks, sanitizers=settings.sanitizers)
 
 
 def _fix_mode(args: argparse.Namespace) -> str:
@@ -570,7 +571,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             settings = resolver.file_settings(file)
             if project.source(file) is not None:
                 groups.setdefault(settings.sinks, {})[file] = CheckSettings(settings.selection, settings.sanitizers)
-            options.append(_fix_options(resolver, file, args, settings.sinks))
+            options.append(_fix_options(settings, args))
         for sinks, checked in groups.items():
             analysed.update(project.analyse(sinks, checked))
         options = [dataclasses.replace(option, sinks=project.sinks(option.sinks, project.source(file)))
@@ -627,7 +628,7 @@ def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
         if not args.diff:
             sys.stdout.buffer.write(source)
         return EXIT_CLEAN
-    fixed = fix_source(source, display, _fix_options(resolver, display, args, resolver.file_settings(display).sinks))
+    fixed = fix_source(source, display, _fix_options(resolver.file_settings(display), args))
     if args.diff:
         sys.stdout.write(fixed.diff)
     else:
