@@ -15,7 +15,8 @@ from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
-from asynccfg_lint.resolution import enclosing, location, parameter_of, qualified_names
+from asynccfg_lint.programs import lambda_parameter
+from asynccfg_lint.resolution import enclosing, keyword_read, location, parameter_of, qualified_names, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
@@ -66,9 +67,10 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             if spec.used_at is not None:
                 if selection is not None and not selection.is_enabled(finding.code):
                     continue  # naming the place costs the rule module's positions: only for what is shown
-                if (spec.used_at, spec.param) not in places:
-                    places[spec.used_at, spec.param] = use_location(parsed, workspace, sinks, spec)
-                finding = _used_at(finding, places[spec.used_at, spec.param])
+                place = (spec.used_at, spec.used_param or spec.param)
+                if place not in places:
+                    places[place] = use_location(parsed, workspace, sinks, spec)
+                finding = _used_at(finding, places[place])
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
@@ -110,15 +112,18 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     The rule's module is ``parsed`` or a project module (through ``workspace``); it is summarised
     here if this process has not summarised it yet.
     """
-    module = spec.used_at.rpartition(".")[0]
-    home = parsed if module == parsed.name.name else workspace.module(module)
+    module, home = spec.used_at, None
+    while home is None and "." in module:  # pkg.ext.rule, or pkg.ext.Lowerings.start for a static method
+        module = module.rpartition(".")[0]
+        home = parsed if module == parsed.name.name else workspace.module(module)
     if home is None:
         return spec.used_at
     uses = home.facts.get("sink_uses", {})
-    if (spec.used_at, spec.param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
+    param = spec.used_param or spec.param
+    if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS})
         uses = home.facts.get("sink_uses", {})
-    use = uses.get((spec.used_at, spec.param))
+    use = uses.get((spec.used_at, param))
     return location(home, use) if use is not None else spec.used_at
 
 
@@ -132,12 +137,16 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
-    """True when ``node`` is a parameter of the enclosing top-level function that is a (derived) sink parameter."""
-    function = enclosing(parsed, node, (cst.FunctionDef,))
+    """True when ``node`` is a (derived) sink parameter of the enclosing summarised function (or a
+    keyword it reads from its ``**params``), or of the registered lambda rule it is in."""
+    function = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
+    if isinstance(function, cst.Lambda):
+        return lambda_parameter(parsed, node, function, checked_at_calls)
     if not isinstance(function, cst.FunctionDef):
         return False
-    param = parameter_of(parsed, node, function)
-    return param is not None and (f"{parsed.name.name}.{function.name.value}", param) in checked_at_calls
+    name = summarised_name(parsed, function)
+    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)
+    return name is not None and param is not None and (name, param) in checked_at_calls
 
 
 def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,

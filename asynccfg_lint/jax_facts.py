@@ -55,6 +55,8 @@ class SinkSpec:
         used_at: for a sink of a primitive's ``bind`` (:mod:`asynccfg_lint.programs`), the
             qualified name of the registered lowering rule that puts the keyword into its config;
             diagnostics at a ``bind`` argument name where (``path:line``).
+        used_param: the rule's parameter the keyword ``param`` arrives in, when the two differ
+            (a lambda rule ``lambda ctx, x, *, g: rule(ctx, x, groups=g)``); ``None``: ``param``.
     """
 
     qualnames: frozenset[str]
@@ -65,6 +67,7 @@ class SinkSpec:
     wrapper_module: str | None = None
     named: frozenset[str] = frozenset()
     used_at: str | None = None
+    used_param: str | None = None
 
     @property
     def short_names(self) -> frozenset[str]:

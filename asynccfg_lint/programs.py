@@ -11,7 +11,9 @@ sinks into sinks of ``<primitive>.bind``. The rule's first parameter is the lowe
 Registration forms (``jax/_src/interpreters/mlir.py``: ``register_lowering(prim, rule,
 platform=None, inline=True, cacheable=True)``): ``mlir.register_lowering(prim, rule)``, the rule
 given as ``functools.partial(rule, ...)``, and the decorator ``@partial(mlir.register_lowering, prim)``
-(also called as ``partial(mlir.register_lowering, prim)(rule)``).
+(also called as ``partial(mlir.register_lowering, prim)(rule)``); the rule may be a
+``@staticmethod``/``@classmethod`` of a top-level class (``Lowerings.start``) or a ``lambda`` whose
+body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx, x, **kw)``).
 """
 
 from __future__ import annotations
@@ -21,14 +23,23 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from asynccfg_lint.jax_facts import SinkSpec
+from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.resolution import enclosing, qualified_names
+from asynccfg_lint.resolution import (
+    bindings_of_name,
+    enclosing,
+    implicit_parameters,
+    parameter_of,
+    qualified_names,
+    summarised_name,
+)
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
 #: the type of a lowering rule's first parameter (``jax/_src/interpreters/mlir.py``)
 LOWERING_RULE_CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
+#: the catalog type of a primitive (``jax._src.core.Primitive``) and of its operands
+PRIMITIVE, JAX_ARRAY = "jax._src.core.Primitive", "jax.Array"
 _PARTIAL = frozenset({"functools.partial"})
 
 
@@ -47,6 +58,39 @@ class Registration:
     rule: frozenset[str]
     function: cst.FunctionDef | None
     bound: frozenset[str]
+    forwarding: Forwarding | None = None
+
+
+@dataclass(frozen=True)
+class Forwarding:
+    """How a ``lambda`` rule passes the keywords JAX gives it on to the call its body is.
+
+    JAX calls the lambda as ``rule(ctx, *operands, **params)``; ``lambda ctx, x, *, groups:
+    _grouped(ctx, x, groups)`` hands ``bind``'s ``groups`` to ``_grouped``'s third parameter.
+
+    Attributes:
+        node: the lambda.
+        positional: for each positional argument of the body's call, the lambda parameter it is
+            (``None``: another expression).
+        keywords: the call's keyword -> the lambda parameter it passes.
+        rest: the call passes the lambda's ``**kw`` on (``_rule(ctx, x, **kw)``).
+        named: the lambda's named parameters (keywords that never reach its ``**kw``).
+    """
+
+    node: cst.Lambda
+    positional: tuple[str | None, ...]
+    keywords: tuple[tuple[str, str], ...]
+    rest: bool
+    named: frozenset[str]
+
+    def keyword_for(self, param: str, position: int | None) -> str | None:
+        """The ``bind`` keyword that reaches the callee's parameter ``param`` (at ``position``), else ``None``."""
+        for keyword, name in self.keywords:
+            if keyword == param:
+                return name
+        if position is not None and position < len(self.positional):
+            return self.positional[position]
+        return param if self.rest and param not in self.named else None
 
 
 def _argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
@@ -67,15 +111,60 @@ def _partial_of_register(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.
     return _argument(expr.with_changes(args=expr.args[1:]), 0, "prim")
 
 
+def _lambda_parameters(lam: cst.Lambda) -> list[cst.Param]:
+    params = lam.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _forwarding(lam: cst.Lambda) -> Forwarding | None:
+    """How ``lam`` (whose body is a call) passes its parameters on; ``None`` when its body is no call."""
+    call = lam.body
+    if not isinstance(call, cst.Call):
+        return None
+    names = {p.name.value for p in _lambda_parameters(lam)}
+    star = lam.params.star_kwarg.name.value if isinstance(lam.params.star_kwarg, cst.Param) else None
+
+    def passed(value: cst.BaseExpression) -> str | None:
+        return value.value if isinstance(value, cst.Name) and value.value in names else None
+
+    positional = tuple(passed(a.value) for a in call.args if a.keyword is None and not a.star)
+    keywords = tuple((a.keyword.value, name) for a in call.args
+                     if a.keyword is not None and (name := passed(a.value)) is not None)
+    rest = star is not None and any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == star
+                                    for a in call.args)
+    return Forwarding(lam, positional, keywords, rest, frozenset(names))
+
+
+def _class_method(parsed: ParsedModule, expr: cst.Attribute) -> cst.FunctionDef | None:
+    """The ``@staticmethod``/``@classmethod`` ``def`` that ``Cls.name`` (a top-level class of the module) is."""
+    if not isinstance(expr.value, cst.Name):
+        return None
+    owner = _top_level_definition(parsed, expr.value)
+    if not isinstance(owner, cst.ClassDef) or not isinstance(owner.body, cst.IndentedBlock):
+        return None
+    methods = [s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == expr.attr.value]
+    if len(methods) == 1 and summarised_name(parsed, methods[0]) is not None:
+        return methods[0]
+    return None
+
+
 def _top_level_function(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | None:
-    """The module-level ``def`` the name ``expr`` is bound to, if it is one."""
+    """The module-level ``def`` (or class's static or class method) the name ``expr`` is bound to, if it is one."""
+    if isinstance(expr, cst.Attribute):
+        return _class_method(parsed, expr)
+    definition = _top_level_definition(parsed, expr)
+    return definition if isinstance(definition, cst.FunctionDef) else None
+
+
+def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | cst.ClassDef | None:
+    """The module-level ``def`` or ``class`` the name ``expr`` is bound to, if it is one."""
     if not isinstance(expr, cst.Name):
         return None
     scope = parsed.scopes.get(parsed.module)
     if scope is None or expr.value not in scope:
         return None
     definitions = [a.node for a in scope[expr.value]]
-    if len(definitions) == 1 and isinstance(definitions[0], cst.FunctionDef):
+    if len(definitions) == 1 and isinstance(definitions[0], (cst.FunctionDef, cst.ClassDef)):
         return definitions[0]
     return None
 
@@ -88,12 +177,21 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     if isinstance(rule, cst.Call) and rule.args and qualified_names(parsed, rule.func) & _PARTIAL:
         bound = frozenset(a.keyword.value for a in rule.args[1:] if a.keyword is not None)
         rule = rule.args[0].value
+    forwarding = _forwarding(rule) if isinstance(rule, cst.Lambda) else None
+    if isinstance(rule, cst.Lambda):
+        if forwarding is None:
+            return None
+        rule = forwarding.node.body.func
     names = frozenset(qualified_names(parsed, rule))
     function = _top_level_function(parsed, rule)
+    if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
+        first = _lambda_parameters(forwarding.node)[:1]
+        if not first or forwarding.positional[:1] != (first[0].name.value,):
+            function = None
     primitives = frozenset(qualified_names(parsed, primitive))
     if not names or not primitives:
         return None
-    return Registration(primitives, names, function, bound)
+    return Registration(primitives, names, function, bound, forwarding)
 
 
 def _loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
@@ -167,14 +265,38 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
-    """True when ``param`` is the first parameter (the lowering context) of a rule registered in ``parsed``."""
-    function = enclosing(parsed, param, (cst.FunctionDef,))
+    """True when ``param`` is the first parameter (the lowering context) of a rule registered in
+    ``parsed``: a ``def`` (after a ``@classmethod``'s ``cls``), a ``lambda``, or the function a
+    lambda rule hands its context to."""
+    function = enclosing(parsed, param, (cst.FunctionDef, cst.Lambda))
+    if isinstance(function, cst.Lambda):
+        first = _lambda_parameters(function)[:1]
+        return first == [param] and any(r.forwarding is not None and r.forwarding.node is function
+                                        for r in registrations(parsed))
     if not isinstance(function, cst.FunctionDef):
         return False
-    positional = [*function.params.posonly_params, *function.params.params]
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     if not positional or positional[0] is not param:
         return False
     return any(r.function is function for r in registrations(parsed))
+
+
+def lambda_parameter(parsed: ParsedModule, node: cst.CSTNode, lam: cst.Lambda,
+                     checked_at_calls: set[tuple[str, str]]) -> bool:
+    """True when ``node`` is a parameter of the registered ``lambda`` rule ``lam`` that is a sink of
+    the primitive's ``bind`` (``checked_at_calls``: ``(qualified name, parameter)`` of every sink):
+    what ``bind`` passes there is checked at the ``bind`` call."""
+    if not isinstance(node, cst.Name):
+        return False
+    bindings = bindings_of_name(parsed, node)
+    if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+        return False
+    param = bindings[0].assignment.node
+    if not isinstance(param, cst.Param) or not any(param is p for p in _lambda_parameters(lam)):
+        return False
+    return any(r.forwarding is not None and r.forwarding.node is lam
+               and any((f"{name}.bind", param.name.value) in checked_at_calls for name in r.primitive)
+               for r in registrations(parsed))
 
 
 def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
@@ -195,8 +317,44 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]
     for registration in registrations(parsed):
         binds = frozenset(f"{name}.bind" for name in registration.primitive)
         module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
+        forwarding = registration.forwarding
         for rule in registration.rule:
             for spec in by_name.get(rule, ()):
-                if spec.position != 0:  # the first parameter is the lowering context
+                if spec.position == 0:  # the first parameter is the lowering context
+                    continue
+                if forwarding is None:
                     found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule))
+                elif spec.kind is SinkKind.KEYWORDS:  # lambda ctx, x, **kw: rule(ctx, x, **kw)
+                    if forwarding.rest:
+                        found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,
+                                          named=spec.named | forwarding.named))
+                elif (keyword := forwarding.keyword_for(spec.param, spec.position)) is not None:
+                    found.add(replace(spec, qualnames=binds, param=keyword, position=None, wrapper_module=module,
+                                      used_at=rule, used_param=spec.param if keyword != spec.param else None))
     return found
+
+
+def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
+    """``function``'s parameters that it passes positionally to a ``.bind(...)`` call, each with the
+    receivers of those calls (the classifier checks that they are primitives).
+
+    ``jax._src.core.Primitive.bind(*args, **params)``: the positional arguments are the
+    primitive's operands, JAX values; under ``jit`` each is a tracer, an instance of ``jax.Array``
+    (measured on jax 0.12.0.1 in the program fixtures, ``tests/fixtures/programs/operands.py``).
+    Computed once per function.
+    """
+    memo: dict[int, dict[str, list[cst.BaseExpression]]] = parsed.facts.setdefault("bind_operands", {})
+    if id(function) not in memo:
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for call in parsed.calls:
+            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
+                continue
+            if enclosing(parsed, call, (cst.FunctionDef, cst.Lambda)) is not function:
+                continue
+            for arg in call.args:
+                if arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name):
+                    param = parameter_of(parsed, arg.value, function)
+                    if param is not None:
+                        found.setdefault(param, []).append(call.func.value)
+        memo[id(function)] = found
+    return memo[id(function)]

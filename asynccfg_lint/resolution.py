@@ -455,3 +455,57 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
     if isinstance(function.params.star_kwarg, cst.Param):
         every.append(function.params.star_kwarg)
     return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None
+
+
+def _decorated(function: cst.FunctionDef, name: str) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
+
+
+def summarised_name(parsed: ParsedModule, function: cst.FunctionDef) -> str | None:
+    """The qualified name the summaries give ``function``, or ``None`` when it is not summarised.
+
+    A top-level ``def`` is ``pkg.mod.f``; a ``@staticmethod`` or ``@classmethod`` of a top-level
+    class is ``pkg.mod.Cls.f``, what ``Cls.f`` resolves to (``mlir.register_lowering(p,
+    Lowerings.start)``). Instance methods and nested functions are not summarised: their callers'
+    objects are not tracked.
+    """
+    parent = parsed.parents.get(function)
+    if isinstance(parent, cst.Module):
+        return f"{parsed.name.name}.{function.name.value}"
+    owner = parsed.parents.get(parent) if isinstance(parent, cst.IndentedBlock) else None
+    if isinstance(owner, cst.ClassDef) and isinstance(parsed.parents.get(owner), cst.Module) \
+            and (_decorated(function, "staticmethod") or _decorated(function, "classmethod")):
+        return f"{parsed.name.name}.{owner.name.value}.{function.name.value}"
+    return None
+
+
+def implicit_parameters(function: cst.FunctionDef) -> int:
+    """How many leading positional parameters a call ``Cls.f(...)`` does not pass: 1 (``cls``) for a ``@classmethod``."""
+    return 1 if _decorated(function, "classmethod") else 0
+
+
+def keyword_read(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """``"k"`` when ``expr`` reads the keyword ``k`` from ``function``'s ``**params``, else ``None``.
+
+    The reads are ``params["k"]``, ``params.get("k"[, default])`` and ``params.pop("k"[, default])``,
+    also through a name bound once to one (``mode = params.get("mode")``): a call ``f(..., k=v)``
+    (or JAX calling a registered rule with ``bind``'s keywords) puts ``v`` there.
+    """
+    star = function.params.star_kwarg
+    if not isinstance(star, cst.Param):
+        return None
+    if isinstance(expr, cst.Name):
+        bindings = bindings_of_name(parsed, expr)
+        if not bindings or len(bindings) != 1 or bindings[0].value is None or isinstance(bindings[0].value, cst.Name):
+            return None
+        expr = bindings[0].value
+    receiver, key = None, None
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        receiver, key = expr.value, expr.slice[0].slice.value
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("get", "pop") \
+            and 1 <= len(expr.args) <= 2 and not any(a.keyword or a.star for a in expr.args):
+        receiver, key = expr.func.value, expr.args[0].value
+    name = string_value(key) if key is not None else None
+    if name is None or parameter_of(parsed, receiver, function) != star.name.value:
+        return None
+    return name

@@ -18,7 +18,7 @@ import libcst as cst
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.programs import bind_sinks
-from asynccfg_lint.resolution import enclosing, parameter_of
+from asynccfg_lint.resolution import enclosing, implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.tracer import DictTracer
 
@@ -27,8 +27,9 @@ MAX_ROUNDS = 8
 
 
 def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
-    """0-based position of ``param`` among ``function``'s positional parameters, else ``None``."""
-    positional = [*function.params.posonly_params, *function.params.params]
+    """0-based position of ``param`` among the positional arguments a call passes ``function`` (a
+    ``@classmethod``'s ``cls`` is not passed), else ``None``."""
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     for index, candidate in enumerate(positional):
         if candidate.name.value == param:
             return index
@@ -36,8 +37,14 @@ def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
 
 
 def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> set[SinkSpec]:
-    """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key)."""
-    qualname = f"{parsed.name.name}.{function.name.value}"
+    """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
+
+    ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
+    :func:`~asynccfg_lint.resolution.keyword_read`), passed by keyword only.
+    """
+    qualname = summarised_name(parsed, function)
+    if qualname is None:
+        return set()
     params = function.params
     named: frozenset[str] = frozenset()
     if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == param:
@@ -63,9 +70,10 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
 
 
 def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """The top-level ``def`` containing ``node`` (methods and nested functions are not summarised)."""
+    """The top-level ``def`` (or static or class method of a top-level class) containing ``node``;
+    instance methods and nested functions are not summarised."""
     function = enclosing(parsed, node, (cst.FunctionDef,))
-    if function is None or not isinstance(parsed.parents.get(function), cst.Module):
+    if not isinstance(function, cst.FunctionDef) or summarised_name(parsed, function) is None:
         return None
     return function
 
@@ -88,7 +96,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
             return
         specs = _spec(parsed, function, param, kind, key)
         for spec in specs:
-            uses.setdefault((f"{parsed.name.name}.{function.name.value}", param), use)
+            uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
 
     for call in find_sink_calls(parsed, sinks):
@@ -99,6 +107,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
             param = parameter_of(parsed, call.argument, function)
             if param is None and call.argument is call.call:  # `prim.bind(x, **params)` in `def f(x, **params)`
                 param = _forwarded_keyword(function, call.call, call.spec.param)
+            if param is None:  # `wrapper(ctx, x, params["k"])`
+                param = keyword_read(parsed, call.argument, function)
             add(function, param, SinkKind.VALUE, call.spec.key, call.argument)
             continue
         param = parameter_of(parsed, call.argument, function)
@@ -112,6 +122,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
             add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque)
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
+            if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
+                param = keyword_read(parsed, entry.value, function)
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, entry.value)
     return derived | bind_sinks(parsed, sinks | derived)

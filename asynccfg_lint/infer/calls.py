@@ -14,7 +14,7 @@ from asynccfg_lint.infer import lookup
 from asynccfg_lint.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
 from asynccfg_lint.infer.model import METHOD
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.resolution import local_definition, qualified_names, string_value
+from asynccfg_lint.resolution import enclosing, keyword_read, local_definition, qualified_names, string_value
 from asynccfg_lint.tracer import ASYNC_RUNNERS, is_typed_dict, returns_of
 
 
@@ -115,8 +115,21 @@ class CallInference:
         if isinstance(definition, cst.FunctionDef):
             return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
         if isinstance(expr.func, cst.Attribute):
+            keyword = self._keyword_default(expr, depth)
+            if keyword is not None:
+                return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _keyword_default(self, expr: cst.Call, depth: int) -> list[Origin] | None:
+        """``params.get("k", default)`` / ``params.pop("k", default)`` of the function's ``**params``: the
+        default (a value like a parameter's default) or what a caller passes as ``k`` (unknown)."""
+        if len(expr.args) != 2:
+            return None
+        function = enclosing(self.parsed, expr, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or keyword_read(self.parsed, expr, function) is None:
+            return None
+        return self.origins(expr.args[1].value, depth + 1) + self._one(expr, UNKNOWN)
 
     def _awaited(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:
         """What ``await expr`` or ``asyncio.run(expr)`` gives: for a call of an ``async def`` of the project, its result."""

@@ -18,7 +18,7 @@ from asynccfg_lint.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignment
 from asynccfg_lint.infer.folding import float_inferred, int_constant, int_inferred
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.programs import LOWERING_RULE_CONTEXT, is_rule_context
+from asynccfg_lint.programs import JAX_ARRAY, LOWERING_RULE_CONTEXT, PRIMITIVE, bind_operands, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
     attribute_bindings,
@@ -304,16 +304,34 @@ class InferenceWalk:
 
         Callers are never all visible (JAX calls a registered lowering rule; anything public may be
         called from elsewhere), so a default is a value like any other, reported where it is written.
-        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or not.
+        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or
+        not; an unannotated parameter the function passes to a primitive's ``bind`` as an operand is a
+        ``jax.Array`` (:func:`~asynccfg_lint.programs.bind_operands`).
         """
         result = self.origins(param.default, depth + 1) if param.default is not None else []
         if is_rule_context(self.parsed, param):
             result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
         elif binding.annotation is not None:
             result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+        elif self._is_bind_operand(param, depth):
+            result.append(Origin(expr, Inferred(self.catalog.types[JAX_ARRAY].verdict,
+                                                model=Known(frozenset({JAX_ARRAY})))))
         else:
             result.append(Origin(expr, UNKNOWN))
         return result
+
+    def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
+        """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
+        function = self.parsed.parents.get(self.parsed.parents.get(param))
+        if not isinstance(function, cst.FunctionDef):
+            return False
+        receivers = bind_operands(self.parsed, function).get(param.name.value)
+        if not receivers:
+            return False
+        primitive = Known(frozenset({PRIMITIVE}))
+        return all(origins and all(lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) == primitive
+                                   for o in origins)
+                   for origins in (self.origins(r, depth + 1) for r in receivers))
 
     def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
         """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""

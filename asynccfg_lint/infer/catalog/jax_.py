@@ -14,7 +14,7 @@ from __future__ import annotations
 from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
-IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; from jax._src import core; "
+IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
            "from jax._src.interpreters import mlir; from jax._src import sharding_impls, mesh as mesh_lib")
 
 CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
@@ -23,6 +23,7 @@ SPMD = "jax._src.sharding_impls.SPMDAxisContext"
 MESH = "jax._src.mesh.Mesh"
 SHAPED = "jax._src.core.ShapedArray"
 FUTURE = "jax._src.core.AbstractFuture"
+PRIMITIVE = "jax._src.core.Primitive"
 DEVICE = "jax.Device"
 
 DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
@@ -51,6 +52,14 @@ ROWS = (
     CallRow("jax.numpy.dtype", "numpy.dtype", "jnp.dtype(...) is a numpy.dtype", "jnp.dtype('float32')"),
     CallRow("jax.default_backend", "builtins.str", "jax.default_backend() is a str", "jax.default_backend()"),
     TypeRow("jax.Array", T.JAX_ARRAY, "jax.Array", "jnp.arange(3)", "a jax.Array is rejected by the default hook"),
+    # a primitive: `prim.bind(x, ...)`'s positional arguments are its operands, jax.Arrays (under jit
+    # the DynamicJaxprTracer the oracle's program fixtures measure: x.dtype a numpy.dtype,
+    # x.shape a tuple of ints, x.ndim an int; asynccfg_lint.programs.bind_operands)
+    TypeRow(PRIMITIVE, T.rejected("jax Primitive", "use its .name"), PRIMITIVE, "core.Primitive('probe')",
+            "a Primitive is rejected by the default hook"),
+    CallRow(PRIMITIVE, PRIMITIVE, "core.Primitive(name) is a Primitive", "core.Primitive('probe')"),
+    CallRow("jax.extend.core.Primitive", PRIMITIVE, "jax.extend.core.Primitive(name) is a Primitive",
+            "jax.extend.core.Primitive('probe')"),
     MemberRow("jax.Array", ATTRIBUTE, "dtype", "numpy.dtype", "x.dtype of a jax.Array is a numpy.dtype"),
     MemberRow("jax.Array", ATTRIBUTE, "shape", "tuple of int", "x.shape of a jax.Array is a tuple of ints"),
     MemberRow("jax.Array", ATTRIBUTE, "ndim", "builtins.int", "x.ndim of a jax.Array is an int"),
