@@ -15,7 +15,7 @@ from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
-from asynccfg_lint.programs import lambda_parameter
+from asynccfg_lint.programs import bind_visible, lambda_parameter, rule_registrations
 from asynccfg_lint.resolution import enclosing, keyword_read, location, parameter_of, qualified_names, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
@@ -71,7 +71,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
                 finding = _used_at(finding, places[place])
-            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls):
+            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) \
+                    and not _unbound_rule(parsed, finding.node, workspace):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
@@ -147,6 +148,17 @@ def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_ca
     name = summarised_name(parsed, function)
     param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)
     return name is not None and param is not None and (name, param) in checked_at_calls
+
+
+def _unbound_rule(parsed: ParsedModule, node: cst.CSTNode, workspace: Workspace) -> bool:
+    """True when ``node`` is in a registered lowering rule none of whose primitives has a ``bind``
+    anywhere visible (:func:`~asynccfg_lint.programs.bind_visible`): no call shows what its
+    parameters hold, so they are ACC201 where the rule uses them."""
+    function = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
+    if function is None:
+        return False
+    found = rule_registrations(parsed, function)
+    return bool(found) and not any(bind_visible(parsed, r, workspace.named_elsewhere) for r in found)
 
 
 def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,

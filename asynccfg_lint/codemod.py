@@ -87,5 +87,5 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         sinks, modules = BUILTIN_SINKS, None
         if root is not None:
             project = package_project(root)
-            sinks, modules = project.sinks(BUILTIN_SINKS), project.module
+            sinks, modules = project.sinks(BUILTIN_SINKS), project
         return fix_source(source, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)

@@ -18,7 +18,7 @@ body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -358,3 +358,39 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
                         found.setdefault(param, []).append(call.func.value)
         memo[id(function)] = found
     return memo[id(function)]
+
+
+def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
+    """The registrations whose rule JAX calls is ``function``: a ``def`` given directly (or through
+    ``functools.partial``), or a ``lambda`` (the function a lambda calls is not one: the lambda's call is visible)."""
+    return [r for r in registrations(parsed) if (r.forwarding.node is function if r.forwarding is not None
+                                                  else r.function is function)]
+
+
+def _may_be(parsed: ParsedModule, receiver: cst.BaseExpression, primitive: frozenset[str]) -> bool:
+    """True when ``receiver`` names the primitive, or is a name bound to an expression that names it
+    (``prim = a_p if is_async else b_p; prim.bind(...)``, as ``jax/_src/lax/parallel.py`` writes it)."""
+    if qualified_names(parsed, receiver) & primitive:
+        return True
+    bindings = bindings_of_name(parsed, receiver) if isinstance(receiver, cst.Name) else None
+    pending = [b.value for b in bindings or () if b.value is not None]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and qualified_names(parsed, node) & primitive:
+            return True
+        pending.extend(node.children)
+    return False
+
+
+def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Callable[[str, str], bool]) -> bool:
+    """True when a ``bind`` of ``registration``'s primitive may be seen: a call ``<primitive>.bind(...)``
+    in ``parsed``, or the primitive's name in the text of another module of the project
+    (``elsewhere(name, module)``, :meth:`asynccfg_lint.workspace.Workspace.named_elsewhere`).
+
+    Without one, what the rule's parameters hold is known to no analysed code (ACC201 where it is used).
+    """
+    for call in parsed.calls:
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind" \
+                and _may_be(parsed, call.func.value, registration.primitive):
+            return True
+    return any(elsewhere(name.rpartition(".")[2], name.rpartition(".")[0]) for name in registration.primitive)

@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
@@ -110,6 +111,7 @@ class Project:
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
         self._names: dict[tuple[SinkSpec, ...], SinkNames] = {}
+        self._naming: dict[str, tuple[str, ...]] = {}
         #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
         self._outcomes: dict[str, FileOutcome] = {}
         self._executor: Executor | None = None
@@ -201,6 +203,22 @@ class Project:
         """The project module ``name``, parsed (see :meth:`module_path`); ``None`` when the project has none."""
         path = self.module_path(name)
         return self.parsed(path) if path is not None else None
+
+    #: a project is the module loader of the analyses it runs (:data:`asynccfg_lint.workspace.ModuleLoader`)
+    __call__ = module
+
+    def naming(self, word: str) -> tuple[str, ...]:
+        """The dotted module names of the project's files whose text has the identifier ``word`` (a byte
+        search, no parse): where a primitive's ``bind`` may be called (:meth:`Workspace.named_elsewhere`)."""
+        if word not in self._naming:
+            pattern = re.compile(rb"\b" + re.escape(word.encode()) + rb"\b")
+            self._naming[word] = tuple(self._module(path) for path in self.files
+                                       if (source := self.source(path)) is not None and pattern.search(source))
+        return self._naming[word]
+
+    def file_modules(self) -> list[tuple[str, str]]:
+        """``(dotted module name, path)`` of every file of the project."""
+        return [(self._module(path), path) for path in self.files]
 
     def sinks(self, builtin: Iterable[SinkSpec], text: str | bytes | None = None) -> tuple[SinkSpec, ...]:
         """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
@@ -302,6 +320,7 @@ class Project:
         self._parsed.pop(path, None)
         self._sinks.clear()
         self._names.clear()
+        self._naming.clear()
 
     def _module(self, path: str) -> str:
         """``path``'s dotted module name (:func:`~asynccfg_lint.discovery.module_name_for`), the walk up

@@ -42,6 +42,12 @@ class ModuleSource(Protocol):
     def digest(self, path: str) -> str | None:
         """A digest of ``path``'s bytes, or ``None`` when it cannot be read."""
 
+    def naming(self, word: str) -> tuple[str, ...]:
+        """The dotted names of the project's modules whose text has the identifier ``word``."""
+
+    def file_modules(self) -> list[tuple[str, str]]:
+        """``(dotted module name, path)`` of every file of the project."""
+
 
 #: a module the analysis looked up: (dotted name, its project file or None, that file's digest or None)
 Dependency = tuple[str, "str | None", "str | None"]
@@ -117,6 +123,13 @@ class _RecordingLoader:
         path = self.source.module_path(name)
         self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
         return self.source.parsed(path) if path is not None else None
+
+    def naming(self, word: str) -> tuple[str, ...]:
+        """As :meth:`ModuleSource.naming`; the outcome then depends on every file of the project (one
+        that starts naming ``word`` changes the answer), so each is recorded."""
+        for name, path in self.source.file_modules():
+            self.seen.setdefault(name, (name, path, self.source.digest(path)))
+        return self.source.naming(word)
 
 
 def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:

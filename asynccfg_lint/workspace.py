@@ -102,6 +102,15 @@ class Workspace:
         """The project module of dotted name ``name`` (parsed once per check), else ``None``."""
         return self._home(name)
 
+    def named_elsewhere(self, word: str, module: str) -> bool:
+        """True when a project module other than ``module`` has the identifier ``word`` in its text.
+
+        Asked of a loader that can search the project's texts (a ``Project``, a task's loader:
+        their ``naming``); with another loader, or none, only the checked module is visible.
+        """
+        naming = getattr(self._modules, "naming", None)
+        return naming is not None and any(name != module for name in naming(word))
+
     def _home(self, name: str) -> ParsedModule | None:
         if name not in self._homes:
             self._homes[name] = self._modules(name) if self._modules is not None else None

@@ -177,6 +177,56 @@ def test_package_through_the_language_server():
         client.close()
 
 
+#: where the rule of relay_start_p (bound by no module of extpkg) puts its keyword into the config
+RELAY_USE = ("extpkg/primitives.py", 43, 88, "ACC201")
+
+
+def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_path):
+    """A registered rule whose primitive no analysed module binds: with ACC201 selected, the
+    parameter it puts into the config is reported where the rule uses it. The rules of
+    exchange_start_p and options_start_p are bound in api.py, so theirs are not, also when
+    primitives.py is checked alone (the package's texts are searched for the primitive's name);
+    CLI, flake8 and the language server agree."""
+    package = parse_text(run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "extpkg", cwd=PROGRAMS).stdout)
+    unknown = [(r.path, r.line, r.column, r.code) for r in package if r.code == "ACC201"]
+    assert unknown == [RELAY_USE]
+    assert package[[r.code for r in package].index("ACC201")].message == (
+        'value for key "depth" has a type the checker cannot determine; annotate it or convert it with '
+        "int()/float()/bool()/str()")
+    alone = parse_text(run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "extpkg/primitives.py",
+                               cwd=PROGRAMS).stdout)
+    assert alone == [r for r in package if r.path == "extpkg/primitives.py"]
+    assert acc_rows(run_flake8("--select", "ACC", "extpkg", cwd=PROGRAMS).stdout) == package
+    # without the package (stdin): only the module is visible, where no code binds exchange_start_p
+    # (line 23: its rule's schedule and overlap); options.py is not read either (lines 29, 30: asdict of its classes)
+    piped = parse_text(run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "--stdin-filename",
+                               "primitives.py", "-", cwd=tmp_path,
+                               stdin=(PACKAGE / "primitives.py").read_bytes()).stdout)
+    assert sorted(r.line for r in piped if r.code == "ACC201") == [23, 23, 29, 30, RELAY_USE[1]]
+
+    shutil.copytree(PACKAGE, tmp_path / "extpkg")
+    (tmp_path / "pyproject.toml").write_text('[tool.asynccfg-lint]\nextend-select = ["ACC201"]\n', encoding="utf-8")
+    cli = [row for row in parse_text(run_cli("--no-cache", "extpkg", cwd=tmp_path).stdout)
+           if row.path == "extpkg/primitives.py"]
+    assert [(r.path, r.line, r.column, r.code) for r in cli if r.code == "ACC201"] == [RELAY_USE]
+    client = LspClient(cwd=tmp_path)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        path = tmp_path / "extpkg" / "primitives.py"
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": path.as_uri(), "languageId": "python", "version": 1, "text": path.read_text()}})
+        published = client.notification("textDocument/publishDiagnostics")
+        seen = [(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["code"], d["message"])
+                for d in published["diagnostics"]]
+        assert seen == [(row.line, row.column, row.code, row.message) for row in cli]
+        assert client.request("shutdown") is None
+        client.notify("exit")
+        assert client.wait() == 0
+    finally:
+        client.close()
+
+
 @pytest.mark.oracle
 def test_fixed_programs_lower_where_nothing_is_left(tmp_path):
     """``fix --unsafe-fixes`` over copies of the single-module programs; real JAX then lowers and

@@ -398,7 +398,7 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
     from asynccfg_lint.fixer import fix_file
 
     if jobs == 1 or len(files) <= 1:
-        yield from (fix_file(file, option, project.module) for file, option in zip(files, options))
+        yield from (fix_file(file, option, project) for file, option in zip(files, options))
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -424,7 +424,7 @@ def _fix_in_worker(path: str, options: FixOptions) -> FileResult:
     from asynccfg_lint.fixer import fix_file
 
     project = worker_project()
-    return fix_file(path, options, project.module if project is not None else None)
+    return fix_file(path, options, project)
 
 
 def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]:

@@ -181,7 +181,7 @@ class AsyncCfgChecker:
         from asynccfg_lint.checker import check_source
 
         return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
-                            modules=project.module if project is not None else None)
+                            modules=project)
 
 
 def _package_files(paths: Sequence[str]) -> dict[str, list[str]]:

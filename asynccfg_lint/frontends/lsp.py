@@ -445,7 +445,7 @@ class AsyncCfgLanguageServer(LanguageServer):
             text = self.workspace.get_text_document(uri).source
         sinks = project.sinks(settings.sinks, text)  # may parse the saved file (for its summary): then it is kept
         saved = project.kept(path) if project.source(path) == text.encode("utf-8", "surrogatepass") else None
-        return ProjectView(sinks, project.module, saved)
+        return ProjectView(sinks, project, saved)
 
     def saved(self, uri: str) -> list[str]:
         """A file was saved: the package's changed files are read again (the other modules' parses and
