@@ -38,7 +38,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     expression of ``parsed`` it arrives through (``Finding.written_at`` says where it is written).
     A value passed to a primitive's ``bind`` is reported at the argument, its message naming where
     the registered rule uses it (``Finding.used_at``); with ``selection``, such findings of codes
-    not selected are left out (naming the place costs the positions of the rule's module).
+    not selected are left out (naming the place costs the positions of the rule's module). A
+    registered rule's parameters are ACC201 where it uses them when no ``bind`` of its primitive is
+    visible (looked up only when ACC201 is selected, or ``selection`` is ``None``).
     """
     sinks = summarise_module(parsed, sinks)  # this module's own wrappers
     checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
@@ -71,8 +73,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
                 finding = _used_at(finding, places[place])
-            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) \
-                    and not _unbound_rule(parsed, finding.node, workspace):
+            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
+                    selection is not None and not selection.is_enabled("ACC201")
+                    or not _unbound_rule(parsed, finding.node, workspace)):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)

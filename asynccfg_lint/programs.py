@@ -341,23 +341,23 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
     ``jax._src.core.Primitive.bind(*args, **params)``: the positional arguments are the
     primitive's operands, JAX values; under ``jit`` each is a tracer, an instance of ``jax.Array``
     (measured on jax 0.12.0.1 in the program fixtures, ``tests/fixtures/programs/operands.py``).
-    Computed once per function.
+    Computed once per module, in one pass over its calls.
     """
-    memo: dict[int, dict[str, list[cst.BaseExpression]]] = parsed.facts.setdefault("bind_operands", {})
-    if id(function) not in memo:
-        found: dict[str, list[cst.BaseExpression]] = {}
+    memo: dict[int, dict[str, list[cst.BaseExpression]]] | None = parsed.facts.get("bind_operands")
+    if memo is None:
+        memo = parsed.facts["bind_operands"] = {}
         for call in parsed.calls:
             if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
                 continue
-            if enclosing(parsed, call, (cst.FunctionDef, cst.Lambda)) is not function:
+            caller = enclosing(parsed, call, (cst.FunctionDef, cst.Lambda))
+            if not isinstance(caller, cst.FunctionDef):
                 continue
             for arg in call.args:
                 if arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name):
-                    param = parameter_of(parsed, arg.value, function)
+                    param = parameter_of(parsed, arg.value, caller)
                     if param is not None:
-                        found.setdefault(param, []).append(call.func.value)
-        memo[id(function)] = found
-    return memo[id(function)]
+                        memo.setdefault(id(caller), {}).setdefault(param, []).append(call.func.value)
+    return memo.get(id(function), {})
 
 
 def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
