@@ -157,22 +157,27 @@ def test_package_through_the_language_server():
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == "extpkg/api.py"]
     assert len(cli) == 2
-    client = LspClient(cwd=PROGRAMS)
+    # the server shows paths as the CLI started in the same folder does
+    assert _served(PROGRAMS, PACKAGE / "api.py") == [(row.line, row.column, row.code, row.message) for row in cli]
+
+
+def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
+    """``(line, column, code, message)`` of what a real language server rooted at ``root`` publishes
+    for ``path`` opened as saved (1-based, as the CLI prints them); the server then shuts down cleanly."""
+    client = LspClient(cwd=root)
     try:
-        client.request("initialize", {"processId": None, "rootUri": PROGRAMS.as_uri(), "capabilities": {}})
+        client.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
         client.notify("initialized", {})
-        uri = (PACKAGE / "api.py").as_uri()
         client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "python", "version": 1, "text": (PACKAGE / "api.py").read_text()}})
+            "uri": path.as_uri(), "languageId": "python", "version": 1, "text": path.read_text()}})
         published = client.notification("textDocument/publishDiagnostics")
-        assert published["uri"] == uri
+        assert published["uri"] == path.as_uri()
         seen = [(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["code"], d["message"])
                 for d in published["diagnostics"]]
-        # the server shows paths as the CLI started in the same folder does
-        assert seen == [(row.line, row.column, row.code, row.message) for row in cli]
         assert client.request("shutdown") is None
         client.notify("exit")
         assert client.wait() == 0
+        return seen
     finally:
         client.close()
 
@@ -209,22 +214,8 @@ def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_pat
     cli = [row for row in parse_text(run_cli("--no-cache", "extpkg", cwd=tmp_path).stdout)
            if row.path == "extpkg/primitives.py"]
     assert [(r.path, r.line, r.column, r.code) for r in cli if r.code == "ACC201"] == [RELAY_USE]
-    client = LspClient(cwd=tmp_path)
-    try:
-        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
-        client.notify("initialized", {})
-        path = tmp_path / "extpkg" / "primitives.py"
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": path.as_uri(), "languageId": "python", "version": 1, "text": path.read_text()}})
-        published = client.notification("textDocument/publishDiagnostics")
-        seen = [(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["code"], d["message"])
-                for d in published["diagnostics"]]
-        assert seen == [(row.line, row.column, row.code, row.message) for row in cli]
-        assert client.request("shutdown") is None
-        client.notify("exit")
-        assert client.wait() == 0
-    finally:
-        client.close()
+    served = _served(tmp_path, tmp_path / "extpkg" / "primitives.py")
+    assert served == [(row.line, row.column, row.code, row.message) for row in cli]
 
 
 @pytest.mark.oracle
@@ -300,3 +291,60 @@ def test_registration_forms_and_the_rule_context():
     functions = {s.name.value: s for s in parsed.module.body if isinstance(s, cst.FunctionDef)}
     contexts = {name: [is_rule_context(parsed, p) for p in f.params.params] for name, f in functions.items()}
     assert contexts == {name: [name != "unregistered", False] for name in functions}
+
+
+METHOD_AND_LAMBDA_RULES = '''
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax.parallel import _emit_async_start_custom_call as emit
+
+f_p, g_p, h_p, i_p, j_p = (core.Primitive(n) for n in "fghij")
+
+def direct(ctx, x, *, k):
+    return emit("t", ctx, x, {"k": k})
+
+def reads(ctx, x, **params):
+    mode = params.get("mode", 1)
+    return emit("t", ctx, x, {"m": params["m"], "mode": mode, "p": params.pop("p")})
+
+class Lowerings:
+    @staticmethod
+    def start(ctx, x, *, k):
+        return emit("t", ctx, x, {"k": k})
+
+    @classmethod
+    def begin(cls, ctx, x, *, k):
+        return emit("t", ctx, x, {"k": k})
+
+mlir.register_lowering(f_p, Lowerings.start)
+mlir.register_lowering(g_p, Lowerings.begin)
+mlir.register_lowering(h_p, lambda c, x, *, peers: direct(c, x, k=peers))
+mlir.register_lowering(i_p, reads)
+mlir.register_lowering(j_p, lambda c, x, **kw: direct(c, x, **kw))
+'''
+
+
+def test_method_and_lambda_rules_and_params_reads():
+    """A static or class method, a lambda (renaming or passing on its ``**kw``) and ``params[...]``
+    reads become ``bind`` keywords; the context is the first parameter a call passes (after ``cls``)."""
+    import libcst as cst
+
+    from asynccfg_lint.jax_facts import BUILTIN_SINKS
+    from asynccfg_lint.parse import parse_source
+    from asynccfg_lint.programs import is_rule_context
+    from asynccfg_lint.summaries import summarise_module
+
+    parsed = parse_source(METHOD_AND_LAMBDA_RULES, "ext.py")
+    binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summarise_module(parsed, BUILTIN_SINKS)
+             if s.used_at is not None}
+    assert binds == {("ext.f_p.bind", "k", "ext.Lowerings.start", None),
+                     ("ext.g_p.bind", "k", "ext.Lowerings.begin", None),
+                     ("ext.h_p.bind", "peers", "ext.direct", "k"),
+                     ("ext.i_p.bind", "m", "ext.reads", None), ("ext.i_p.bind", "mode", "ext.reads", None),
+                     ("ext.i_p.bind", "p", "ext.reads", None),
+                     ("ext.j_p.bind", "k", "ext.direct", None)}
+    methods = next(s for s in parsed.module.body if isinstance(s, cst.ClassDef)).body.body
+    assert [[is_rule_context(parsed, p) for p in m.params.params] for m in methods] == [
+        [True, False], [False, True, False]]
+    lambdas = [c.args[1].value for c in parsed.calls if len(c.args) > 1 and isinstance(c.args[1].value, cst.Lambda)]
+    assert [[is_rule_context(parsed, p) for p in lam.params.params] for lam in lambdas] == [[True, False]] * 2
