@@ -28,7 +28,7 @@ from asynccfg_lint.cache import ResultCache, task_key
 from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
 from asynccfg_lint.prefilter import SinkIndex, SinkNames
-from asynccfg_lint.tasks import CheckSettings, FileOutcome, FileTask, analyse_task
+from asynccfg_lint.tasks import PROJECT_FILES, CheckSettings, FileOutcome, FileTask, analyse_task
 
 if TYPE_CHECKING:
     from asynccfg_lint.parse import ParsedModule
@@ -220,6 +220,10 @@ class Project:
         """``(dotted module name, path)`` of every file of the project."""
         return [(self._module(path), path) for path in self.files]
 
+    def files_digest(self) -> str:
+        """The SHA-256 hex digest of the project's sorted list of files (see :data:`~asynccfg_lint.tasks.PROJECT_FILES`)."""
+        return hashlib.sha256("\n".join(sorted(self.files)).encode("utf-8", "surrogatepass")).hexdigest()
+
     def sinks(self, builtin: Iterable[SinkSpec], text: str | bytes | None = None) -> tuple[SinkSpec, ...]:
         """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
 
@@ -362,7 +366,10 @@ class Project:
         if outcome is None:
             return None
         for name, path, digest in outcome.dependencies:
-            if self.module_path(name) != path or (path is not None and self.digest(path) != digest):
+            if name == PROJECT_FILES:
+                if digest != self.files_digest():
+                    return None
+            elif self.module_path(name) != path or (path is not None and self.digest(path) != digest):
                 return None
         self._outcomes[key] = outcome
         return outcome

@@ -48,9 +48,15 @@ class ModuleSource(Protocol):
     def file_modules(self) -> list[tuple[str, str]]:
         """``(dotted module name, path)`` of every file of the project."""
 
+    def files_digest(self) -> str:
+        """A digest of the project's list of files (it changes when a file is added or removed)."""
 
-#: a module the analysis looked up: (dotted name, its project file or None, that file's digest or None)
+
+#: a module the analysis looked up: (dotted name, its project file or None, that file's digest or None);
+#: or (:data:`PROJECT_FILES`, None, the digest of the project's list of files)
 Dependency = tuple[str, "str | None", "str | None"]
+#: the dependency name of an answer that depends on which files the project has (``naming``)
+PROJECT_FILES = "<project files>"
 
 
 @dataclass(frozen=True)
@@ -126,9 +132,11 @@ class _RecordingLoader:
 
     def naming(self, word: str) -> tuple[str, ...]:
         """As :meth:`ModuleSource.naming`; the outcome then depends on every file of the project (one
-        that starts naming ``word`` changes the answer), so each is recorded."""
+        that starts naming ``word`` changes the answer), so each is recorded, and so is the list of
+        files (an added file may name it)."""
         for name, path in self.source.file_modules():
             self.seen.setdefault(name, (name, path, self.source.digest(path)))
+        self.seen[PROJECT_FILES] = (PROJECT_FILES, None, self.source.files_digest())
         return self.source.naming(word)
 
 

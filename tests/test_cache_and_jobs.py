@@ -145,6 +145,23 @@ def test_a_cached_outcome_is_not_used_once_a_module_it_read_changed(tmp_path):
     assert (second.returncode, second.stdout) == (0, "")
 
 
+def test_a_cached_rule_outcome_sees_a_file_that_starts_binding_its_primitive(tmp_path):
+    """Whether a rule's primitive is bound anywhere depends on every file of the package, also one
+    added after the cached run: the ACC201 of its parameter goes when a module binds it, and comes back."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
+    args = ("--isolated", "--cache-dir", "c", "--extend-select", "ACC201", "extpkg/primitives.py")
+
+    def unknown() -> list[tuple[int, int]]:
+        return [(row.line, row.column) for row in parse_text(run_cli(*args, cwd=tmp_path).stdout) if row.code == "ACC201"]
+
+    assert unknown() == [(43, 88)]  # relay_start_p: no module of the package binds it
+    (tmp_path / "extpkg" / "relay.py").write_text(
+        "from .primitives import relay_start_p\n\n\ndef relay(x):\n    return relay_start_p.bind(x, depth=1)\n")
+    assert unknown() == []
+    (tmp_path / "extpkg" / "relay.py").unlink()
+    assert unknown() == [(43, 88)]
+
+
 def run_and_list_modules(tmp_path: Path, *args: str) -> tuple[int, bool]:
     """Run the CLI in a fresh interpreter; return its exit code and whether libcst was imported."""
     script = (
