@@ -15,12 +15,12 @@ from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
-from asynccfg_lint.resolution import enclosing, location, parameter_of, qualified_names
+from asynccfg_lint.resolution import location, parameter_of, qualified_names
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
-from asynccfg_lint.summaries import summarise_module
+from asynccfg_lint.summaries import module_level_function, summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
@@ -133,8 +133,8 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
     """True when ``node`` is a parameter of the enclosing top-level function that is a (derived) sink parameter."""
-    function = enclosing(parsed, node, (cst.FunctionDef,))
-    if not isinstance(function, cst.FunctionDef):
+    function = module_level_function(parsed, node)
+    if function is None:
         return False
     param = parameter_of(parsed, node, function)
     return param is not None and (f"{parsed.name.name}.{function.name.value}", param) in checked_at_calls

@@ -73,18 +73,19 @@ def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
 def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:
     """The ``bindings`` of a name that may still hold at ``use``: those not overwritten on every path to it.
 
-    A plain assignment ``name = ...`` in a block that also holds ``use``, before it and in the
-    same scope, runs on every path to ``use`` (exceptions aside): the bindings that start before it
-    cannot reach ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later
-    bindings are kept (a loop may carry them round), as are loop targets, augmented assignments
-    and closures (the use may run after any of them).
+    A plain assignment ``name = ...`` (or ``name op= ...``, whose value is made from what the name
+    held before) in a block that also holds ``use``, before it and in the same scope, runs on
+    every path to ``use`` (exceptions aside): the bindings that start before it cannot reach
+    ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later bindings are
+    kept (a loop may carry them round), as are loop targets and closures (the use may run after
+    any of them).
     """
     scope = parsed.scopes.get(use)
     last: Binding | None = None
     for binding in bindings:
         node = binding.assignment.node if binding.assignment is not None else None
         parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
-        plain = isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AnnAssign) and parent.value is not None
+        plain = isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None
         if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
             continue
         block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))

@@ -62,11 +62,19 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
     return keyword if forwarded and keyword not in named else None
 
 
-def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """The top-level ``def`` containing ``node`` (methods and nested functions are not summarised)."""
+def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The top-level ``def`` containing ``node``, also through functions nested in it; ``None`` in a method.
+
+    A function nested in a top-level one reads the outer function's parameters as closure
+    variables (``def bind(leaf): return p.bind(leaf, tiled=tiled)`` in ``def start(x, *, tiled=False)``,
+    as ``jax/_src/lax/parallel.py`` writes its public functions), so a sink reached there makes
+    the outer function a wrapper. Methods are not summarised.
+    """
     function = enclosing(parsed, node, (cst.FunctionDef,))
-    if function is None or not isinstance(parsed.parents.get(function), cst.Module):
-        return None
+    while function is not None and not isinstance(parsed.parents.get(function), cst.Module):
+        function = enclosing(parsed, function, (cst.FunctionDef, cst.ClassDef))
+        if not isinstance(function, cst.FunctionDef):
+            return None
     return function
 
 
@@ -92,7 +100,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
         derived.update(specs)
 
     for call in find_sink_calls(parsed, sinks):
-        function = _module_level_function(parsed, call.call)
+        function = module_level_function(parsed, call.call)
         if function is None:
             continue
         if call.spec.kind is SinkKind.VALUE:

@@ -155,11 +155,15 @@ class InferenceWalk:
         modelled = self._member(expr, expr.left, OPERATOR, symbol, depth) if symbol is not None else None
         if modelled is not None:  # Path("/") / "x", a datetime minus a datetime
             return modelled
+        return self._operation(expr, expr.operator, self.origins(expr.left, depth + 1),
+                               self.origins(expr.right, depth + 1))
+
+    def _operation(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left_origins: list[Origin],
+                   right_origins: list[Origin]) -> list[Origin]:
+        """What ``left <operator> right`` is at ``expr``, from what each operand may be (also for ``x op= y``)."""
         # elements of another module's list are that module's nodes: they are not carried over
-        left = [o.inferred if o.home is None else replace(o.inferred, elements=())
-                for o in self.origins(expr.left, depth + 1)]
-        right = [o.inferred if o.home is None else replace(o.inferred, elements=())
-                 for o in self.origins(expr.right, depth + 1)]
+        left = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in left_origins]
+        right = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in right_origins]
         combined = left + right
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
@@ -173,24 +177,24 @@ class InferenceWalk:
                 return self._one(expr, Inferred(result))
         if any(t is T.COMPLEX for t in types):  # 1 + 2j
             return self._one(expr, Inferred(T.COMPLEX))
-        bitwise = isinstance(expr.operator, (cst.BitOr, cst.BitAnd, cst.BitXor))
+        bitwise = isinstance(operator, (cst.BitOr, cst.BitAnd, cst.BitXor, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign))
         if bitwise and len(set(types)) == 1 and types[0].name.startswith("enum"):
             return self._one(expr, Inferred(types[0]))  # Flag.A | Flag.B is a member of the same flag
         # inf // 2 and inf % 2 are NaN, but x / inf, x // inf and x % inf are finite for finite x
         nonfinite = any(i.nonfinite for i in left) or (
-            any(i.nonfinite for i in right) and not isinstance(expr.operator, (cst.Divide, cst.FloorDivide, cst.Modulo))
+            any(i.nonfinite for i in right) and not isinstance(operator, (cst.Divide, cst.FloorDivide, cst.Modulo, cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign))
         )
-        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(expr.operator, cst.Add):
+        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             return self._one(expr, Inferred(T.STR))
-        if isinstance(expr.operator, cst.Modulo) and types[0].json is T.JsonKind.STRING:
+        if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
             return self._one(expr, Inferred(T.STR))
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
             if any(t.name.startswith("numpy") for t in types):
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
-            if isinstance(expr.operator, cst.Divide) or any(t is T.FLOAT for t in types):
+            if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
                 return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
             return self._one(expr, Inferred(T.INT))
-        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(expr.operator, cst.Add):
+        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             elements = tuple(e for i in combined for e in i.elements)
             return self._one(expr, Inferred(T.LIST, elements=elements))
         return self._one(expr, UNKNOWN)
@@ -389,14 +393,28 @@ class InferenceWalk:
         return result
 
     def _augmented(self, expr: cst.Name, statement: cst.AugAssign, depth: int) -> list[Origin]:
+        """What ``name`` holds after ``name op= value``: the operation on what it held before and ``value``
+        (``d += 1`` of an int is an int, at the statement), as for ``name = name op value``."""
         value = self.origins(statement.value, depth + 1)
         if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
             return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
-        if any(o.inferred.type is None for o in value):
-            return [Origin(expr, UNKNOWN)]
-        return [replace(o, node=statement.value) for o in value if not o.inferred.type.serializes] or [
-            Origin(expr, UNKNOWN)
-        ]
+        target = statement.target
+        before = [b for b in bindings_of_name(self.parsed, target) or () if b.augmented is not statement] \
+            if isinstance(target, cst.Name) and id(statement) not in self._active and depth <= MAX_DEPTH else []
+        previous: list[Origin] = []
+        if before:  # (a loop's augmented assignments reach each other: each is followed once at a time)
+            self._active.add(id(statement))
+            try:
+                previous = self._from_bindings(target, reaching(self.parsed, target, before), depth + 1)
+            finally:
+                self._active.discard(id(statement))
+        if previous and all(o.inferred.type is not None for o in previous + value):
+            return self._operation(statement, statement.operator, previous, value)  # n = 1; n += 2: an int
+        # an operand is not known: what is certain to be reported is a bad operand where it is written
+        bad = [o for o in previous if o.inferred.type is not None and not o.inferred.type.serializes]
+        bad += [replace(o, node=statement.value) if o.node is statement.value else o for o in value
+                if o.inferred.type is not None and not o.inferred.type.serializes]
+        return bad or [Origin(expr, UNKNOWN)]
 
     def _attribute(self, expr: cst.Attribute, depth: int) -> list[Origin]:
         constant = self._constant(expr)
