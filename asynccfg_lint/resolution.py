@@ -77,8 +77,8 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
     held before) in a block that also holds ``use``, before it and in the same scope, runs on
     every path to ``use`` (exceptions aside): the bindings that start before it cannot reach
     ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later bindings are
-    kept (a loop may carry them round), as are loop targets and closures (the use may run after
-    any of them).
+    kept only inside a loop around ``use`` (it may carry them round); loop targets and closures
+    are kept (the use may run after any of them).
     """
     scope = parsed.scopes.get(use)
     last: Binding | None = None
@@ -88,16 +88,45 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
         plain = isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None
         if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
             continue
+        statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if _inside(parsed, use, getattr(statement, "value", None)):
+            continue  # `x = x + 1`, `x += x`: the value is computed before the name is bound
         block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))
         ancestor = parsed.parents.get(use)
         while ancestor is not None and ancestor is not block:
             ancestor = parsed.parents.get(ancestor)
         if ancestor is block and (last is None or starts_before(parsed, last.assignment.node, node)):
             last = binding
+    kept = [b for b in bindings if not _after_outside_loops(parsed, b, use, scope)]
     if last is None:
-        return bindings
-    return [b for b in bindings if b is last or b.assignment is None
+        return kept
+    return [b for b in kept if b is last or b.assignment is None
             or not starts_before(parsed, b.assignment.node, last.assignment.node)]
+
+
+def _after_outside_loops(parsed: ParsedModule, binding: Binding, use: cst.CSTNode, scope: object) -> bool:
+    """True when ``binding`` is an assignment statement of ``use``'s scope that comes after ``use`` and
+    no loop around ``use`` holds it: it cannot run before ``use`` does."""
+    node = binding.assignment.node if binding.assignment is not None else None
+    if not isinstance(node, cst.Name) or binding.assignment.scope is not scope or starts_before(parsed, node, use):
+        return False
+    if not isinstance(parsed.parents.get(node), (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        return False  # a loop or comprehension target, a walrus: kept as before
+    ancestor = parsed.parents.get(use)
+    while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+        if isinstance(ancestor, (cst.For, cst.While)) and _inside(parsed, node, ancestor):
+            return False
+        ancestor = parsed.parents.get(ancestor)
+    return True
+
+
+def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode | None) -> bool:
+    """True when ``node`` is ``ancestor`` or inside it."""
+    while node is not None and ancestor is not None:
+        if node is ancestor:
+            return True
+        node = parsed.parents.get(node)
+    return False
 
 
 def is_import(binding: Binding) -> bool:

@@ -18,7 +18,6 @@ from asynccfg_lint.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignment
 from asynccfg_lint.infer.folding import float_inferred, int_constant, int_inferred
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.programs import LOWERING_RULE_CONTEXT, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
     attribute_bindings,
@@ -53,7 +52,8 @@ class InferenceWalk:
             result = self._origins(expr, depth)
         finally:
             self._active.discard(key)
-        self._memo[key] = result
+        if not self._cut:  # found inside an unfinished cycle through a parameter's callers: may be partial
+            self._memo[key] = result
         return result
 
     def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
@@ -303,22 +303,6 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
-    def _parameter(self, expr: cst.CSTNode, binding: Binding, param: cst.Param, depth: int) -> list[Origin]:
-        """What a parameter may hold: its default, and what callers pass (its annotation, else unknown).
-
-        Callers are never all visible (JAX calls a registered lowering rule; anything public may be
-        called from elsewhere), so a default is a value like any other, reported where it is written.
-        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or not.
-        """
-        result = self.origins(param.default, depth + 1) if param.default is not None else []
-        if is_rule_context(self.parsed, param):
-            result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
-        elif binding.annotation is not None:
-            result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
-        else:
-            result.append(Origin(expr, UNKNOWN))
-        return result
-
     def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
         """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""
         parent = self.parsed.parents.get(name)
@@ -399,16 +383,20 @@ class InferenceWalk:
         if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
             return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
         target = statement.target
+        if id(statement) in self._following:  # a loop's augmented assignments reach each other: nothing new
+            self._cut.add(id(statement))
+            return []
         before = [b for b in bindings_of_name(self.parsed, target) or () if b.augmented is not statement] \
-            if isinstance(target, cst.Name) and id(statement) not in self._active and depth <= MAX_DEPTH else []
+            if isinstance(target, cst.Name) and depth <= MAX_DEPTH else []
         previous: list[Origin] = []
-        if before:  # (a loop's augmented assignments reach each other: each is followed once at a time)
-            self._active.add(id(statement))
+        if before:
+            self._following.add(id(statement))
             try:
                 previous = self._from_bindings(target, reaching(self.parsed, target, before), depth + 1)
             finally:
-                self._active.discard(id(statement))
-        if previous and all(o.inferred.type is not None for o in previous + value):
+                self._following.discard(id(statement))
+                self._cut.discard(id(statement))
+        if before and all(o.inferred.type is not None for o in previous + value):
             return self._operation(statement, statement.operator, previous, value)  # n = 1; n += 2: an int
         # an operand is not known: what is certain to be reported is a bad operand where it is written
         bad = [o for o in previous if o.inferred.type is not None and not o.inferred.type.serializes]
