@@ -58,7 +58,15 @@ def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseEx
 def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
                    value: cst.BaseExpression) -> tuple[cst.BaseExpression, int] | None:
     """For ``a, b = f(...)`` or ``aval, = ctx.avals_in`` (a flat target tuple without a starred name,
-    a value that is not a tuple display), the value and ``name``'s position in the target."""
+    a value that is not a tuple display), the value and ``name``'s position in the target; also
+    inside a display (``(x,), (d,) = vals_in, dims_in``: ``d`` is element 0 of ``dims_in``)."""
+    if isinstance(value, (cst.Tuple, cst.List)) and isinstance(target, (cst.Tuple, cst.List)) \
+            and len(value.elements) == len(target.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)):
+        for t_el, v_el in zip(target.elements, value.elements):
+            if _holds(t_el.value, name):
+                return _unpacked_from(t_el.value, name, v_el.value)
+        return None
     if isinstance(value, (cst.Tuple, cst.List)) or not isinstance(target, (cst.Tuple, cst.List)):
         return None
     elements = target.elements
@@ -68,6 +76,14 @@ def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
         if element.value is name:
             return value, index
     return None
+
+
+def _holds(target: cst.BaseExpression, name: cst.Name) -> bool:
+    """True when the assignment target ``target`` is ``name`` or a tuple or list holding it."""
+    if target is name:
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and any(
+        _holds(e.value, name) for e in target.elements if not isinstance(e, cst.StarredElement))
 
 
 def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:
@@ -105,13 +121,17 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
 
 
 def _after_outside_loops(parsed: ParsedModule, binding: Binding, use: cst.CSTNode, scope: object) -> bool:
-    """True when ``binding`` is an assignment statement of ``use``'s scope that comes after ``use`` and
-    no loop around ``use`` holds it: it cannot run before ``use`` does."""
+    """True when ``binding`` is an assignment statement of ``use``'s scope that comes after ``use`` (or
+    whose own value holds ``use``) and no loop around ``use`` holds it: it cannot run before ``use`` does."""
     node = binding.assignment.node if binding.assignment is not None else None
-    if not isinstance(node, cst.Name) or binding.assignment.scope is not scope or starts_before(parsed, node, use):
+    if not isinstance(node, cst.Name) or binding.assignment.scope is not scope:
         return False
-    if not isinstance(parsed.parents.get(node), (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+    parent = parsed.parents.get(node)
+    if not isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
         return False  # a loop or comprehension target, a walrus: kept as before
+    statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    if starts_before(parsed, node, use) and not _inside(parsed, use, getattr(statement, "value", None)):
+        return False  # before the use (`x = x + 1` binds after its value is computed)
     ancestor = parsed.parents.get(use)
     while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
         if isinstance(ancestor, (cst.For, cst.While)) and _inside(parsed, node, ancestor):

@@ -164,6 +164,17 @@ class InferenceWalk:
         # elements of another module's list are that module's nodes: they are not carried over
         left = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in left_origins]
         right = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in right_origins]
+        result = self._combined(expr, operator, left, right)
+        if result[0].inferred.type is None and (len(left) > 1 or len(right) > 1) \
+                and all(i.type is not None for i in left + right):
+            # operands that may each be one of several kinds: each pair alone (0 + 1 is an int, inf + 1 infinite)
+            pairs = [self._combined(expr, operator, [a], [b])[0] for a in left for b in right]
+            return [o for k, o in enumerate(pairs) if o not in pairs[:k]]
+        return result
+
+    def _combined(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left: list[Inferred],
+                  right: list[Inferred]) -> list[Origin]:
+        """``left <operator> right`` for operands that may be any of ``left`` and ``right`` at once."""
         combined = left + right
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
@@ -188,7 +199,10 @@ class InferenceWalk:
             return self._one(expr, Inferred(T.STR))
         if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
             return self._one(expr, Inferred(T.STR))
-        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t is T.NUMPY_BOOL for t in types):
+            if T.NUMPY_BOOL in types:  # np.True_ + 1 is a numpy.int64, np.True_ + True a numpy.bool (numpy 2.5.5)
+                booleans = all(t is T.NUMPY_BOOL or t is T.BOOL for t in types)
+                return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
             if any(t.name.startswith("numpy") for t in types):
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
             if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
