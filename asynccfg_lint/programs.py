@@ -313,9 +313,12 @@ def _statements(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
 
 def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call]:
     """The calls ``<primitive>.bind(...)`` in ``parsed``, for the primitive's qualified names."""
-    binds = {f"{name}.bind" for name in primitive}
-    return [call for call in parsed.calls if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"
-            and qualified_names(parsed, call.func) & binds]
+    memo: dict[frozenset[str], list[cst.Call]] = parsed.facts.setdefault("bind_calls", {})
+    if primitive not in memo:
+        binds = {f"{name}.bind" for name in primitive}
+        memo[primitive] = [call for call in parsed.calls if isinstance(call.func, cst.Attribute)
+                           and call.func.attr.value == "bind" and qualified_names(parsed, call.func) & binds]
+    return memo[primitive]
 
 
 def visible_calls(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call] | None:

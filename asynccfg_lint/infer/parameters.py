@@ -74,8 +74,12 @@ class ParameterInference:
                 known = Known(frozenset({BATCH_DIMS})) if rule.leading[slot] == DIMS_IN else None
                 result += self._typed(expr, lookup.typed(self.catalog, known)) or [Origin(expr, UNKNOWN)]
             else:  # an equation param: what each bind of the primitive passes as this keyword
-                for call in bind_calls(self.parsed, rule.primitive):
+                binds = bind_calls(self.parsed, rule.primitive)
+                for call in binds:
                     result += self._argument_origins(call, name, None, [Origin(expr, UNKNOWN)], depth)
+                if param.default is None and not any(a.keyword is not None and a.keyword.value == name
+                                                     for call in binds for a in call.args):
+                    result.append(Origin(expr, UNKNOWN))  # no bind names it: a transpose's operand, or unseen binds
         spread = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         for call in calls or ():
             result += self._argument_origins(call, name, index, spread, depth)
