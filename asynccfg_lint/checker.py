@@ -21,7 +21,7 @@ from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
-from asynccfg_lint.summaries import summarise_module
+from asynccfg_lint.summaries import module_level_function, summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
@@ -142,11 +142,13 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
     """True when ``node`` is a (derived) sink parameter of the enclosing summarised function (or a
-    keyword it reads from its ``**params``), or of the registered lambda rule it is in."""
-    function = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
-    if isinstance(function, cst.Lambda):
-        return lambda_parameter(parsed, node, function, checked_at_calls)
-    if not isinstance(function, cst.FunctionDef):
+    keyword it reads from its ``**params``; also read in a function nested in it), or of the
+    registered lambda rule it is in."""
+    innermost = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
+    if isinstance(innermost, cst.Lambda):
+        return lambda_parameter(parsed, node, innermost, checked_at_calls)
+    function = module_level_function(parsed, node)
+    if function is None:
         return False
     name = summarised_name(parsed, function)
     param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)

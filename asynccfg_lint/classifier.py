@@ -19,6 +19,7 @@ from asynccfg_lint.infer.arrays import ArrayInference
 from asynccfg_lint.infer.calls import CallInference
 from asynccfg_lint.infer.catalog import extended
 from asynccfg_lint.infer.classes import ClassInference, attribute_values
+from asynccfg_lint.infer.parameters import ParameterInference
 from asynccfg_lint.infer.relocation import Relocation
 from asynccfg_lint.infer.values import Origin
 from asynccfg_lint.infer.walk import InferenceWalk
@@ -85,7 +86,7 @@ class ClassifierPeers(TracerPeers, Protocol):
         ...
 
 
-class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference, InferenceWalk):
+class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference, ParameterInference, InferenceWalk):
     """Infer value types in one module and check config entries against JAX's rules.
 
     Args:
@@ -109,6 +110,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         #: nodes the classifier made (``type(...)`` of an argparse option): kept alive, since memos key on ``id``
         self._synthetic: list[cst.CSTNode] = []
         self._active: set[int] = set()
+        self._following: set[int] = set()  # parameters whose callers (augmented assignments whose operands) are being followed
+        self._cut: set[int] = set()  # those of them a cycle came back to (results below are not memoized)
 
     def _relocated(self, findings: list[Finding], home: ParsedModule, via: cst.CSTNode) -> list[Finding]:
         """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written."""

@@ -58,7 +58,15 @@ def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseEx
 def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
                    value: cst.BaseExpression) -> tuple[cst.BaseExpression, int] | None:
     """For ``a, b = f(...)`` or ``aval, = ctx.avals_in`` (a flat target tuple without a starred name,
-    a value that is not a tuple display), the value and ``name``'s position in the target."""
+    a value that is not a tuple display), the value and ``name``'s position in the target; also
+    inside a display (``(x,), (d,) = vals_in, dims_in``: ``d`` is element 0 of ``dims_in``)."""
+    if isinstance(value, (cst.Tuple, cst.List)) and isinstance(target, (cst.Tuple, cst.List)) \
+            and len(value.elements) == len(target.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)):
+        for t_el, v_el in zip(target.elements, value.elements):
+            if _holds(t_el.value, name):
+                return _unpacked_from(t_el.value, name, v_el.value)
+        return None
     if isinstance(value, (cst.Tuple, cst.List)) or not isinstance(target, (cst.Tuple, cst.List)):
         return None
     elements = target.elements
@@ -70,33 +78,75 @@ def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
     return None
 
 
+def _holds(target: cst.BaseExpression, name: cst.Name) -> bool:
+    """True when the assignment target ``target`` is ``name`` or a tuple or list holding it."""
+    if target is name:
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and any(
+        _holds(e.value, name) for e in target.elements if not isinstance(e, cst.StarredElement))
+
+
 def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:
     """The ``bindings`` of a name that may still hold at ``use``: those not overwritten on every path to it.
 
-    A plain assignment ``name = ...`` in a block that also holds ``use``, before it and in the
-    same scope, runs on every path to ``use`` (exceptions aside): the bindings that start before it
-    cannot reach ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later
-    bindings are kept (a loop may carry them round), as are loop targets, augmented assignments
-    and closures (the use may run after any of them).
+    A plain assignment ``name = ...`` (or ``name op= ...``, whose value is made from what the name
+    held before) in a block that also holds ``use``, before it and in the same scope, runs on
+    every path to ``use`` (exceptions aside): the bindings that start before it cannot reach
+    ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later bindings are
+    kept only inside a loop around ``use`` (it may carry them round); loop targets and closures
+    are kept (the use may run after any of them).
     """
     scope = parsed.scopes.get(use)
     last: Binding | None = None
     for binding in bindings:
         node = binding.assignment.node if binding.assignment is not None else None
         parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
-        plain = isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AnnAssign) and parent.value is not None
+        plain = isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None
         if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
             continue
+        statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if _inside(parsed, use, getattr(statement, "value", None)):
+            continue  # `x = x + 1`, `x += x`: the value is computed before the name is bound
         block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))
         ancestor = parsed.parents.get(use)
         while ancestor is not None and ancestor is not block:
             ancestor = parsed.parents.get(ancestor)
         if ancestor is block and (last is None or starts_before(parsed, last.assignment.node, node)):
             last = binding
+    kept = [b for b in bindings if not _after_outside_loops(parsed, b, use, scope)]
     if last is None:
-        return bindings
-    return [b for b in bindings if b is last or b.assignment is None
+        return kept
+    return [b for b in kept if b is last or b.assignment is None
             or not starts_before(parsed, b.assignment.node, last.assignment.node)]
+
+
+def _after_outside_loops(parsed: ParsedModule, binding: Binding, use: cst.CSTNode, scope: object) -> bool:
+    """True when ``binding`` is an assignment statement of ``use``'s scope that comes after ``use`` (or
+    whose own value holds ``use``) and no loop around ``use`` holds it: it cannot run before ``use`` does."""
+    node = binding.assignment.node if binding.assignment is not None else None
+    if not isinstance(node, cst.Name) or binding.assignment.scope is not scope:
+        return False
+    parent = parsed.parents.get(node)
+    if not isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        return False  # a loop or comprehension target, a walrus: kept as before
+    statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    if starts_before(parsed, node, use) and not _inside(parsed, use, getattr(statement, "value", None)):
+        return False  # before the use (`x = x + 1` binds after its value is computed)
+    ancestor = parsed.parents.get(use)
+    while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+        if isinstance(ancestor, (cst.For, cst.While)) and _inside(parsed, node, ancestor):
+            return False
+        ancestor = parsed.parents.get(ancestor)
+    return True
+
+
+def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode | None) -> bool:
+    """True when ``node`` is ``ancestor`` or inside it."""
+    while node is not None and ancestor is not None:
+        if node is ancestor:
+            return True
+        node = parsed.parents.get(node)
+    return False
 
 
 def is_import(binding: Binding) -> bool:

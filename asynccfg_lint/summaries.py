@@ -69,11 +69,20 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
     return keyword if forwarded and keyword not in named else None
 
 
-def _module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """The top-level ``def`` (or static or class method of a top-level class) containing ``node``;
-    instance methods and nested functions are not summarised."""
+def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The summarised ``def`` containing ``node`` (a top-level ``def``, or a static or class method
+    of a top-level class: :func:`~asynccfg_lint.resolution.summarised_name`), also through
+    functions nested in it; ``None`` in an instance method.
+
+    A function nested in a summarised one reads the outer function's parameters as closure
+    variables (``def bind(leaf): return p.bind(leaf, tiled=tiled)`` in ``def start(x, *, tiled=False)``,
+    as ``jax/_src/lax/parallel.py`` writes its public functions), so a sink reached there makes
+    the outer function a wrapper.
+    """
     function = enclosing(parsed, node, (cst.FunctionDef,))
-    if not isinstance(function, cst.FunctionDef) or summarised_name(parsed, function) is None:
+    while isinstance(function, cst.FunctionDef) and summarised_name(parsed, function) is None:
+        function = enclosing(parsed, function, (cst.FunctionDef, cst.ClassDef))
+    if not isinstance(function, cst.FunctionDef):
         return None
     return function
 
@@ -100,7 +109,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
         derived.update(specs)
 
     for call in find_sink_calls(parsed, sinks):
-        function = _module_level_function(parsed, call.call)
+        function = module_level_function(parsed, call.call)
         if function is None:
             continue
         if call.spec.kind is SinkKind.VALUE:

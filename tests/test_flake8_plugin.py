@@ -125,9 +125,11 @@ def test_plugin_never_raises(tmp_path, name):
     result = run_flake8("--select", "ACC", name, cwd=tmp_path)
     assert result.stderr == ""
     if name == "odd_calls.py":
-        # the opt-in rule sees the untraceable pieces; nothing default-enabled is wrong here
+        # the opt-in rule sees the untraceable pieces; nothing default-enabled is wrong here. (The dict
+        # that holds itself, line 7, is not diagnosed: json.dumps raises "Circular reference detected"
+        # there; the ACC201 it had came from `cfg |= cfg` below it, which cannot reach that line.)
         assert [(r.line, r.column, r.code) for r in parse_text(result.stdout)] == [
-            (7, 19, "ACC201"), (8, 12, "ACC201"), (15, 27, "ACC201"),
+            (8, 12, "ACC201"), (15, 27, "ACC201"),
         ]
         assert acc_rows(run_flake8(name, cwd=tmp_path).stdout) == []
     else:  # deep.py: libcst recursed too deep on it; it is parsed on a large stack (and clean)

@@ -18,7 +18,6 @@ from asynccfg_lint.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignment
 from asynccfg_lint.infer.folding import float_inferred, int_constant, int_inferred
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.programs import JAX_ARRAY, LOWERING_RULE_CONTEXT, PRIMITIVE, bind_operands, is_rule_context
 from asynccfg_lint.resolution import (
     Binding,
     attribute_bindings,
@@ -53,7 +52,8 @@ class InferenceWalk:
             result = self._origins(expr, depth)
         finally:
             self._active.discard(key)
-        self._memo[key] = result
+        if not self._cut:  # found inside an unfinished cycle through a parameter's callers: may be partial
+            self._memo[key] = result
         return result
 
     def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
@@ -155,11 +155,26 @@ class InferenceWalk:
         modelled = self._member(expr, expr.left, OPERATOR, symbol, depth) if symbol is not None else None
         if modelled is not None:  # Path("/") / "x", a datetime minus a datetime
             return modelled
+        return self._operation(expr, expr.operator, self.origins(expr.left, depth + 1),
+                               self.origins(expr.right, depth + 1))
+
+    def _operation(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left_origins: list[Origin],
+                   right_origins: list[Origin]) -> list[Origin]:
+        """What ``left <operator> right`` is at ``expr``, from what each operand may be (also for ``x op= y``)."""
         # elements of another module's list are that module's nodes: they are not carried over
-        left = [o.inferred if o.home is None else replace(o.inferred, elements=())
-                for o in self.origins(expr.left, depth + 1)]
-        right = [o.inferred if o.home is None else replace(o.inferred, elements=())
-                 for o in self.origins(expr.right, depth + 1)]
+        left = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in left_origins]
+        right = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in right_origins]
+        result = self._combined(expr, operator, left, right)
+        if result[0].inferred.type is None and (len(left) > 1 or len(right) > 1) \
+                and all(i.type is not None for i in left + right):
+            # operands that may each be one of several kinds: each pair alone (0 + 1 is an int, inf + 1 infinite)
+            pairs = [self._combined(expr, operator, [a], [b])[0] for a in left for b in right]
+            return [o for k, o in enumerate(pairs) if o not in pairs[:k]]
+        return result
+
+    def _combined(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left: list[Inferred],
+                  right: list[Inferred]) -> list[Origin]:
+        """``left <operator> right`` for operands that may be any of ``left`` and ``right`` at once."""
         combined = left + right
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
@@ -173,24 +188,27 @@ class InferenceWalk:
                 return self._one(expr, Inferred(result))
         if any(t is T.COMPLEX for t in types):  # 1 + 2j
             return self._one(expr, Inferred(T.COMPLEX))
-        bitwise = isinstance(expr.operator, (cst.BitOr, cst.BitAnd, cst.BitXor))
+        bitwise = isinstance(operator, (cst.BitOr, cst.BitAnd, cst.BitXor, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign))
         if bitwise and len(set(types)) == 1 and types[0].name.startswith("enum"):
             return self._one(expr, Inferred(types[0]))  # Flag.A | Flag.B is a member of the same flag
         # inf // 2 and inf % 2 are NaN, but x / inf, x // inf and x % inf are finite for finite x
         nonfinite = any(i.nonfinite for i in left) or (
-            any(i.nonfinite for i in right) and not isinstance(expr.operator, (cst.Divide, cst.FloorDivide, cst.Modulo))
+            any(i.nonfinite for i in right) and not isinstance(operator, (cst.Divide, cst.FloorDivide, cst.Modulo, cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign))
         )
-        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(expr.operator, cst.Add):
+        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             return self._one(expr, Inferred(T.STR))
-        if isinstance(expr.operator, cst.Modulo) and types[0].json is T.JsonKind.STRING:
+        if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
             return self._one(expr, Inferred(T.STR))
-        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t is T.NUMPY_BOOL for t in types):
+            if T.NUMPY_BOOL in types:  # np.True_ + 1 is a numpy.int64, np.True_ + True a numpy.bool (numpy 2.5.5)
+                booleans = all(t is T.NUMPY_BOOL or t is T.BOOL for t in types)
+                return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
             if any(t.name.startswith("numpy") for t in types):
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
-            if isinstance(expr.operator, cst.Divide) or any(t is T.FLOAT for t in types):
+            if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
                 return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
             return self._one(expr, Inferred(T.INT))
-        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(expr.operator, cst.Add):
+        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             elements = tuple(e for i in combined for e in i.elements)
             return self._one(expr, Inferred(T.LIST, elements=elements))
         return self._one(expr, UNKNOWN)
@@ -299,40 +317,6 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
-    def _parameter(self, expr: cst.CSTNode, binding: Binding, param: cst.Param, depth: int) -> list[Origin]:
-        """What a parameter may hold: its default, and what callers pass (its annotation, else unknown).
-
-        Callers are never all visible (JAX calls a registered lowering rule; anything public may be
-        called from elsewhere), so a default is a value like any other, reported where it is written.
-        The first parameter of a registered lowering rule is ``mlir.LoweringRuleContext``, annotated or
-        not; an unannotated parameter the function passes to a primitive's ``bind`` as an operand is a
-        ``jax.Array`` (:func:`~asynccfg_lint.programs.bind_operands`).
-        """
-        result = self.origins(param.default, depth + 1) if param.default is not None else []
-        if is_rule_context(self.parsed, param):
-            result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
-        elif binding.annotation is not None:
-            result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
-        elif self._is_bind_operand(param, depth):
-            result.append(Origin(expr, Inferred(self.catalog.types[JAX_ARRAY].verdict,
-                                                model=Known(frozenset({JAX_ARRAY})))))
-        else:
-            result.append(Origin(expr, UNKNOWN))
-        return result
-
-    def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
-        """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
-        function = self.parsed.parents.get(self.parsed.parents.get(param))
-        if not isinstance(function, cst.FunctionDef):
-            return False
-        receivers = bind_operands(self.parsed, function).get(param.name.value)
-        if not receivers:
-            return False
-        primitive = Known(frozenset({PRIMITIVE}))
-        return all(origins and all(lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) == primitive
-                                   for o in origins)
-                   for origins in (self.origins(r, depth + 1) for r in receivers))
-
     def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
         """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""
         parent = self.parsed.parents.get(name)
@@ -407,14 +391,32 @@ class InferenceWalk:
         return result
 
     def _augmented(self, expr: cst.Name, statement: cst.AugAssign, depth: int) -> list[Origin]:
+        """What ``name`` holds after ``name op= value``: the operation on what it held before and ``value``
+        (``d += 1`` of an int is an int, at the statement), as for ``name = name op value``."""
         value = self.origins(statement.value, depth + 1)
         if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
             return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
-        if any(o.inferred.type is None for o in value):
-            return [Origin(expr, UNKNOWN)]
-        return [replace(o, node=statement.value) for o in value if not o.inferred.type.serializes] or [
-            Origin(expr, UNKNOWN)
-        ]
+        target = statement.target
+        if id(statement) in self._following:  # a loop's augmented assignments reach each other: nothing new
+            self._cut.add(id(statement))
+            return []
+        before = [b for b in bindings_of_name(self.parsed, target) or () if b.augmented is not statement] \
+            if isinstance(target, cst.Name) and depth <= MAX_DEPTH else []
+        previous: list[Origin] = []
+        if before:
+            self._following.add(id(statement))
+            try:
+                previous = self._from_bindings(target, reaching(self.parsed, target, before), depth + 1)
+            finally:
+                self._following.discard(id(statement))
+                self._cut.discard(id(statement))
+        if before and all(o.inferred.type is not None for o in previous + value):
+            return self._operation(statement, statement.operator, previous, value)  # n = 1; n += 2: an int
+        # an operand is not known: what is certain to be reported is a bad operand where it is written
+        bad = [o for o in previous if o.inferred.type is not None and not o.inferred.type.serializes]
+        bad += [replace(o, node=statement.value) if o.node is statement.value else o for o in value
+                if o.inferred.type is not None and not o.inferred.type.serializes]
+        return bad or [Origin(expr, UNKNOWN)]
 
     def _attribute(self, expr: cst.Attribute, depth: int) -> list[Origin]:
         constant = self._constant(expr)

@@ -35,6 +35,7 @@ ROWS = (
             "a frozenset is rejected by the default hook (and by json as a key)", exact=True),
     TypeRow("JSON value", T.JSON_ANY, "builtins.list", "[1, 2]",
             "what .tolist() of a numeric array gives: nested lists of Python numbers, which serialize"),
+    TypeRow("builtins.NoneType", T.NONE, "builtins.NoneType", "None", "None serializes as null", exact=True),
     TypeRow("tuple of int", T.TUPLE.named("tuple of int"), "builtins.tuple", "(2, 4)",
             "a tuple of ints serializes as a JSON array; not a key", exact=True),
     TypeRow("tuple of str", T.TUPLE.named("tuple of str"), "builtins.tuple", "('i',)",

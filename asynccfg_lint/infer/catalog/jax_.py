@@ -25,6 +25,8 @@ SHAPED = "jax._src.core.ShapedArray"
 FUTURE = "jax._src.core.AbstractFuture"
 PRIMITIVE = "jax._src.core.Primitive"
 DEVICE = "jax.Device"
+#: the ``dims_in`` a batching rule is called with (``jax/_src/interpreters/batching.py``)
+BATCH_DIMS = "tuple of batch dimensions"
 
 DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
 DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist()")
@@ -65,6 +67,11 @@ ROWS = (
     MemberRow("jax.Array", ATTRIBUTE, "ndim", "builtins.int", "x.ndim of a jax.Array is an int"),
     MemberRow("jax.Array", ATTRIBUTE, "size", "builtins.int", "x.size of a jax.Array is an int"),
     MemberRow("jax.Array", METHOD, "tolist", "JSON value", "x.tolist() of a jax.Array gives Python numbers"),
+    # batching rules (the positional dims_in JAX passes: programs.PARAMS_TABLES, tests/test_params_rules_oracle.py)
+    TypeRow(BATCH_DIMS, T.TUPLE.named("tuple of batch dimensions"), "builtins.tuple", "(0, None)",
+            "a batching rule's dims_in is a tuple of ints and Nones (batching.not_mapped): it serializes"),
+    MemberRow(BATCH_DIMS, ELEMENT, "", "builtins.int|builtins.NoneType",
+              "an element of dims_in is an operand's batch dimension, an int, or None when it is not batched"),
     # abstract values
     TypeRow(SHAPED, T.rejected("jax ShapedArray", "use its .shape and str(.dtype)"), SHAPED,
             "core.ShapedArray((2, 4), np.float32)", "an abstract value is rejected by the default hook",
