@@ -38,7 +38,7 @@ _LOAD, _STORE, _DEL = 1, 2, 3
 _NOT_WALKED = re.compile(
     r"whitespace.*|lpar|rpar|comma|lbracket|rbracket|lbrace|rbrace|colon|first_colon|second_colon|dot|"
     r"equal|semicolon|leading_lines|lines_after_decorators|header|footer|trailing_whitespace|newline|"
-    r"operator|asynchronous|star|walrus|relative|indent|value_raw")
+    r"operator|asynchronous|star|walrus|relative|indent")
 
 #: libcst visits these nodes' fields in another order than it declares them (its
 #: ``_visit_and_replace_children``); the order decides when an assignment is counted
@@ -66,6 +66,10 @@ _TYPE_HINT_CALLS = frozenset({"typing.NewType", "typing.TypeVar"})
 _LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
 
 
+#: node type -> the fields :func:`_fields` walks (filled as types are met)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _fields(kind: type) -> tuple[str, ...]:
     """The fields of a node type that may hold names, in libcst's visiting order."""
     fields = _FIELDS.get(kind)
@@ -74,9 +78,6 @@ def _fields(kind: type) -> tuple[str, ...]:
             f.name for f in dataclasses.fields(kind) if not _NOT_WALKED.fullmatch(f.name))
         _FIELDS[kind] = fields
     return fields
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def module_scopes(module: cst.Module) -> dict[cst.CSTNode, Scope]:
