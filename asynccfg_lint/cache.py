@@ -9,6 +9,9 @@ unchanged. Entries are JSON files written
 atomically (a temporary file, then ``os.replace``), so concurrent runs at worst write the same
 entry twice; an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
 a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean`` removes it.
+Beside the outcomes, ``units/`` keeps each module's binding units (what the prefilter reads with
+``ast`` to find the modules a file may reach, :class:`~asynccfg_lint.prefilter.SinkNames`), keyed
+by the digest of its bytes, so a run over one changed file does not read the package again.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.prefilter import Unit
 from asynccfg_lint.tasks import FileOutcome, FileTask
 
 #: the cache folder's default name, under the working directory
@@ -31,6 +35,13 @@ DEFAULT_CACHE_DIR = ".asynccfg_lint_cache"
 #: the environment variable that moves the cache (``--cache-dir`` wins over it)
 CACHE_DIR_ENV = "ASYNCCFG_LINT_CACHE_DIR"
 _CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# asynccfg-lint's result cache (https://bford.info/cachedir/)\n"
+
+
+class Missing:
+    """The type of :data:`MISSING`: no entry (distinct from a stored ``None``)."""
+
+
+MISSING = Missing()
 
 
 def default_cache_dir() -> str:
@@ -129,20 +140,46 @@ class ResultCache:
     def get(self, key: str) -> FileOutcome | None:
         """The stored outcome of ``key``, or ``None`` (absent, unreadable or malformed)."""
         try:
-            with open(self._entry(key), encoding="utf-8") as handle:
-                return outcome_from_json(json.load(handle))
+            return outcome_from_json(self._read(self._entry(key)))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, outcome: FileOutcome) -> None:
         """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
-        entry = self._entry(key)
+        self._write(self._entry(key), outcome_to_json(outcome))
+
+    def binding_units(self, digest: str) -> list[Unit] | None | Missing:
+        """The stored :func:`~asynccfg_lint.prefilter.module_units` of the module whose bytes have the
+        SHA-256 hex ``digest`` (``None``: Python cannot parse it), or :data:`MISSING`."""
+        try:
+            data = self._read(self._units_entry(digest))["units"]
+            if data is None:
+                return None
+            return [(frozenset(bound), frozenset(mentioned)) for bound, mentioned in data]
+        except (OSError, ValueError, KeyError, TypeError):
+            return MISSING
+
+    def put_binding_units(self, digest: str, units: list[Unit] | None) -> None:
+        """Store ``units`` for the module bytes of ``digest`` (see :meth:`binding_units`); skipped when unwritable."""
+        data = None if units is None else [[sorted(bound), sorted(mentioned)] for bound, mentioned in units]
+        self._write(self._units_entry(digest), {"units": data})
+
+    def _units_entry(self, digest: str) -> Path:
+        return self.entries / "units" / digest[:2] / f"{digest}.json"
+
+    @staticmethod
+    def _read(entry: Path) -> Any:
+        with open(entry, encoding="utf-8") as handle:
+            return json.load(handle)
+
+    def _write(self, entry: Path, data: Any) -> None:
+        """Write ``data`` as JSON to ``entry`` atomically (a temporary file, then ``os.replace``); never raises OSError."""
         try:
             self._prepare(entry.parent)
-            descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{key[:8]}.", suffix=".tmp")
+            descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.stem[:8]}.", suffix=".tmp")
             try:
                 with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                    json.dump(outcome_to_json(outcome), handle)
+                    json.dump(data, handle)
                 os.replace(temporary, entry)
             except BaseException:
                 os.unlink(temporary)

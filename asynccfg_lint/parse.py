@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata import QualifiedName
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
@@ -28,6 +28,7 @@ from asynccfg_lint.normalise import (
     indentation_as_spaces,
     merge_long_string_runs,
 )
+from asynccfg_lint.scopes import module_scopes
 
 
 def _repair_libcst_validation() -> None:
@@ -95,7 +96,7 @@ class ParsedModule:
             :data:`~asynccfg_lint.normalise.PLACEHOLDER`).
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
         name: the module's dotted name and package (for fully qualified local names).
-        scopes: libcst's ``ScopeProvider`` mapping, keyed by node.
+        scopes: node -> its libcst ``Scope``, as ``ScopeProvider`` gives it (:func:`asynccfg_lint.scopes.module_scopes`).
         parents: node -> its parent node (the module has none), as ``ParentNodeProvider`` gives.
         calls: every ``Call`` node of the module, in a pre-order walk (an outer call before the
             calls in its arguments).
@@ -123,9 +124,14 @@ class ParsedModule:
 
         Summaries never need positions; only a module with something to report pays for them.
         Where libcst dropped characters of the file, its ranges are mapped back to the file's.
+        A tree too deep for libcst's position visitor on this thread is resolved by
+        :func:`on_a_large_stack` (the parse's own walks are shallower and took it here).
         """
         if self._positions is None:
-            positions = self.wrapper.resolve(PositionProvider)
+            try:
+                positions = self.wrapper.resolve(PositionProvider)
+            except RecursionError:  # a deep tree the parse took on the default stack: libcst's visitor is deeper
+                positions = on_a_large_stack(lambda: self.wrapper.resolve(PositionProvider))
             mapping = self._position_map
             self._positions = positions if mapping is None else MappedPositions(positions, mapping)
         return self._positions
@@ -424,7 +430,7 @@ def _parse(source: str | bytes, positions: bool = False) -> tuple:
     """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, and (when asked) positions."""
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = wrapper.resolve(ScopeProvider)
+    scopes = module_scopes(module)
     parents, calls = index_tree(module)
     return module, wrapper, scopes, parents, calls, wrapper.resolve(PositionProvider) if positions else None
 

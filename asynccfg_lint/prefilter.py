@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from asynccfg_lint.jax_facts import SinkSpec
 
@@ -158,13 +158,17 @@ class SinkNames:
         sources: path -> bytes of every module of the project (unreadable ones left out).
         modules: path -> the module's dotted name.
         sinks: the built-in and configured sinks.
+        units_of: ``(path, bytes)`` -> the module's :func:`module_units` (default: computed; the
+            project reads them from the result cache).
     Attributes:
         homes: name -> the dotted names of the modules binding it (``None``: a sink's own name,
             reachable from anywhere); ``None`` when the names grew past :data:`MAX_SINK_NAMES`
             (then every module may matter).
     """
 
-    def __init__(self, sources: Mapping[str, bytes], modules: Mapping[str, str], sinks: Iterable[SinkSpec]) -> None:
+    def __init__(self, sources: Mapping[str, bytes], modules: Mapping[str, str], sinks: Iterable[SinkSpec],
+                 units_of: Callable[[str, bytes], list[Unit] | None] | None = None) -> None:
+        units_of = units_of or (lambda path, source: module_units(source))
         self.sources = sources
         self.modules = modules
         self._paths: dict[str, list[str]] = {}  # a module may have two files (``mod.py`` and ``mod.pyi``)
@@ -183,8 +187,7 @@ class SinkNames:
                 if not test(source, modules[path]):
                     continue
                 if path not in units:
-                    tree = _ast_of(source)
-                    units[path] = binding_units(tree, _text(source)) if tree is not None else None
+                    units[path] = units_of(path, source)
                 if units[path] is None:  # Python cannot parse it: any of its words may be bound
                     bound = set(_WORD.findall(_text(source)))
                 else:
@@ -262,6 +265,12 @@ def _ast_of(source: bytes) -> ast.Module | None:
         return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def module_units(source: bytes) -> list[Unit] | None:
+    """The :func:`binding_units` of a module's bytes; ``None`` when Python cannot parse them."""
+    tree = _ast_of(source)
+    return binding_units(tree, _text(source)) if tree is not None else None
 
 
 def _identifiers(lines: list[str], node: ast.AST) -> frozenset[str]:

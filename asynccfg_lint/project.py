@@ -24,10 +24,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING
 
-from asynccfg_lint.cache import ResultCache, task_key
+from asynccfg_lint.cache import MISSING, ResultCache, task_key
 from asynccfg_lint.discovery import iter_python_files, module_name_for
 from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.prefilter import SinkIndex, SinkNames
+from asynccfg_lint.prefilter import SinkIndex, SinkNames, Unit, module_units
 from asynccfg_lint.tasks import PROJECT_FILES, CheckSettings, FileOutcome, FileTask, analyse_task
 
 if TYPE_CHECKING:
@@ -246,9 +246,21 @@ class Project:
         builtin = tuple(builtin)
         if builtin not in self._names:
             sources = {path: source for path in self.files if (source := self.source(path)) is not None}
-            self._names[builtin] = SinkNames(sources, {path: self._module(path) for path in sources}, builtin)
+            self._names[builtin] = SinkNames(sources, {path: self._module(path) for path in sources}, builtin,
+                                             self._binding_units)
         reached = self._names[builtin].reach(texts)
         return frozenset(reached) if reached is not None else None
+
+    def _binding_units(self, path: str, source: bytes) -> list[Unit] | None:
+        """``path``'s :func:`~asynccfg_lint.prefilter.module_units`, through the result cache when there is one."""
+        if self.cache is None:
+            return module_units(source)
+        digest = hashlib.sha256(source).hexdigest()
+        units = self.cache.binding_units(digest)
+        if units is MISSING:
+            units = module_units(source)
+            self.cache.put_binding_units(digest, units)
+        return units
 
     def analyse(self, builtin: Iterable[SinkSpec],
                 checked: Mapping[str, CheckSettings]) -> dict[str, FileOutcome]:

@@ -8,10 +8,12 @@ again and an unchanged one is not. In-process tests with real packages on disk.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
-from asynccfg_lint.cache import ResultCache
+from asynccfg_lint import prefilter
+from asynccfg_lint.cache import MISSING, ResultCache
 from asynccfg_lint.discovery import iter_python_files
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.prefilter import SinkIndex, SinkNames, may_call
@@ -154,3 +156,20 @@ def test_a_module_with_two_files_is_reached_through_both(tmp_path):
     project = project_of(package)
     assert {str(package / "impl.py"), str(package / "impl.pyi")} <= project.scope(BUILTIN_SINKS, [RELAY])
     assert codes(project, package / "user.py") == [(5, 32, "ACC101")]
+
+
+def test_a_one_file_run_reads_the_binding_units_of_unchanged_modules_from_the_cache(tmp_path, monkeypatch):
+    # pre-commit on one changed file: the modules SinkNames reads with `ast` come from the cache
+    package = write_package(tmp_path)
+    cache = ResultCache(str(tmp_path / "cache"))
+    first = project_of(package, cache).scope(BUILTIN_SINKS, [USER])
+    (package / "user.py").write_text(USER + "# changed\n")
+    parsed: list[bytes] = []
+    real_ast_of = prefilter._ast_of
+    monkeypatch.setattr(prefilter, "_ast_of", lambda source: parsed.append(source) or real_ast_of(source))
+    again = project_of(package, cache).scope(BUILTIN_SINKS, [USER + "# changed\n"])
+    assert again == first == {str(package / "relay.py"), str(package / "impl.py")}  # expect: the same modules
+    assert parsed == [(USER + "# changed\n").encode()]  # expect: only the changed module is read with ast
+    digest = hashlib.sha256(IMPL.encode()).hexdigest()
+    assert cache.binding_units(digest) == prefilter.module_units(IMPL.encode())  # expect: stored as computed
+    assert cache.binding_units("0" * 64) is MISSING  # expect: no entry for bytes never seen

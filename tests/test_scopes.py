@@ -1,0 +1,121 @@
+"""asynccfg_lint.scopes builds exactly the scopes libcst's ScopeProvider builds (its reference).
+
+For every fixture module, each node's scope, each scope's assignments (name, node, index, kind),
+accesses (node, index, referents) and each assignment's references must equal libcst's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata.scope_provider import BuiltinScope, LocalScope
+
+from asynccfg_lint.parse import index_tree
+from asynccfg_lint.scopes import module_scopes
+
+ROOT = Path(__file__).resolve().parent.parent
+#: every fixture module libcst parses on the default stack (tests/fixtures/hard nests too deep for its visitor)
+MODULES = sorted(p for folder in (ROOT / "tests" / "fixtures", ROOT / "docs" / "examples")
+                 for p in folder.rglob("*.py") if "hard" not in p.parts)
+
+#: a module with every binding form the walk handles (libcst's scopes are the expectation)
+FORMS = '''
+import os.path as osp, a.b.c
+from . import sibling
+from typing import Literal, cast, TypeVar, Optional
+T = TypeVar("T", "Bound")
+x: "Optional[os.PathLike]" = cast("list[int]", [])
+def outer(p, /, q: "T" = x, *args, k=lambda v=x: v, **kw) -> "Literal['no']":
+    global g
+    g = [y for y in p if (w := y)] + [w]
+    def inner():
+        nonlocal q
+        q += 1
+        return {k2: v2 for k2, v2 in kw.items() for _ in range(k2)}
+    for i, (j, *rest) in enumerate(args):
+        with open(i) as (f, h), open(j) as e:
+            pass
+    try:
+        del q
+    except (OSError, ValueError) as err:
+        raise err
+    match p:
+        case {"k": [a1, *more]} | Point(x=a1, y=_) if a1 > 0:
+            return a1 if more else -a1
+    return inner
+@outer
+class C(Base, metaclass=M):
+    attr = x
+    def method(self, z=attr):
+        return self.attr.osp.join(z), sibling.f(z).g
+type Alias[U] = list[U]
+'''
+
+
+def _scope_key(scope: object) -> tuple:
+    return type(scope).__name__, id(getattr(scope, "node", None))
+
+
+def _assignment(a: object) -> tuple:
+    return type(a).__name__, a.name, id(getattr(a, "node", None)), a._index, id(getattr(a, "as_name", None)), \
+        _scope_key(a.scope)
+
+
+def _access(a: object) -> tuple:
+    return id(a.node), a._index, a.is_annotation, a.is_type_hint, _scope_key(a.scope), \
+        frozenset(map(_assignment, a.referents))
+
+
+def _description(module: cst.Module, scopes: dict) -> tuple[dict, dict]:
+    """(node id -> scope key for the module's own nodes, scope key -> what the scope records)."""
+    parents, _ = index_tree(module)
+    nodes = {id(n): _scope_key(s) for n, s in scopes.items()
+             if (n in parents or n is module) and not isinstance(n, _NO_NAMES)}
+    described: dict = {}
+    for scope in {id(s): s for s in scopes.values()}.values():
+        while not isinstance(scope, BuiltinScope) and _scope_key(scope) not in described:
+            described[_scope_key(scope)] = (
+                _scope_key(scope.parent), scope._name_prefix, scope._assignment_count,
+                list(scope._assignments),
+                {name: frozenset((_assignment(a), frozenset(map(_access, a.references))) for a in found)
+                 for name, found in scope._assignments.items()},
+                list(scope._accesses_by_name),
+                {name: frozenset(map(_access, found)) for name, found in scope._accesses_by_name.items()},
+                sorted(scope._scope_overwrites) if isinstance(scope, LocalScope) else None)
+            scope = scope.parent
+    return nodes, described
+
+
+#: whitespace and punctuation: libcst gives them a scope, the walk skips them (no name is in them)
+_NO_NAMES = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline, cst.Comment,
+             cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen, cst.RightParen,
+             cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace,
+             cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp,
+             cst.Asynchronous, cst.ImportStar)
+
+
+def _check(module: cst.Module) -> None:
+    expected = _description(module, MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
+    actual = _description(module, module_scopes(module))
+    assert actual[1] == expected[1]  # expect: every scope records what libcst's records
+    assert actual[0] == expected[0]  # expect: every node in libcst's scope
+
+
+def test_binding_forms_match_libcst() -> None:
+    module = cst.parse_module(FORMS)
+    _check(module)
+    scopes = module_scopes(module)
+    outer = next(s for s in scopes.values() if getattr(s, "name", None) == "outer")
+    # expect: the function's own bindings; as in libcst, a walrus target stays in its comprehension's
+    # scope and a match capture (a1, more) is an access
+    assert sorted(outer._assignments) == ["args", "e", "err", "f", "h", "i", "inner", "j", "k", "kw", "p", "q", "rest"]
+    assert sorted(outer.globals._assignments) == ["Alias", "C", "Literal", "Optional", "T", "TypeVar", "a", "a.b",
+                                                  "a.b.c", "cast", "g", "osp", "outer", "sibling", "x"]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fixture_scopes_match_libcst(path: Path) -> None:
+    _check(cst.parse_module(path.read_bytes()))
