@@ -21,7 +21,7 @@ from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
-from asynccfg_lint.summaries import module_level_function, summarise_module
+from asynccfg_lint.summaries import module_level_function, sink_uses, summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
@@ -122,11 +122,11 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
         home = parsed if module == parsed.name.name else workspace.module(module)
     if home is None:
         return spec.used_at
-    uses = home.facts.get("sink_uses", {})
+    uses = sink_uses(home)
     param = spec.used_param or spec.param
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS})
-        uses = home.facts.get("sink_uses", {})
+        uses = sink_uses(home)
     use = uses.get((spec.used_at, param))
     return location(home, use) if use is not None else spec.used_at
 

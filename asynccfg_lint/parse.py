@@ -10,9 +10,10 @@ import re
 import sys
 import threading
 import tokenize
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -86,7 +87,40 @@ class ParseFailure(Exception):
         self.timed_out = timed_out
 
 
-@dataclass
+_Fact = TypeVar("_Fact")
+
+
+class ModuleMemo(Generic[_Fact]):
+    """What one analysis stage derives from a whole :class:`ParsedModule`, kept per module.
+
+    Each stage owns its memo (a module-level ``ModuleMemo[T]``), so the facts are typed where they
+    are made and go away with the module (weak keys). ``of(parsed)`` gives the module's fact,
+    made by ``make()`` on first use; a stage that fills it in place (a dict of sub-results) gets
+    the same object back each time.
+    """
+
+    def __init__(self, make: Callable[[], _Fact]) -> None:
+        self._make = make
+        self._facts: weakref.WeakKeyDictionary[ParsedModule, _Fact] = weakref.WeakKeyDictionary()
+
+    def of(self, parsed: ParsedModule) -> _Fact:
+        """The fact of ``parsed``, made empty on first use."""
+        fact = self._facts.get(parsed)
+        if fact is None:
+            fact = self._facts[parsed] = self._make()
+        return fact
+
+    def known(self, parsed: ParsedModule) -> _Fact | None:
+        """The fact of ``parsed`` if one was made, else ``None`` (nothing is made)."""
+        return self._facts.get(parsed)
+
+    def put(self, parsed: ParsedModule, fact: _Fact) -> _Fact:
+        """Keep ``fact`` as ``parsed``'s and return it."""
+        self._facts[parsed] = fact
+        return fact
+
+
+@dataclass(eq=False)  # compared and hashed by identity: the key of each stage's ModuleMemo
 class ParsedModule:
     """A parsed file and its resolved metadata.
 
@@ -115,8 +149,6 @@ class ParsedModule:
     _position_map: PositionMap | None = field(default=None, repr=False)
     _positions: Mapping | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
-    #: facts derived from the whole module once, by the stage that needs them (keyed by that stage)
-    facts: dict = field(default_factory=dict, repr=False)
 
     @property
     def positions(self) -> Mapping:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
-from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.resolution import (
     bindings_of_name,
     enclosing,
@@ -69,6 +69,16 @@ PARAMS_CALLS: dict[str, tuple[str, ...]] = {
     f"{package}.ad.deflinear2": ("cts",) for package in ("jax._src.interpreters", "jax.interpreters")}
 #: the positional slot of a batching rule that holds the operands' batch dimensions
 DIMS_IN = "dims_in"
+
+#: per module: its lowering rules' registrations; its batching/AD rules; the names registering each
+#: of those (by ``id`` of the rule's ``def``); each function's bind operands (by ``id`` of the
+#: ``def``); the bind calls of each primitive; each private function's visible calls
+_REGISTRATIONS: ModuleMemo[list[Registration]] = ModuleMemo(list)
+_PARAMS_RULES: ModuleMemo[list[ParamsRule]] = ModuleMemo(list)
+_PARAMS_RULE_NAMES: ModuleMemo[dict[int, list[cst.BaseExpression]]] = ModuleMemo(dict)
+_BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
+_BIND_CALLS: ModuleMemo[dict[frozenset[str], list[cst.Call]]] = ModuleMemo(dict)
+_VISIBLE_CALLS: ModuleMemo[dict[int, list[cst.Call] | None]] = ModuleMemo(dict)
 
 
 @dataclass(frozen=True)
@@ -263,8 +273,9 @@ def _substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpress
 
 def registrations(parsed: ParsedModule) -> list[Registration]:
     """Every lowering rule registered in ``parsed`` (computed once per module)."""
-    if "registrations" in parsed.facts:
-        return parsed.facts["registrations"]
+    known = _REGISTRATIONS.known(parsed)
+    if known is not None:
+        return known
     found: list[Registration] = []
     for call in parsed.calls:
         names = qualified_names(parsed, call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else set()
@@ -288,8 +299,7 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
                 found.append(Registration(frozenset(qualified_names(parsed, primitive)),
                                           frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,
                                           frozenset()))
-    parsed.facts["registrations"] = found
-    return found
+    return _REGISTRATIONS.put(parsed, found)
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
@@ -371,9 +381,9 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
     (measured on jax 0.12.0.1 in the program fixtures, ``tests/fixtures/programs/operands.py``).
     Computed once per module, in one pass over its calls.
     """
-    memo: dict[int, dict[str, list[cst.BaseExpression]]] | None = parsed.facts.get("bind_operands")
+    memo = _BIND_OPERANDS.known(parsed)
     if memo is None:
-        memo = parsed.facts["bind_operands"] = {}
+        memo = _BIND_OPERANDS.of(parsed)
         for call in parsed.calls:
             if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
                 continue
@@ -453,7 +463,7 @@ def _params_rule(parsed: ParsedModule, primitive: cst.BaseExpression | None, rul
     primitives = frozenset(qualified_names(parsed, primitive))
     if function is None or not primitives:
         return None
-    parsed.facts.setdefault("params_rule_names", {}).setdefault(id(function), []).append(rule)
+    _PARAMS_RULE_NAMES.of(parsed).setdefault(id(function), []).append(rule)
     return ParamsRule(primitives, function, leading, bound)
 
 
@@ -464,8 +474,9 @@ def params_rules(parsed: ParsedModule) -> list[ParamsRule]:
     the rule given as ``functools.partial(rule, ...)``, ``ad.deflinear2(p, rule)``, also in a
     ``for p, f in [...]`` loop as for lowering rules.
     """
-    if "params_rules" in parsed.facts:
-        return parsed.facts["params_rules"]
+    known = _PARAMS_RULES.known(parsed)
+    if known is not None:
+        return known
     found: list[ParamsRule] = []
     for statement in _statements(parsed.module):
         if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
@@ -490,8 +501,7 @@ def params_rules(parsed: ParsedModule) -> list[ParamsRule]:
                 registration = _params_rule(parsed, _substituted(primitive, row), _substituted(rule, row), leading)
                 if registration is not None:
                     found.append(registration)
-    parsed.facts["params_rules"] = found
-    return found
+    return _PARAMS_RULES.put(parsed, found)
 
 
 def _statements(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
@@ -507,7 +517,7 @@ def _statements(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
 
 def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call]:
     """The calls ``<primitive>.bind(...)`` in ``parsed``, for the primitive's qualified names."""
-    memo: dict[frozenset[str], list[cst.Call]] = parsed.facts.setdefault("bind_calls", {})
+    memo = _BIND_CALLS.of(parsed)
     if primitive not in memo:
         binds = {f"{name}.bind" for name in primitive}
         memo[primitive] = [call for call in parsed.calls if isinstance(call.func, cst.Attribute)
@@ -525,7 +535,7 @@ def visible_calls(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.C
     ``bind``'s keywords, which are checked at the ``bind``), or a function referenced otherwise
     (passed as a value: anything may call it).
     """
-    memo: dict[int, list[cst.Call] | None] = parsed.facts.setdefault("visible_calls", {})
+    memo = _VISIBLE_CALLS.of(parsed)
     if id(function) in memo:
         return memo[id(function)]
     memo[id(function)] = None
@@ -552,4 +562,4 @@ def visible_calls(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.C
 
 def _rule_names(parsed: ParsedModule, rule: ParamsRule) -> list[cst.CSTNode]:
     """The names in ``parsed`` that register ``rule``'s function (its registrations' rule expressions)."""
-    return parsed.facts.get("params_rule_names", {}).get(id(rule.function), [])
+    return _PARAMS_RULE_NAMES.of(parsed).get(id(rule.function), [])

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, ComprehensionScope, ImportAssignment
 
-from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.parse import ModuleMemo, ParsedModule
+
+
+#: per module: the comprehension scopes with a walrus target of each name; each node's children
+#: in source order (by ``id``); every attribute write by attribute name
+_WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
+_CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
+_ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
 
 
 @dataclass(frozen=True)
@@ -222,14 +229,15 @@ def _leaked_walrus_targets(parsed: ParsedModule, scope: object, name: str) -> li
 
 def _walrus_scopes(parsed: ParsedModule) -> dict[str, list[ComprehensionScope]]:
     """Name -> the comprehension scopes with a walrus target of that name (once per module)."""
-    if "walrus_scopes" not in parsed.facts:
+    known = _WALRUS_SCOPES.known(parsed)
+    if known is None:
         found: dict[str, list[ComprehensionScope]] = {}
         for node, scope in parsed.scopes.items():
             if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) \
                     and isinstance(scope, ComprehensionScope) and scope not in found.get(node.target.value, []):
                 found.setdefault(node.target.value, []).append(scope)
-        parsed.facts["walrus_scopes"] = found
-    return parsed.facts["walrus_scopes"]
+        known = _WALRUS_SCOPES.put(parsed, found)
+    return known
 
 
 def _described(parsed: ParsedModule, assignments: Iterable[object]) -> list[Binding] | None:
@@ -310,7 +318,7 @@ def _chain(parsed: ParsedModule, node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _child_order(parsed: ParsedModule, node: cst.CSTNode) -> dict[int, int]:
     """id(child) -> its index among ``node``'s children in source order (kept per module)."""
-    orders: dict[int, dict[int, int]] = parsed.facts.setdefault("child_order", {})
+    orders = _CHILD_ORDERS.of(parsed)
     if id(node) not in orders:
         orders[id(node)] = {id(child): index for index, child in enumerate(node.children)}
     return orders[id(node)]
@@ -357,8 +365,9 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
     The binding is ``None`` for a write whose value cannot be seen (``del obj.x``, a ``for``
     target, ``setattr``/``delattr``). Computed once per module.
     """
-    if "attribute_writes" in parsed.facts:
-        return parsed.facts["attribute_writes"]
+    known = _ATTRIBUTE_WRITES.known(parsed)
+    if known is not None:
+        return known
     writes: dict[str, list[tuple[cst.BaseExpression, Binding | None]]] = {}
 
     def add(target: cst.BaseExpression, binding: Binding | None) -> None:
@@ -398,8 +407,7 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
                 writes.setdefault(name or _ANY_ATTRIBUTE, []).append((node.args[0].value, None))
 
     parsed.module.visit(_Writes())
-    parsed.facts["attribute_writes"] = writes
-    return writes
+    return _ATTRIBUTE_WRITES.put(parsed, writes)
 
 
 def class_attribute_bindings(parsed: ParsedModule, cls: cst.ClassDef, name: str) -> list[Binding] | None:

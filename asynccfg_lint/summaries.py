@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
-from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.programs import bind_sinks
 from asynccfg_lint.resolution import enclosing, implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.sinks import find_sink_calls, traced_config
@@ -24,6 +24,15 @@ from asynccfg_lint.tracer import DictTracer
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
 MAX_ROUNDS = 8
+#: per module: where each derived sink's parameter reaches the config, and its summary for each set of sinks given
+_SINK_USES: ModuleMemo[dict[tuple[str, str], cst.CSTNode]] = ModuleMemo(dict)
+_SUMMARIES: ModuleMemo[dict[frozenset[SinkSpec], frozenset[SinkSpec]]] = ModuleMemo(dict)
+
+
+def sink_uses(parsed: ParsedModule) -> dict[tuple[str, str], cst.CSTNode]:
+    """``(derived sink's qualified name, parameter)`` -> the expression of ``parsed`` where that
+    parameter reaches the config, for the derived sinks summarised so far (empty before)."""
+    return _SINK_USES.known(parsed) or {}
 
 
 def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
@@ -92,12 +101,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
 
     Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
     here (:func:`asynccfg_lint.programs.bind_sinks`). Where each derived sink's parameter reaches
-    the config is kept in ``parsed.facts["sink_uses"]`` (``(function qualified name, parameter)``
-    -> the expression).
+    the config is kept in :func:`sink_uses`.
     """
     sinks = set(sinks)
     derived: set[SinkSpec] = set()
-    uses: dict[tuple[str, str], cst.CSTNode] = parsed.facts.setdefault("sink_uses", {})
+    uses = _SINK_USES.of(parsed)
     tracer = DictTracer(parsed)
 
     def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode) -> None:
@@ -146,7 +154,7 @@ def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[Sin
     ``parsed`` for the sinks given and for itself (a fixed point summarises to itself), so the
     check after a project's summary does not derive it again.
     """
-    memo: dict[frozenset[SinkSpec], frozenset[SinkSpec]] = parsed.facts.setdefault("summaries", {})
+    memo = _SUMMARIES.of(parsed)
     given = frozenset(sinks)
     if given not in memo:
         known: set[SinkSpec] = set(given)

@@ -24,6 +24,7 @@ from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.programs import (DIMS_IN, JAX_ARRAY, LOWERING_RULE_CONTEXT, PRIMITIVE, bind_calls, bind_operands,
                                     is_rule_context, params_rules, visible_calls)
 from asynccfg_lint.resolution import Binding, enclosing
+from asynccfg_lint.summaries import sink_uses
 
 
 class ParameterInference:
@@ -77,7 +78,7 @@ class ParameterInference:
         name = param.name.value
         rules = [r for r in params_rules(self.parsed) if r.function is function]
         calls = visible_calls(self.parsed, function)
-        if (f"{self.parsed.name.name}.{function.name.value}", name) in self.parsed.facts.get("sink_uses", {}):
+        if (f"{self.parsed.name.name}.{function.name.value}", name) in sink_uses(self.parsed):
             calls = []  # a derived sink's parameter: what its calls pass is checked at each call
         if not rules and not calls:
             return None
