@@ -16,14 +16,16 @@ from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.programs import bind_visible, lambda_parameter, rule_registrations
-from asynccfg_lint.resolution import enclosing, keyword_read, location, parameter_of, qualified_names, summarised_name
+from asynccfg_lint.resolution import enclosing, location, qualified_names
+from asynccfg_lint.functions import keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.summaries import module_level_function, sink_uses, summarise_module
 from asynccfg_lint.suppression import is_suppressed, noqa_lines
-from asynccfg_lint.tracer import DictTracer, Entry, TracedDict
+from asynccfg_lint.tracer import DictTracer
+from asynccfg_lint.entries import Entry, TracedDict
 from asynccfg_lint.workspace import ModuleLoader, Workspace
 
 

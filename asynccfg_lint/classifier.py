@@ -27,7 +27,8 @@ from asynccfg_lint.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_A
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.rules import acc101, acc102, acc103, acc104, acc105, acc201, rule as wording
 from asynccfg_lint.rules.rule import ConfigPath, quote_key
-from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, Entry, TracedDict, TracerPeers
+from asynccfg_lint.tracer import MAX_DEPTH, DictTracer, TracerPeers
+from asynccfg_lint.entries import Entry, TracedDict
 
 
 @dataclass(frozen=True)

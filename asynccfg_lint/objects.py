@@ -23,9 +23,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.resolution import bind_arguments, class_attribute_bindings, qualified_names
+from asynccfg_lint.resolution import class_attribute_bindings, qualified_names
+from asynccfg_lint.functions import bind_arguments
 from asynccfg_lint.resolution import Binding
-from asynccfg_lint.tracer import dataclass_fields
+from asynccfg_lint.records import dataclass_fields
 
 PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
 SIMPLE_NAMESPACE = frozenset({"types.SimpleNamespace"})

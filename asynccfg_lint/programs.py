@@ -29,14 +29,8 @@ import libcst as cst
 
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ModuleMemo, ParsedModule
-from asynccfg_lint.resolution import (
-    bindings_of_name,
-    enclosing,
-    implicit_parameters,
-    parameter_of,
-    qualified_names,
-    summarised_name,
-)
+from asynccfg_lint.resolution import bindings_of_name, enclosing, qualified_names
+from asynccfg_lint.functions import implicit_parameters, parameter_of, summarised_name
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})

@@ -16,7 +16,8 @@ import libcst as cst
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ParsedModule
 from asynccfg_lint.resolution import bindings_of_name, qualified_names
-from asynccfg_lint.tracer import DictTracer, TracedDict
+from asynccfg_lint.tracer import DictTracer
+from asynccfg_lint.entries import TracedDict
 
 _PARTIAL = frozenset({"functools.partial"})
 

@@ -18,7 +18,8 @@ import libcst as cst
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.programs import bind_sinks
-from asynccfg_lint.resolution import enclosing, implicit_parameters, keyword_read, parameter_of, summarised_name
+from asynccfg_lint.resolution import enclosing
+from asynccfg_lint.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.sinks import find_sink_calls, traced_config
 from asynccfg_lint.tracer import DictTracer
 
@@ -49,7 +50,7 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
     """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
 
     ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
-    :func:`~asynccfg_lint.resolution.keyword_read`), passed by keyword only.
+    :func:`~asynccfg_lint.functions.keyword_read`), passed by keyword only.
     """
     qualname = summarised_name(parsed, function)
     if qualname is None:
@@ -80,7 +81,7 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
 
 def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
     """The summarised ``def`` containing ``node`` (a top-level ``def``, or a static or class method
-    of a top-level class: :func:`~asynccfg_lint.resolution.summarised_name`), also through
+    of a top-level class: :func:`~asynccfg_lint.functions.summarised_name`), also through
     functions nested in it; ``None`` in an instance method.
 
     A function nested in a summarised one reads the outer function's parameters as closure

@@ -11,20 +11,21 @@ belong to (``Entry.home``) and through which expression of this module they arri
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.entries import Entry, TracedDict
+from asynccfg_lint.functions import bind_arguments, parameter_of, returns_of, unpacked_values
+from asynccfg_lint.mutations import DictMutations
 from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.records import dataclass_fields, is_dataclass, is_typed_dict
 from asynccfg_lint.resolution import (
     Binding,
     attribute_bindings,
-    bind_arguments,
-    parameter_of,
     bindings_of_name,
-    enclosing,
     is_import,
     local_definition,
     qualified_names,
@@ -38,57 +39,9 @@ _DICT_CONSTRUCTORS = frozenset(
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
-_TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
-_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
-_FIELD = frozenset({"dataclasses.field"})
-_NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One key/value pair that may be in a traced dict.
-
-    Attributes:
-        key: the key when it is a string literal, else ``None``.
-        key_node: the key expression (``None`` for keyword arguments and dataclass fields).
-        value: the value expression, or ``None`` when only ``annotation`` is known.
-        annotation: a type annotation that stands for the value (dataclass field without value).
-        home: the module ``key_node``/``value``/``annotation`` belong to when it is not the traced
-            one (a builder or constant of another module); ``None`` for the traced module.
-        via: for an entry of another module, the expression of the traced module it arrived
-            through (the builder call, the imported name): where its diagnostics are reported.
-    """
-
-    key: str | None
-    key_node: cst.BaseExpression | None
-    value: cst.BaseExpression | None
-    annotation: cst.BaseExpression | None = None
-    home: ParsedModule | None = field(default=None, compare=False)
-    via: cst.BaseExpression | None = field(default=None, compare=False)
-
-    @property
-    def anchor(self) -> cst.CSTNode | None:
-        """The node of the traced module that stands for this entry's position."""
-        return self.via if self.home is not None else self.value or self.key_node
-
-
-@dataclass(frozen=True)
-class TracedDict:
-    """The entries found for a dict expression.
-
-    Attributes:
-        entries: every entry that may be present.
-        complete: False when part of the dict came from something the tracer cannot see
-            (an unknown call, a parameter, ``**unknown``).
-        opaque: the sub-expressions that could not be traced (reported as ACC201 when selected).
-    """
-
-    entries: tuple[Entry, ...]
-    complete: bool
-    opaque: tuple[cst.BaseExpression, ...] = ()
 
 
 class ForeignBinding(Protocol):
@@ -127,7 +80,7 @@ class TracerPeers(Protocol):
         ...
 
 
-class DictTracer:
+class DictTracer(DictMutations):
     """Trace dict-valued expressions of one parsed module.
 
     Args:
@@ -479,91 +432,6 @@ class DictTracer:
         )
         return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
-    def _is_unconditional_before(self, statement: cst.CSTNode, use: cst.CSTNode) -> bool:
-        """True when ``statement`` runs on every path to ``use``: its block also encloses ``use``."""
-        block = enclosing(self.parsed, statement, (cst.IndentedBlock, cst.Module))
-        ancestor = self.parsed.parents.get(use)
-        while ancestor is not None and ancestor is not block:
-            ancestor = self.parsed.parents.get(ancestor)
-        return ancestor is block
-
-    def _mutations(
-        self, use: cst.Name, bindings: list[Binding], depth: int
-    ) -> tuple[TracedDict, list[tuple[str, cst.CSTNode]]]:
-        """Mutations of the binding before ``use``.
-
-        Returns:
-            the entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, and
-            the ``(key, node)`` of each literal-key removal (``del cfg[k]``, ``cfg.pop(k)``) that runs
-            on every path to ``use``: entries for that key set before the removal are gone.
-        """
-        parsed = self.parsed
-        removals: list[tuple[str, cst.CSTNode]] = []
-        entries: list[Entry] = []
-        complete = True
-        opaque: list[cst.BaseExpression] = []
-        assignments = {id(b.assignment) for b in bindings}
-        seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
-        for scope in seen_scopes.values():
-            for access in scope.accesses:
-                node = access.node
-                if node is use or not isinstance(node, cst.Name) or node.value != use.value:
-                    continue
-                if not any(id(r) in assignments for r in access.referents):
-                    continue
-                before = starts_before(parsed, node, use)
-                if not before and not self._loops_back(node, use, bindings):
-                    continue
-                parent = parsed.parents.get(node)
-                if isinstance(parent, cst.Subscript) and parent.value is node:
-                    removed = self._replaced_key(parent)
-                    if removed is not None and before and self._is_unconditional_before(parent, use):
-                        removals.append((removed, parent))
-                    target = parsed.parents.get(parent)
-                    statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
-                    if isinstance(statement, cst.Assign) and len(parent.slice) == 1:
-                        index = parent.slice[0].slice
-                        if isinstance(index, cst.Index):
-                            entries.append(Entry(string_value(index.value), index.value, statement.value))
-                elif isinstance(parent, cst.Attribute) and parent.value is node:
-                    call = parsed.parents.get(parent)
-                    if not isinstance(call, cst.Call) or call.func is not parent:
-                        continue
-                    method = parent.attr.value
-                    if method == "update":
-                        inner = self._dict_call(call, depth + 1)
-                        entries.extend(inner.entries)
-                        complete &= inner.complete
-                        opaque.extend(inner.opaque)
-                    elif method == "setdefault" and len(call.args) == 2:
-                        key, value = call.args[0].value, call.args[1].value
-                        entries.append(Entry(string_value(key), key, value))
-                    elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                        if before and self._is_unconditional_before(call, use):
-                            removals.append((string_value(call.args[0].value), call))
-        return TracedDict(tuple(entries), complete, tuple(opaque)), removals
-
-    def _loops_back(self, mutation: cst.CSTNode, use: cst.CSTNode, bindings: list[Binding]) -> bool:
-        """True when a loop around ``mutation`` also runs ``use`` and binds none of ``bindings``: a later
-        iteration's use sees what an earlier one added (``for ...: emit(cfg); cfg[k] = v``)."""
-        loop = enclosing(self.parsed, mutation, (cst.For, cst.While, cst.FunctionDef))
-        while isinstance(loop, (cst.For, cst.While)):
-            if _inside(self.parsed, use, loop):
-                return not any(b.assignment is not None and _inside(self.parsed, b.assignment.node, loop)
-                               for b in bindings)
-            loop = enclosing(self.parsed, loop, (cst.For, cst.While, cst.FunctionDef))
-        return False
-
-    def _replaced_key(self, subscript: cst.Subscript) -> str | None:
-        """The literal key whose earlier value ``del cfg["k"]`` or ``cfg["k"] = v`` discards, else ``None``."""
-        parent = self.parsed.parents.get(subscript)
-        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
-            parent = self.parsed.parents.get(parent)
-        if not isinstance(parent, (cst.Del, cst.AssignTarget)) or len(subscript.slice) != 1:
-            return None
-        index = subscript.slice[0].slice
-        return string_value(index.value) if isinstance(index, cst.Index) else None
-
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
         constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
@@ -607,91 +475,3 @@ class DictTracer:
         return TracedDict(tuple(entries), True)
 
 
-def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
-    """True when ``ancestor`` encloses ``node``."""
-    parent = parsed.parents.get(node)
-    while parent is not None and parent is not ancestor:
-        parent = parsed.parents.get(parent)
-    return parent is ancestor
-
-
-def unpacked_values(parsed: ParsedModule, call: cst.BaseExpression, index: int) -> list[cst.BaseExpression] | None:
-    """Element ``index`` of each tuple the function of this module called by ``call`` returns.
-
-    For ``perm, other_args = _pcollectives_lowering_common(...)`` whose helper ends in
-    ``return full_perm, other_args``. ``None`` when the callee is not a function of this module or
-    one of its returns is not a tuple display with that element (or ``call`` is no call).
-    """
-    if not isinstance(call, cst.Call):
-        return None
-    function = local_definition(parsed, call.func)
-    if not isinstance(function, cst.FunctionDef):
-        return None
-    values = []
-    for statement in returns_of(function):
-        value = statement.value
-        if not isinstance(value, cst.Tuple) or len(value.elements) <= index or any(
-                isinstance(e, cst.StarredElement) for e in value.elements):
-            return None
-        values.append(value.elements[index].value)
-    return values or None
-
-
-def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
-    """Return every ``return`` statement of ``function``, not those of nested functions or classes."""
-    found: list[cst.Return] = []
-
-    class _Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    function.body.visit(_Returns())
-    return found
-
-
-def is_typed_dict(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
-    """True when ``cls`` derives from ``typing.TypedDict`` (its instances are plain dicts)."""
-    return any(qualified_names(parsed, base.value) & _TYPED_DICT for base in cls.bases if base.keyword is None)
-
-
-def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
-    """True when ``cls`` is decorated with ``dataclasses.dataclass`` (called or not)."""
-    for decorator in cls.decorators:
-        target = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-        if qualified_names(parsed, target) & _DATACLASS_DECORATORS:
-            return True
-    return False
-
-
-def dataclass_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:
-    """Return ``(name, annotation, default)`` for each field of a dataclass body, in order.
-
-    ``ClassVar``/``InitVar``/``KW_ONLY`` annotations are not fields (``asdict`` skips them). The
-    default of ``field(default=v)`` is ``v``; ``field(default_factory=f)`` leaves only the annotation.
-    """
-    fields = []
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    for statement in body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
-                continue
-            annotation = small.annotation.annotation
-            head = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-            if qualified_names(parsed, head) & _NOT_FIELDS:
-                continue
-            default = small.value
-            if isinstance(default, cst.Call) and qualified_names(parsed, default.func) & _FIELD:
-                default = next((a.value for a in default.args if a.keyword and a.keyword.value == "default"), None)
-            fields.append((small.target.value, annotation, default))
-    return fields

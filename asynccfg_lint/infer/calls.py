@@ -14,8 +14,11 @@ from asynccfg_lint.infer import lookup
 from asynccfg_lint.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
 from asynccfg_lint.infer.model import METHOD
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.resolution import enclosing, keyword_read, local_definition, qualified_names, string_value
-from asynccfg_lint.tracer import ASYNC_RUNNERS, is_typed_dict, returns_of
+from asynccfg_lint.resolution import enclosing, local_definition, qualified_names, string_value
+from asynccfg_lint.functions import keyword_read
+from asynccfg_lint.tracer import ASYNC_RUNNERS
+from asynccfg_lint.records import is_typed_dict
+from asynccfg_lint.functions import returns_of
 
 
 class CallInference:

@@ -19,7 +19,9 @@ from asynccfg_lint.infer.model import Known
 from asynccfg_lint.infer.values import NOT_LITERAL, UNKNOWN, Inferred, Origin
 from asynccfg_lint.jax_facts import SPECIAL_KEY_ATTRIBUTE
 from asynccfg_lint.resolution import local_definition, qualified_names, string_value
-from asynccfg_lint.tracer import MAX_DEPTH, is_dataclass, returns_of
+from asynccfg_lint.tracer import MAX_DEPTH
+from asynccfg_lint.records import is_dataclass
+from asynccfg_lint.functions import returns_of
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 

@@ -13,7 +13,7 @@ import libcst as cst
 from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import Known
 from asynccfg_lint.parse import ParsedModule
-from asynccfg_lint.tracer import TracedDict
+from asynccfg_lint.entries import TracedDict
 
 
 @dataclass(frozen=True)

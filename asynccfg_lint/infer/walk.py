@@ -28,7 +28,8 @@ from asynccfg_lint.resolution import (
     string_value,
     unpacked_value,
 )
-from asynccfg_lint.tracer import MAX_DEPTH, unpacked_values
+from asynccfg_lint.tracer import MAX_DEPTH
+from asynccfg_lint.functions import unpacked_values
 
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 

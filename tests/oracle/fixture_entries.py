@@ -29,7 +29,9 @@ from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind
 from asynccfg_lint.parse import ParsedModule, parse_source
 from asynccfg_lint.resolution import bindings_of_name
 from asynccfg_lint.sinks import find_sink_calls
-from asynccfg_lint.tracer import DictTracer, Entry, TracedDict, returns_of
+from asynccfg_lint.tracer import DictTracer
+from asynccfg_lint.entries import Entry, TracedDict
+from asynccfg_lint.functions import returns_of
 from tests.expectations import Expected
 from tests.oracle.driver import Case
 
