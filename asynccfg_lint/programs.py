@@ -14,10 +14,6 @@ given as ``functools.partial(rule, ...)``, and the decorator ``@partial(mlir.reg
 (also called as ``partial(mlir.register_lowering, prim)(rule)``); the rule may be a
 ``@staticmethod``/``@classmethod`` of a top-level class (``Lowerings.start``) or a ``lambda`` whose
 body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx, x, **kw)``).
-
-JAX calls its batching and differentiation rules the same way, with an equation's params as
-keywords (:data:`PARAMS_TABLES`), so their keyword parameters hold what the ``bind`` calls of the
-primitive pass (:func:`params_rules`, :func:`bind_calls`).
 """
 
 from __future__ import annotations
@@ -27,10 +23,10 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
+from asynccfg_lint.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.resolution import bindings_of_name, enclosing, qualified_names
-from asynccfg_lint.functions import implicit_parameters, parameter_of, summarised_name
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
@@ -38,41 +34,13 @@ REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
 LOWERING_RULE_CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
 #: the catalog type of a primitive (``jax._src.core.Primitive``) and of its operands
 PRIMITIVE, JAX_ARRAY = "jax._src.core.Primitive", "jax.Array"
-_PARTIAL = frozenset({"functools.partial"})
+PARTIAL = frozenset({"functools.partial"})
 
-#: rule tables that JAX calls as ``rule(*leading, **params)``, ``params`` an equation's (its ``bind``'s
-#: keywords), and what it passes positionally first; confirmed by ``tests/test_params_rules_oracle.py``:
-#: ``fancy_primitive_batchers[p](axis_data, vals_in, dims_in, **params)`` (``BatchTrace.process_primitive``),
-#: ``primitive_batchers[p](vals_in, dims_in, **params)`` (``PrimitiveBatchersProxy``, when some operand is
-#: batched), ``primitive_transposes[p](cts, *operands, **params)`` (``ad.backward_pass``),
-#: ``primitive_jvps[p](primals, tangents, **params)`` (``JVPTrace.process_primitive``), all in
-#: ``jax/_src/interpreters/batching.py`` and ``ad.py``; ``dims_in`` is a tuple of ints and ``None``\ s.
-PARAMS_TABLES: dict[str, tuple[str, ...]] = {
-    f"{module}.{table}": leading
-    for package in ("jax._src.interpreters", "jax.interpreters")
-    for module, table, leading in (
-        (f"{package}.batching", "fancy_primitive_batchers", ("axis_data", "vals_in", "dims_in")),
-        (f"{package}.batching", "primitive_batchers", ("vals_in", "dims_in")),
-        (f"{package}.ad", "primitive_transposes", ("cts",)),
-        (f"{package}.ad", "primitive_jvps", ("primals", "tangents")),
-    )
-}
-#: registration calls of the same kind: ``ad.deflinear2(p, rule)`` calls ``rule(cts, *operands, **params)``
-#: (``ad.linear_transpose2``)
-PARAMS_CALLS: dict[str, tuple[str, ...]] = {
-    f"{package}.ad.deflinear2": ("cts",) for package in ("jax._src.interpreters", "jax.interpreters")}
-#: the positional slot of a batching rule that holds the operands' batch dimensions
-DIMS_IN = "dims_in"
 
-#: per module: its lowering rules' registrations; its batching/AD rules; the names registering each
-#: of those (by ``id`` of the rule's ``def``); each function's bind operands (by ``id`` of the
-#: ``def``); the bind calls of each primitive; each private function's visible calls
+#: per module: its lowering rules' registrations; each function's bind operands (by ``id`` of the ``def``)
 _REGISTRATIONS: ModuleMemo[list[Registration]] = ModuleMemo(list)
-_PARAMS_RULES: ModuleMemo[list[ParamsRule]] = ModuleMemo(list)
-_PARAMS_RULE_NAMES: ModuleMemo[dict[int, list[cst.BaseExpression]]] = ModuleMemo(dict)
 _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
-_BIND_CALLS: ModuleMemo[dict[frozenset[str], list[cst.Call]]] = ModuleMemo(dict)
-_VISIBLE_CALLS: ModuleMemo[dict[int, list[cst.Call] | None]] = ModuleMemo(dict)
+
 
 
 @dataclass(frozen=True)
@@ -125,7 +93,7 @@ class Forwarding:
         return param if self.rest and param not in self.named else None
 
 
-def _argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
+def call_argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
     """The argument ``call`` passes at position ``index`` or as ``keyword``."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == keyword:
@@ -136,11 +104,11 @@ def _argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | 
 
 def _partial_of_register(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.BaseExpression | None:
     """For ``functools.partial(mlir.register_lowering, prim)``: the primitive expression, else ``None``."""
-    if not isinstance(expr, cst.Call) or not expr.args or not qualified_names(parsed, expr.func) & _PARTIAL:
+    if not isinstance(expr, cst.Call) or not expr.args or not qualified_names(parsed, expr.func) & PARTIAL:
         return None
     if not qualified_names(parsed, expr.args[0].value) & REGISTER_LOWERING:
         return None
-    return _argument(expr.with_changes(args=expr.args[1:]), 0, "prim")
+    return call_argument(expr.with_changes(args=expr.args[1:]), 0, "prim")
 
 
 def _lambda_parameters(lam: cst.Lambda) -> list[cst.Param]:
@@ -180,7 +148,7 @@ def _class_method(parsed: ParsedModule, expr: cst.Attribute) -> cst.FunctionDef 
     return None
 
 
-def _top_level_function(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | None:
+def top_level_function(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | None:
     """The module-level ``def`` (or class's static or class method) the name ``expr`` is bound to, if it is one."""
     if isinstance(expr, cst.Attribute):
         return _class_method(parsed, expr)
@@ -206,7 +174,7 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     if primitive is None or rule is None:
         return None
     bound: frozenset[str] = frozenset()
-    if isinstance(rule, cst.Call) and rule.args and qualified_names(parsed, rule.func) & _PARTIAL:
+    if isinstance(rule, cst.Call) and rule.args and qualified_names(parsed, rule.func) & PARTIAL:
         bound = frozenset(a.keyword.value for a in rule.args[1:] if a.keyword is not None)
         rule = rule.args[0].value
     forwarding = _forwarding(rule) if isinstance(rule, cst.Lambda) else None
@@ -215,7 +183,7 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
             return None
         rule = forwarding.node.body.func
     names = frozenset(qualified_names(parsed, rule))
-    function = _top_level_function(parsed, rule)
+    function = top_level_function(parsed, rule)
     if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
         first = _lambda_parameters(forwarding.node)[:1]
         if not first or forwarding.positional[:1] != (first[0].name.value,):
@@ -226,7 +194,7 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     return Registration(primitives, names, function, bound, forwarding)
 
 
-def _loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
+def loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
     """For a call inside ``for p, f in [(a_p, a_rule), ...]`` (or ``zip([...], [...])``): each row's loop variables.
 
     JAX's own modules register rules this way (``jax/_src/lax/parallel.py``). Returns ``[{}]``
@@ -260,7 +228,7 @@ def _loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseE
     return [{n.value: v for n, v in zip(names, row)} for row in rows]
 
 
-def _substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
+def substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
     """``expr``, or the row's value when ``expr`` is one of the loop's variables."""
     return row.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
 
@@ -274,14 +242,14 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
     for call in parsed.calls:
         names = qualified_names(parsed, call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else set()
         if names & REGISTER_LOWERING:  # mlir.register_lowering(prim, rule)
-            primitive, rule = _argument(call, 0, "prim"), _argument(call, 1, "rule")
+            primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
         else:  # partial(mlir.register_lowering, prim)(rule)
             primitive = _partial_of_register(parsed, call.func)
-            rule = _argument(call, 0, "rule") if primitive is not None else None
+            rule = call_argument(call, 0, "rule") if primitive is not None else None
         if primitive is None or rule is None:
             continue
-        for row in _loop_rows(parsed, call):
-            registration = _registration(parsed, _substituted(primitive, row), _substituted(rule, row))
+        for row in loop_rows(parsed, call):
+            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row))
             if registration is not None:
                 found.append(registration)
     for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim) on a def
@@ -426,134 +394,3 @@ def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Ca
                 and _may_be(parsed, call.func.value, registration.primitive):
             return True
     return any(elsewhere(name.rpartition(".")[2], name.rpartition(".")[0]) for name in registration.primitive)
-
-
-@dataclass(frozen=True)
-class ParamsRule:
-    """A batching or differentiation rule JAX calls with an equation's params of ``primitive`` as keywords.
-
-    Attributes:
-        primitive: the fully qualified names the primitive expression may have.
-        function: the rule's module-level ``def`` in this module.
-        leading: what JAX passes positionally before the params (:data:`PARAMS_TABLES`).
-        bound: how many positional arguments a ``functools.partial`` rule binds before those.
-    """
-
-    primitive: frozenset[str]
-    function: cst.FunctionDef
-    leading: tuple[str, ...]
-    bound: int
-
-
-def _params_rule(parsed: ParsedModule, primitive: cst.BaseExpression | None, rule: cst.BaseExpression | None,
-                 leading: tuple[str, ...]) -> ParamsRule | None:
-    if primitive is None or rule is None:
-        return None
-    bound = 0
-    if isinstance(rule, cst.Call) and rule.args and qualified_names(parsed, rule.func) & _PARTIAL:
-        bound = sum(1 for a in rule.args[1:] if a.keyword is None and not a.star)
-        rule = rule.args[0].value
-    function = _top_level_function(parsed, rule)
-    primitives = frozenset(qualified_names(parsed, primitive))
-    if function is None or not primitives:
-        return None
-    _PARAMS_RULE_NAMES.of(parsed).setdefault(id(function), []).append(rule)
-    return ParamsRule(primitives, function, leading, bound)
-
-
-def params_rules(parsed: ParsedModule) -> list[ParamsRule]:
-    """Every batching or differentiation rule of this module registered in ``parsed`` (computed once per module).
-
-    Forms: ``batching.fancy_primitive_batchers[p] = rule`` (and the other :data:`PARAMS_TABLES`),
-    the rule given as ``functools.partial(rule, ...)``, ``ad.deflinear2(p, rule)``, also in a
-    ``for p, f in [...]`` loop as for lowering rules.
-    """
-    known = _PARAMS_RULES.known(parsed)
-    if known is not None:
-        return known
-    found: list[ParamsRule] = []
-    for statement in _statements(parsed.module):
-        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0].target
-            if not (isinstance(target, cst.Subscript) and len(target.slice) == 1
-                    and isinstance(target.slice[0].slice, cst.Index)):
-                continue
-            tables = [PARAMS_TABLES[n] for n in qualified_names(parsed, target.value) if n in PARAMS_TABLES]
-            if not tables:
-                continue
-            pairs = [(target.slice[0].slice.value, statement.value, tables[0], statement)]
-        elif isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
-            call = statement.value
-            calls = [PARAMS_CALLS[n] for n in qualified_names(parsed, call.func) if n in PARAMS_CALLS]
-            if not calls:
-                continue
-            pairs = [(_argument(call, 0, "primitive"), _argument(call, 1, "transpose_rule"), calls[0], call)]
-        else:
-            continue
-        for primitive, rule, leading, node in pairs:
-            for row in _loop_rows(parsed, node):
-                registration = _params_rule(parsed, _substituted(primitive, row), _substituted(rule, row), leading)
-                if registration is not None:
-                    found.append(registration)
-    return _PARAMS_RULES.put(parsed, found)
-
-
-def _statements(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
-    """The small statements at the module's top level, also inside ``for``/``if`` blocks there."""
-    for statement in getattr(node, "body", ()):
-        if isinstance(statement, cst.SimpleStatementLine):
-            yield from statement.body
-        elif isinstance(statement, (cst.For, cst.If)):
-            yield from _statements(statement.body)
-        elif isinstance(statement, cst.IndentedBlock):
-            yield from _statements(statement)
-
-
-def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call]:
-    """The calls ``<primitive>.bind(...)`` in ``parsed``, for the primitive's qualified names."""
-    memo = _BIND_CALLS.of(parsed)
-    if primitive not in memo:
-        binds = {f"{name}.bind" for name in primitive}
-        memo[primitive] = [call for call in parsed.calls if isinstance(call.func, cst.Attribute)
-                           and call.func.attr.value == "bind" and qualified_names(parsed, call.func) & binds]
-    return memo[primitive]
-
-
-def visible_calls(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call] | None:
-    """Every call of the module-private ``function`` when the module shows all of them, else ``None``.
-
-    A function whose name starts with ``_`` is private to its module by Python's convention
-    (PEP 8), so its callers are this module's: when every reference to its name is the callee of
-    a call, or its registration as a batching or differentiation rule (JAX is that caller), the
-    calls are all there are. ``None`` for a public function, a lowering rule (JAX calls it with a
-    ``bind``'s keywords, which are checked at the ``bind``), or a function referenced otherwise
-    (passed as a value: anything may call it).
-    """
-    memo = _VISIBLE_CALLS.of(parsed)
-    if id(function) in memo:
-        return memo[id(function)]
-    memo[id(function)] = None
-    name = function.name.value
-    scope = parsed.scopes.get(parsed.module)
-    if not name.startswith("_") or scope is None or name not in scope \
-            or any(r.function is function for r in registrations(parsed)):
-        return None
-    registered = {id(node) for r in params_rules(parsed) for node in _rule_names(parsed, r)}
-    calls: list[cst.Call] = []
-    for assignment in scope[name]:
-        if assignment.node is not function:
-            return None
-        for access in assignment.references:
-            node = access.node
-            parent = parsed.parents.get(node)
-            if isinstance(parent, cst.Call) and parent.func is node:
-                calls.append(parent)
-            elif id(node) not in registered:
-                return None
-    memo[id(function)] = calls
-    return calls
-
-
-def _rule_names(parsed: ParsedModule, rule: ParamsRule) -> list[cst.CSTNode]:
-    """The names in ``parsed`` that register ``rule``'s function (its registrations' rule expressions)."""
-    return _PARAMS_RULE_NAMES.of(parsed).get(id(rule.function), [])

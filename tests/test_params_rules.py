@@ -1,6 +1,6 @@
 """Batching and differentiation rules: how they are registered, and how real JAX calls them.
 
-``asynccfg_lint.programs.PARAMS_TABLES`` models JAX's calling convention: the rule gets what JAX
+``asynccfg_lint.params_rules.PARAMS_TABLES`` models JAX's calling convention: the rule gets what JAX
 passes positionally first (for batchers ``dims_in``, a tuple of ints and ``None``), then the
 equation's params — its ``bind``'s keywords, unchanged — as keywords. The oracle test runs real
 JAX 0.12.0.1 (``tests/oracle/params_rules_probe.py``) and checks each table against what its
@@ -20,7 +20,7 @@ import pytest
 
 from asynccfg_lint.checker import check_source
 from asynccfg_lint.parse import parse_source
-from asynccfg_lint.programs import DIMS_IN, PARAMS_CALLS, PARAMS_TABLES, params_rules, visible_calls
+from asynccfg_lint.params_rules import DIMS_IN, PARAMS_CALLS, PARAMS_TABLES, params_rules, visible_calls
 from asynccfg_lint.selection import Selection
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
 

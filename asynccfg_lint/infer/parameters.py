@@ -6,8 +6,8 @@ is a value like any other and an unannotated parameter is unknown — unless its
 JSON scalar literal, whose type stands for what unseen callers pass (as pyright infers it), or
 where the callers are known: a batching or differentiation rule registered here is called by JAX with the params
 of an equation of its primitive, i.e. with the keywords of that primitive's ``bind`` calls
-(:func:`asynccfg_lint.programs.params_rules`), and a module-private function whose every
-reference is a call is called only by those calls (:func:`asynccfg_lint.programs.visible_calls`).
+(:func:`asynccfg_lint.params_rules.params_rules`), and a module-private function whose every
+reference is a call is called only by those calls (:func:`asynccfg_lint.params_rules.visible_calls`).
 The two feed each other (a batcher binds its primitive again with what it was given), so a
 parameter's sources are followed once at a time: a cycle adds nothing beyond what enters it from
 outside (the least fixed point), and what was found inside an unfinished cycle is not memoized.
@@ -21,8 +21,14 @@ from asynccfg_lint.infer import lookup
 from asynccfg_lint.infer.catalog.jax_ import BATCH_DIMS
 from asynccfg_lint.infer.model import Known
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.programs import (DIMS_IN, JAX_ARRAY, LOWERING_RULE_CONTEXT, PRIMITIVE, bind_calls, bind_operands,
-                                    is_rule_context, params_rules, visible_calls)
+from asynccfg_lint.programs import (
+    JAX_ARRAY,
+    LOWERING_RULE_CONTEXT,
+    PRIMITIVE,
+    bind_operands,
+    is_rule_context,
+)
+from asynccfg_lint.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
 from asynccfg_lint.resolution import Binding, enclosing
 from asynccfg_lint.summaries import sink_uses
 

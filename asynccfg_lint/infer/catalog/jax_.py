@@ -67,7 +67,7 @@ ROWS = (
     MemberRow("jax.Array", ATTRIBUTE, "ndim", "builtins.int", "x.ndim of a jax.Array is an int"),
     MemberRow("jax.Array", ATTRIBUTE, "size", "builtins.int", "x.size of a jax.Array is an int"),
     MemberRow("jax.Array", METHOD, "tolist", "JSON value", "x.tolist() of a jax.Array gives Python numbers"),
-    # batching rules (the positional dims_in JAX passes: programs.PARAMS_TABLES, tests/test_params_rules_oracle.py)
+    # batching rules (the positional dims_in JAX passes: params_rules.PARAMS_TABLES, tests/test_params_rules.py)
     TypeRow(BATCH_DIMS, T.TUPLE.named("tuple of batch dimensions"), "builtins.tuple", "(0, None)",
             "a batching rule's dims_in is a tuple of ints and Nones (batching.not_mapped): it serializes"),
     MemberRow(BATCH_DIMS, ELEMENT, "", "builtins.int|builtins.NoneType",
