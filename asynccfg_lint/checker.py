@@ -49,7 +49,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     workspace = Workspace(parsed, modules, sanitizers)
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
-    seen: set[tuple[int, str, str]] = set()
+    seen: set[tuple[int, str]] = set()
     places: dict[tuple[str, str], str] = {}
     for sink_call in find_sink_calls(parsed, sinks):
         spec = sink_call.spec
@@ -67,7 +67,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             else:
                 found = classifier.check_entries(traced)
         for finding in found:
-            key = (id(finding.node), finding.code, finding.message)  # one bind argument used by two rules: once
+            # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
+            # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
+            key = (id(finding.node), finding.code)
             if spec.used_at is not None:
                 if selection is not None and not selection.is_enabled(finding.code):
                     continue  # naming the place costs the rule module's positions: only for what is shown
