@@ -112,8 +112,8 @@ def test_package_through_the_cli_with_the_place_used():
     assert {(row.path, row.expected) for row in rows} == _package_expected()
     by_place = {(row.path, row.line): row.message for row in rows}
     # a bind argument names where the rule of primitives.py puts it into the config (line 23)
-    assert by_place[("extpkg/api.py", 21)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
-    assert by_place[("extpkg/api.py", 29)].endswith("(used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/api.py", 22)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/api.py", 30)].endswith("(used at extpkg/primitives.py:23)")
     # a dataclass default of options.py reaches the config through dataclasses.asdict in primitives.py
     assert by_place[("extpkg/primitives.py", 30)].endswith("(written at extpkg/options.py:13)")
     assert result.returncode == 1
@@ -125,7 +125,7 @@ def test_package_through_flake8_prints_the_cli_lines():
     assert flake8 == cli
 
 
-@pytest.mark.parametrize("module", ["api.py", "primitives.py"])
+@pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -133,7 +133,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     alone = parse_text(run_cli("--isolated", "--no-cache", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     flake8 = acc_rows(run_flake8("--select", "ACC1", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     expected = [row for row in package if row.path == f"extpkg/{module}"]
-    assert len(expected) == {"api.py": 2, "primitives.py": 1}[module]
+    assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -143,7 +143,7 @@ def test_package_sarif_related_locations():
     results = json.loads(result.stdout)["runs"][0]["results"]
     related = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"]): r.get("relatedLocations") for r in results}
-    used = related[("extpkg/api.py", 21)]
+    used = related[("extpkg/api.py", 22)]
     assert used == [{"id": 0, "message": {"text": "where the registered lowering rule uses the value"},
                      "physicalLocation": {"artifactLocation": {"uri": "extpkg/primitives.py", "uriBaseId": "%SRCROOT%"},
                                           "region": {"startLine": 23}}}]
@@ -156,7 +156,7 @@ def test_package_sarif_related_locations():
 def test_package_through_the_language_server():
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == "extpkg/api.py"]
-    assert len(cli) == 2
+    assert len(cli) == 3
     # the server shows paths as the CLI started in the same folder does
     assert _served(PROGRAMS, PACKAGE / "api.py") == [(row.line, row.column, row.code, row.message) for row in cli]
 
