@@ -79,6 +79,11 @@ class TracerPeers(Protocol):
         instance of (``None``: not such an instance, or no such method)."""
         ...
 
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call] | None:
+        """The calls of classes of ``parsed`` that make every value ``expr`` may have (a parameter: what
+        its known callers pass), else ``None``."""
+        ...
+
 
 class DictTracer(DictMutations):
     """Trace dict-valued expressions of one parsed module.
@@ -432,6 +437,14 @@ class DictTracer(DictMutations):
         )
         return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
+    def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
+        """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
+        keyword: this module's binds): the fields of each instance they pass. Only in a check."""
+        calls = self.workspace.constructions(self.parsed, param, depth + 1) if self.workspace is not None else None
+        if not calls:
+            return None
+        return self._merge([self._asdict(call, depth + 1, named_tuple) for call in calls], list(calls))
+
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
         constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
@@ -449,6 +462,9 @@ class DictTracer(DictMutations):
                 class_expr = call.func
             elif bindings[0].value is None and bindings[0].annotation is not None:
                 class_expr = bindings[0].annotation
+            elif bindings[0].value is None and isinstance(
+                    bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
+                return self._asdict_of_parameter(expr, depth, named_tuple)
         if class_expr is None:
             return None
         home, cls = self.parsed, local_definition(self.parsed, class_expr)
