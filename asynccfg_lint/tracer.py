@@ -79,9 +79,9 @@ class TracerPeers(Protocol):
         instance of (``None``: not such an instance, or no such method)."""
         ...
 
-    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call] | None:
-        """The calls of classes of ``parsed`` that make every value ``expr`` may have (a parameter: what
-        its known callers pass), else ``None``."""
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+        """For each origin of ``expr``'s value (a parameter: what its known callers pass), the call of a
+        class of ``parsed`` that makes it (``None``: not such an instance)."""
         ...
 
 
@@ -440,10 +440,12 @@ class DictTracer(DictMutations):
     def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
         """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
         keyword: this module's binds): the fields of each instance they pass. Only in a check."""
-        calls = self.workspace.constructions(self.parsed, param, depth + 1) if self.workspace is not None else None
-        if not calls:
+        calls = self.workspace.constructions(self.parsed, param, depth + 1) if self.workspace is not None else []
+        if not any(calls):
             return None
-        return self._merge([self._asdict(call, depth + 1, named_tuple) for call in calls], list(calls))
+        # an origin that is no such instance (a bind elsewhere: unknown) leaves the param opaque beside the others
+        return self._merge([self._asdict(call, depth + 1, named_tuple) if call is not None else None for call in calls],
+                           [call if call is not None else param for call in calls])
 
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a

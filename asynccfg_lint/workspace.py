@@ -170,17 +170,16 @@ class Workspace:
         return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
                 for o in origins]
 
-    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call] | None:
-        """The calls of classes of ``parsed`` that make every value ``expr`` may have (``Knobs(Level.FAST, 2)``
-        passed for a rule's ``knobs``), else ``None``; what the tracer needs of the classifier to follow
-        ``knobs._asdict()`` (:class:`~asynccfg_lint.tracer.TracerPeers`); nothing in a summary's workspace."""
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+        """For each origin of ``expr``'s value, the call of a class of ``parsed`` that makes it (``None``: not
+        such an instance): ``Knobs(Level.FAST, 2)`` passed for a rule's ``knobs``. What the tracer needs
+        of the classifier to follow ``knobs._asdict()`` (:class:`~asynccfg_lint.tracer.TracerPeers`);
+        nothing in a summary's workspace."""
         if not self._objects:
-            return None
+            return []
         origins = self.classifier(parsed).origins(expr, depth)
-        if not origins or not all(isinstance(o.node, cst.Call) and o.inferred.cls is not None and o.home is None
-                                  for o in origins):
-            return None
-        return list(dict.fromkeys(o.node for o in origins))  # type: ignore[misc]  # every node is a Call
+        return list(dict.fromkeys(o.node if isinstance(o.node, cst.Call) and o.inferred.cls is not None
+                                  and o.home is None else None for o in origins))
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.resolution.location`)."""

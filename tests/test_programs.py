@@ -349,3 +349,51 @@ def test_method_and_lambda_rules_and_params_reads():
         [True, False], [False, True, False]]
     lambdas = [c.args[1].value for c in parsed.calls if len(c.args) > 1 and isinstance(c.args[1].value, cst.Lambda)]
     assert [[is_rule_context(parsed, p) for p in lam.params.params] for lam in lambdas] == [[True, False]] * 2
+
+
+KNOBS_RULE = '''import enum
+import typing
+
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax.parallel import _emit_async_start_custom_call
+
+
+class Level(enum.Enum):
+    FAST = "fast"
+
+
+class Knobs(typing.NamedTuple):
+    level: Level
+
+
+knobs_p = core.Primitive("knobs_start")
+
+
+def _lowering(ctx, x, *, knobs):
+    return _emit_async_start_custom_call("collective-permute-start", ctx, x, {"level": knobs.level})
+
+
+mlir.register_lowering(knobs_p, _lowering)
+
+
+def start(x):
+    return knobs_p.bind(x, knobs=Knobs(Level.FAST))
+'''
+
+
+def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_binds_it(tmp_path):
+    """The rule's ``knobs.level`` holds what the module's bind passes (ACC101 at ``Level.FAST``); once
+    another module of the package names the primitive, its binds (not followed) make it unknown as
+    well: ACC201 at the rule's use, with ACC201 selected."""
+    package = tmp_path / "kpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rule.py").write_text(KNOBS_RULE)
+    args = ("--isolated", "--no-cache", "--extend-select", "ACC201", "kpkg")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/rule.py", 28, 40, "ACC101")]
+    (package / "user.py").write_text("from .rule import knobs_p\n\n\ndef go(x, knobs):\n"
+                                     "    return knobs_p.bind(x, knobs=knobs)\n")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/rule.py", 21, 88, "ACC201"), ("kpkg/rule.py", 28, 40, "ACC101")]
