@@ -44,9 +44,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     registered rule's parameters are ACC201 where it uses them when no ``bind`` of its primitive is
     visible (looked up only when ACC201 is selected, or ``selection`` is ``None``).
     """
-    sinks = summarise_module(parsed, sinks)  # this module's own wrappers
-    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
     workspace = Workspace(parsed, modules, sanitizers)
+    sinks = summarise_module(parsed, sinks, workspace.for_summary(parsed))  # this module's own wrappers
+    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
@@ -129,7 +129,7 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     uses = sink_uses(home)
     param = spec.used_param or spec.param
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
-        summarise_module(home, {*sinks, *BUILTIN_SINKS})
+        summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
     use = uses.get((spec.used_at, param))
     return location(home, use) if use is not None else spec.used_at

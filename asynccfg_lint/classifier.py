@@ -82,6 +82,10 @@ class ClassifierPeers(TracerPeers, Protocol):
         """The classifier of ``parsed`` (one per module per check)."""
         ...
 
+    def named_elsewhere(self, word: str, module: str) -> bool:
+        """True when a project module other than ``module`` has the identifier ``word`` in its text."""
+        ...
+
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` of ``home`` (1-based line), as messages name another place."""
         ...

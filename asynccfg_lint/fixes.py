@@ -13,6 +13,7 @@ import libcst as cst
 
 from asynccfg_lint.diagnostics import Fix
 from asynccfg_lint.parse import ParsedModule
+from asynccfg_lint.resolution import bindings_of_name
 from asynccfg_lint.type_verdicts import UNSAFE, FixTemplate
 
 if TYPE_CHECKING:
@@ -117,6 +118,23 @@ def _within(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> b
     return False
 
 
+def _through_parameter(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
+    """True when ``use`` reads a parameter of the function it is in (``knobs.level``) and ``node`` is
+    written outside that function: a caller's argument (a ``bind`` keyword's value). Rewriting the use
+    would break callers that pass what it needs, so the fix stays at ``node``."""
+    root = use
+    while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+        root = root.func if isinstance(root, cst.Call) else root.value
+    if not isinstance(root, cst.Name):
+        return False
+    bindings = bindings_of_name(parsed, root) or []
+    params = [b.assignment.node for b in bindings if b.assignment is not None and isinstance(b.assignment.node, cst.Param)]
+    if not params or len(params) != len(bindings):
+        return False
+    function = parsed.parents.get(parsed.parents.get(params[0]))
+    return isinstance(function, cst.FunctionDef) and not _within(parsed, node, function)
+
+
 def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
     """True when ``node`` is (part of) the value of a plain ``name = ...`` whose one reader is the name ``use``.
 
@@ -167,7 +185,9 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
     # written here) is that module's business: the argument is the value itself
     use = finding.use if finding.use in parsed.parents else None
     if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use):
-        if is_fixable_site(parsed, use):
+        if _through_parameter(parsed, site, use):  # other callers (binds) may pass what the use needs as it is
+            template = replace(template, safety=UNSAFE)
+        elif is_fixable_site(parsed, use):
             site = use
         else:
             template = replace(template, safety=UNSAFE)

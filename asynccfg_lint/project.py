@@ -362,7 +362,8 @@ class Project:
             outcomes[index] = outcome
             self._keep(keys[index], outcome)
             if tasks[index].check is not None:  # a later summary of the same file reads its wrappers from it
-                self._keep(task_key(dataclasses.replace(tasks[index], check=None)), FileOutcome(wrappers=outcome.wrappers))
+                self._keep(task_key(dataclasses.replace(tasks[index], check=None)),
+                           FileOutcome(wrappers=outcome.wrappers, dependencies=outcome.dependencies))
         return outcomes  # type: ignore[return-value]  # every slot is filled
 
     def _keep(self, key: str, outcome: FileOutcome) -> None:

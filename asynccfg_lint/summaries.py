@@ -12,6 +12,7 @@ not there before and there are finitely many parameters.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 import libcst as cst
 
@@ -21,13 +22,28 @@ from asynccfg_lint.programs import bind_sinks
 from asynccfg_lint.resolution import enclosing
 from asynccfg_lint.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.sinks import find_sink_calls, traced_config
-from asynccfg_lint.tracer import DictTracer
+from asynccfg_lint.tracer import DictTracer, TracerPeers
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
 MAX_ROUNDS = 8
 #: per module: where each derived sink's parameter reaches the config, and its summary for each set of sinks given
 _SINK_USES: ModuleMemo[dict[tuple[str, str], cst.CSTNode]] = ModuleMemo(dict)
-_SUMMARIES: ModuleMemo[dict[frozenset[SinkSpec], frozenset[SinkSpec]]] = ModuleMemo(dict)
+#: (the other modules it read, by dotted name: it holds while the project gives the same parses)
+_SUMMARIES: ModuleMemo[dict[frozenset[SinkSpec], tuple[frozenset[SinkSpec], dict[str, ParsedModule | None] | None]]] = \
+    ModuleMemo(dict)
+
+
+class SummaryPeers(TracerPeers, Protocol):
+    """The project as a summary sees it (``Workspace.for_summary``): builders imported from other modules
+    are followed there, so ``cfg = base(dim)`` with ``base`` from ``.cfgs`` shows where ``dim`` goes."""
+
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module of dotted name ``name``, else ``None``."""
+        ...
+
+    def consulted(self) -> dict[str, ParsedModule | None]:
+        """The other modules looked up so far, by dotted name."""
+        ...
 
 
 def sink_uses(parsed: ParsedModule) -> dict[tuple[str, str], cst.CSTNode]:
@@ -97,8 +113,11 @@ def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.Functi
     return function
 
 
-def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:
     """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far.
+
+    ``peers`` gives the project's other modules (``None``: ``parsed`` alone), whose builders the
+    tracer follows with ``parsed``'s arguments bound.
 
     Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
     here (:func:`asynccfg_lint.programs.bind_sinks`). Where each derived sink's parameter reaches
@@ -107,7 +126,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
     sinks = set(sinks)
     derived: set[SinkSpec] = set()
     uses = _SINK_USES.of(parsed)
-    tracer = DictTracer(parsed)
+    tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
 
     def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode) -> None:
         if param is None:
@@ -147,26 +166,39 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpe
     return derived | bind_sinks(parsed, sinks | derived)
 
 
-def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:
     """``sinks`` plus the derived sinks of ``parsed``, to the module's own fixed point.
 
     A wrapper of a wrapper in the same module, or a recursive one, is found here; only sinks
-    added by other modules can change this module's summary later. The result is kept on
-    ``parsed`` for the sinks given and for itself (a fixed point summarises to itself), so the
-    check after a project's summary does not derive it again.
+    added by other modules can change this module's summary later. ``peers`` (``Workspace.for_summary``)
+    lets the tracer follow builders imported from other project modules; ``None`` stays in ``parsed``.
+    The result is kept on ``parsed`` for the sinks given and for itself (a fixed point summarises to
+    itself), so the check after a project's summary does not derive it again; it is used again only
+    while ``peers`` gives the same parses of the other modules it read (one edited since is parsed anew).
     """
     memo = _SUMMARIES.of(parsed)
     given = frozenset(sinks)
+    if given in memo and not _still_valid(memo[given][1], peers):
+        del memo[given]
     if given not in memo:
         known: set[SinkSpec] = set(given)
         converged = False
         for _ in range(MAX_ROUNDS):
-            new = derive_sinks(parsed, known) - known
+            new = derive_sinks(parsed, known, peers) - known
             if not new:
                 converged = True
                 break
             known |= new
-        memo[given] = frozenset(known)
+        read = peers.consulted() if peers is not None else None
+        memo[given] = (frozenset(known), read)
         if converged:
-            memo[memo[given]] = memo[given]
-    return set(memo[given])
+            memo[memo[given][0]] = memo[given]
+    return set(memo[given][0])
+
+
+def _still_valid(read: dict[str, ParsedModule | None] | None, peers: SummaryPeers | None) -> bool:
+    """Whether a summary that read the modules ``read`` (``None``: made without peers) holds for
+    ``peers``: made the same way, and each module it read is the same parse."""
+    if read is None or peers is None:
+        return read is None and peers is None
+    return all(peers.module(name) is home for name, home in read.items())

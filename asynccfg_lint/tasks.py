@@ -181,6 +181,7 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
     from asynccfg_lint.parse import ParseFailure
     from asynccfg_lint.summaries import summarise_module
+    from asynccfg_lint.workspace import Workspace
 
     try:
         parsed = _parse(task, modules)
@@ -188,13 +189,18 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
-    known = summarise_module(parsed, task.sinks)
+    loader = _RecordingLoader(modules) if modules is not None else None
+    # a builder imported from another module is followed there: the summary depends on that module too
+    known = summarise_module(parsed, task.sinks, Workspace(parsed, loader).for_summary(parsed))
     wrappers = frozenset(known.difference(task.sinks))
     if task.check is None:
-        return FileOutcome(wrappers=wrappers)
+        return FileOutcome(wrappers=wrappers, dependencies=_dependencies(loader))
     settings = task.check
-    loader = _RecordingLoader(modules) if modules is not None else None
     located = check_parsed(parsed, settings.selection, known, settings.apply_noqa, with_fixes=True,
                            sanitizers=settings.sanitizers, modules=loader)
-    dependencies = tuple(sorted(loader.seen.values(), key=str)) if loader is not None else ()
-    return FileOutcome(tuple(item.diagnostic for item in located), wrappers, dependencies)
+    return FileOutcome(tuple(item.diagnostic for item in located), wrappers, _dependencies(loader))
+
+
+def _dependencies(loader: _RecordingLoader | None) -> tuple[Dependency, ...]:
+    """Every module ``loader`` looked up, in a stable order (none without a project)."""
+    return tuple(sorted(loader.seen.values(), key=str)) if loader is not None else ()

@@ -79,6 +79,11 @@ class TracerPeers(Protocol):
         instance of (``None``: not such an instance, or no such method)."""
         ...
 
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+        """For each origin of ``expr``'s value (a parameter: what its known callers pass), the call of a
+        class of ``parsed`` that makes it (``None``: not such an instance)."""
+        ...
+
 
 class DictTracer(DictMutations):
     """Trace dict-valued expressions of one parsed module.
@@ -432,6 +437,16 @@ class DictTracer(DictMutations):
         )
         return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
+    def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
+        """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
+        keyword: this module's binds): the fields of each instance they pass. Only in a check."""
+        calls = self.workspace.constructions(self.parsed, param, depth + 1) if self.workspace is not None else []
+        if not any(calls):
+            return None
+        # an origin that is no such instance (a bind elsewhere: unknown) leaves the param opaque beside the others
+        return self._merge([self._asdict(call, depth + 1, named_tuple) if call is not None else None for call in calls],
+                           [call if call is not None else param for call in calls])
+
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
         constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
@@ -449,6 +464,9 @@ class DictTracer(DictMutations):
                 class_expr = call.func
             elif bindings[0].value is None and bindings[0].annotation is not None:
                 class_expr = bindings[0].annotation
+            elif bindings[0].value is None and isinstance(
+                    bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
+                return self._asdict_of_parameter(expr, depth, named_tuple)
         if class_expr is None:
             return None
         home, cls = self.parsed, local_definition(self.parsed, class_expr)

@@ -55,13 +55,16 @@ class Workspace:
         modules: finds a project module by dotted name (``Project.module``); ``None`` keeps the
             check within ``checked`` (names imported from other modules stay unknown).
         sanitizers: qualified names of functions whose result is JSON-safe (every classifier).
+        objects: whether the tracers may ask the classifiers what an object is (``obj.config()``);
+            the summaries' workspace (:meth:`for_summary`) does not.
     """
 
     def __init__(self, checked: ParsedModule, modules: ModuleLoader | None = None,
-                 sanitizers: frozenset[str] = frozenset()) -> None:
+                 sanitizers: frozenset[str] = frozenset(), objects: bool = True) -> None:
         self.checked = checked
         self._modules = modules
         self._sanitizers = sanitizers
+        self._objects = objects
         self._homes: dict[str, ParsedModule | None] = {checked.name.name: checked}
         self._tracers: dict[int, DictTracer] = {}
         self._classifiers: dict[int, ValueClassifier] = {}
@@ -77,6 +80,15 @@ class Workspace:
         if id(parsed) not in self._classifiers:
             self._classifiers[id(parsed)] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self)
         return self._classifiers[id(parsed)]
+
+    def for_summary(self, parsed: ParsedModule) -> Workspace:
+        """A workspace of the same project for summarising ``parsed`` (:func:`asynccfg_lint.summaries.summarise_module`):
+        its tracers follow builders imported from other modules, without classifiers."""
+        return Workspace(parsed, self._modules, self._sanitizers, objects=False)
+
+    def consulted(self) -> dict[str, ParsedModule | None]:
+        """The other modules looked up so far, by dotted name (``None``: not a project module)."""
+        return {name: home for name, home in self._homes.items() if name != self.checked.name.name}
 
     def foreign(self, parsed: ParsedModule, expr: cst.BaseExpression) -> list[Foreign] | None:
         """The bindings in other project modules that ``expr`` (in ``parsed``) refers to.
@@ -149,11 +161,25 @@ class Workspace:
         """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
         instance of (``None``: not such an instance, or no such method).
 
-        What the tracer needs of the classifier to follow ``obj.config()`` (:class:`~asynccfg_lint.tracer.TracerPeers`).
+        What the tracer needs of the classifier to follow ``obj.config()`` (:class:`~asynccfg_lint.tracer.TracerPeers`);
+        nothing in a summary's workspace.
         """
+        if not self._objects:
+            return []
         origins = self.classifier(parsed).origins(expr, depth)
         return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
                 for o in origins]
+
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+        """For each origin of ``expr``'s value, the call of a class of ``parsed`` that makes it (``None``: not
+        such an instance): ``Knobs(Level.FAST, 2)`` passed for a rule's ``knobs``. What the tracer needs
+        of the classifier to follow ``knobs._asdict()`` (:class:`~asynccfg_lint.tracer.TracerPeers`);
+        nothing in a summary's workspace."""
+        if not self._objects:
+            return []
+        origins = self.classifier(parsed).origins(expr, depth)
+        return list(dict.fromkeys(o.node if isinstance(o.node, cst.Call) and o.inferred.cls is not None
+                                  and o.home is None else None for o in origins))
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.resolution.location`)."""

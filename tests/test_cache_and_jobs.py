@@ -162,6 +162,25 @@ def test_a_cached_rule_outcome_sees_a_file_that_starts_binding_its_primitive(tmp
     assert unknown() == [(43, 88)]
 
 
+def test_a_cached_summary_is_not_used_once_the_builder_it_followed_changed(tmp_path):
+    """gather.py's rule builds its config with builders.base(dim), so whether ``dim`` is a bind keyword
+    of its primitive depends on builders.py: api.py's bind argument is reported while base puts ``dim``
+    into the config, not once it stops, and again when it does (a one-file run, the summaries cached)."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
+    builders = tmp_path / "extpkg" / "builders.py"
+    original = builders.read_text()
+
+    def found() -> list[tuple[int, int, str]]:
+        rows = parse_text(run_cli("--isolated", "--cache-dir", "c", "extpkg/api.py", cwd=tmp_path).stdout)
+        return [(row.line, row.column, row.code) for row in rows if row.line == 42]
+
+    assert found() == [(42, 39, "ACC101")]
+    builders.write_text(original.replace('"dim": dim, ', ""))
+    assert found() == []
+    builders.write_text(original)
+    assert found() == [(42, 39, "ACC101")]
+
+
 def run_and_list_modules(tmp_path: Path, *args: str) -> tuple[int, bool]:
     """Run the CLI in a fresh interpreter; return its exit code and whether libcst was imported."""
     script = (

@@ -112,8 +112,8 @@ def test_package_through_the_cli_with_the_place_used():
     assert {(row.path, row.expected) for row in rows} == _package_expected()
     by_place = {(row.path, row.line): row.message for row in rows}
     # a bind argument names where the rule of primitives.py puts it into the config (line 23)
-    assert by_place[("extpkg/api.py", 21)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
-    assert by_place[("extpkg/api.py", 29)].endswith("(used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/api.py", 22)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/api.py", 30)].endswith("(used at extpkg/primitives.py:23)")
     # a dataclass default of options.py reaches the config through dataclasses.asdict in primitives.py
     assert by_place[("extpkg/primitives.py", 30)].endswith("(written at extpkg/options.py:13)")
     assert result.returncode == 1
@@ -125,7 +125,7 @@ def test_package_through_flake8_prints_the_cli_lines():
     assert flake8 == cli
 
 
-@pytest.mark.parametrize("module", ["api.py", "primitives.py"])
+@pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -133,7 +133,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     alone = parse_text(run_cli("--isolated", "--no-cache", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     flake8 = acc_rows(run_flake8("--select", "ACC1", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     expected = [row for row in package if row.path == f"extpkg/{module}"]
-    assert len(expected) == {"api.py": 2, "primitives.py": 1}[module]
+    assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -143,7 +143,7 @@ def test_package_sarif_related_locations():
     results = json.loads(result.stdout)["runs"][0]["results"]
     related = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"]): r.get("relatedLocations") for r in results}
-    used = related[("extpkg/api.py", 21)]
+    used = related[("extpkg/api.py", 22)]
     assert used == [{"id": 0, "message": {"text": "where the registered lowering rule uses the value"},
                      "physicalLocation": {"artifactLocation": {"uri": "extpkg/primitives.py", "uriBaseId": "%SRCROOT%"},
                                           "region": {"startLine": 23}}}]
@@ -156,7 +156,7 @@ def test_package_sarif_related_locations():
 def test_package_through_the_language_server():
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == "extpkg/api.py"]
-    assert len(cli) == 2
+    assert len(cli) == 3
     # the server shows paths as the CLI started in the same folder does
     assert _served(PROGRAMS, PACKAGE / "api.py") == [(row.line, row.column, row.code, row.message) for row in cli]
 
@@ -349,3 +349,51 @@ def test_method_and_lambda_rules_and_params_reads():
         [True, False], [False, True, False]]
     lambdas = [c.args[1].value for c in parsed.calls if len(c.args) > 1 and isinstance(c.args[1].value, cst.Lambda)]
     assert [[is_rule_context(parsed, p) for p in lam.params.params] for lam in lambdas] == [[True, False]] * 2
+
+
+KNOBS_RULE = '''import enum
+import typing
+
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax.parallel import _emit_async_start_custom_call
+
+
+class Level(enum.Enum):
+    FAST = "fast"
+
+
+class Knobs(typing.NamedTuple):
+    level: Level
+
+
+knobs_p = core.Primitive("knobs_start")
+
+
+def _lowering(ctx, x, *, knobs):
+    return _emit_async_start_custom_call("collective-permute-start", ctx, x, {"level": knobs.level})
+
+
+mlir.register_lowering(knobs_p, _lowering)
+
+
+def start(x):
+    return knobs_p.bind(x, knobs=Knobs(Level.FAST))
+'''
+
+
+def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_binds_it(tmp_path):
+    """The rule's ``knobs.level`` holds what the module's bind passes (ACC101 at ``Level.FAST``); once
+    another module of the package names the primitive, its binds (not followed) make it unknown as
+    well: ACC201 at the rule's use, with ACC201 selected."""
+    package = tmp_path / "kpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rule.py").write_text(KNOBS_RULE)
+    args = ("--isolated", "--no-cache", "--extend-select", "ACC201", "kpkg")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/rule.py", 28, 40, "ACC101")]
+    (package / "user.py").write_text("from .rule import knobs_p\n\n\ndef go(x, knobs):\n"
+                                     "    return knobs_p.bind(x, knobs=knobs)\n")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/rule.py", 21, 88, "ACC201"), ("kpkg/rule.py", 28, 40, "ACC101")]

@@ -7,7 +7,9 @@ JSON scalar literal, whose type stands for what unseen callers pass (as pyright 
 where the callers are known: a batching or differentiation rule registered here is called by JAX with the params
 of an equation of its primitive, i.e. with the keywords of that primitive's ``bind`` calls
 (:func:`asynccfg_lint.params_rules.params_rules`), and a module-private function whose every
-reference is a call is called only by those calls (:func:`asynccfg_lint.params_rules.visible_calls`).
+reference is a call is called only by those calls (:func:`asynccfg_lint.params_rules.visible_calls`),
+and a registered lowering rule's keyword that is not a derived sink holds what the module's binds of
+its primitive pass (:meth:`ParameterInference._bound_keyword`).
 The two feed each other (a batcher binds its primitive again with what it was given), so a
 parameter's sources are followed once at a time: a cycle adds nothing beyond what enters it from
 outside (the least fixed point), and what was found inside an unfinished cycle is not memoized.
@@ -27,8 +29,10 @@ from asynccfg_lint.programs import (
     PRIMITIVE,
     bind_operands,
     is_rule_context,
+    rule_registrations,
 )
 from asynccfg_lint.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
+from asynccfg_lint.functions import summarised_name
 from asynccfg_lint.resolution import Binding, enclosing
 from asynccfg_lint.summaries import sink_uses
 
@@ -79,18 +83,23 @@ class ParameterInference:
     def _passed(self, expr: cst.CSTNode, param: cst.Param, depth: int) -> list[Origin] | None:
         """What the callers of ``param``'s function the module shows pass for it; ``None`` when they are not all shown."""
         function = enclosing(self.parsed, param, (cst.FunctionDef,))
-        if not isinstance(function, cst.FunctionDef) or not isinstance(self.parsed.parents.get(function), cst.Module):
+        if not isinstance(function, cst.FunctionDef):
             return None
         name = param.name.value
-        rules = [r for r in params_rules(self.parsed) if r.function is function]
-        calls = visible_calls(self.parsed, function)
-        if (f"{self.parsed.name.name}.{function.name.value}", name) in sink_uses(self.parsed):
-            calls = []  # a derived sink's parameter: what its calls pass is checked at each call
-        if not rules and not calls:
+        lowerings = [r for r in rule_registrations(self.parsed, function) if name not in r.bound]
+        top_level = isinstance(self.parsed.parents.get(function), cst.Module)
+        if not top_level and not lowerings:  # (a registered static or class method is a rule too)
+            return None
+        rules = [r for r in params_rules(self.parsed) if r.function is function] if top_level else []
+        calls = visible_calls(self.parsed, function) if top_level else None
+        if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
+            calls = lowerings = []  # a derived sink's parameter: what its calls (binds) pass is checked at each
+        if not rules and not calls and not lowerings:
             return None
         positional = [*function.params.posonly_params, *function.params.params]
         index = next((i for i, p in enumerate(positional) if p is param), None)
-        unseen = calls is None and not _literal_scalar(param.default)  # callers elsewhere: unknown
+        # callers elsewhere: unknown (a lowering rule's caller is JAX, with a bind's keywords)
+        unseen = calls is None and not lowerings and not _literal_scalar(param.default)
         result: list[Origin] = [Origin(expr, UNKNOWN)] if unseen else []
         for rule in rules:
             slot = index - rule.bound if index is not None else None
@@ -106,9 +115,29 @@ class ParameterInference:
                 if param.default is None and not any(a.keyword is not None and a.keyword.value == name
                                                      for call in binds for a in call.args):
                     result.append(Origin(expr, UNKNOWN))  # no bind names it: a transpose's operand, or unseen binds
+        for registration in lowerings:  # JAX calls a lowering rule with the keywords of a bind of its primitive
+            result += self._bound_keyword(expr, param, registration.primitive, depth)
         spread = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         for call in calls or ():
             result += self._argument_origins(call, name, index, spread, depth)
+        return result
+
+    def _bound_keyword(self, expr: cst.CSTNode, param: cst.Param, primitive: frozenset[str], depth: int) -> list[Origin]:
+        """What a registered lowering rule's keyword ``param`` holds when the rule does not put it into
+        its config as it is (``knobs.level``, ``Tuner(n).eager``): what this module's binds of
+        ``primitive`` pass for it, as an argument reaches a parameter at a visible call; unknown as
+        well when another module of the project names the primitive (its binds are not followed),
+        or when no bind here passes it and it has no default."""
+        name = param.name.value
+        binds = bind_calls(self.parsed, primitive)
+        result: list[Origin] = []
+        for call in binds:
+            result += self._argument_origins(call, name, None, [Origin(expr, UNKNOWN)], depth)
+        elsewhere = self.workspace is not None and any(
+            self.workspace.named_elsewhere(q.rpartition(".")[2], q.rpartition(".")[0]) for q in primitive)
+        passed = any(a.keyword is not None and a.keyword.value == name for call in binds for a in call.args)
+        if elsewhere or not passed and param.default is None:
+            result.append(Origin(expr, UNKNOWN))
         return result
 
     def _argument_origins(self, call: cst.Call, name: str, index: int | None, spread: list[Origin],
