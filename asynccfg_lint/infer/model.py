@@ -191,6 +191,11 @@ class Catalog:
         row = self.calls.get((qualname, None))
         return self.resolve(row.result) if row is not None and not row.value else None
 
+    def value(self, qualname: str) -> Known | None:
+        """What reading the module attribute ``qualname`` gives (a ``value=True`` row), else ``None``."""
+        row = self.calls.get((qualname, None))
+        return self.resolve(row.result) if row is not None and row.value else None
+
     def member(self, known: Known, kind: str, name: str = "") -> Known | None:
         """The type of a member of a value of type ``known``; ``None`` when no type of the union has it.
 

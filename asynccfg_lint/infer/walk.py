@@ -270,6 +270,9 @@ class InferenceWalk:
             if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
                 dtype = self.catalog.types["torch.dtype"].verdict  # torch.float32 is a torch.dtype (catalog, by reading)
                 return self._one(expr, Inferred(dtype.named(f"torch.dtype ({name})"), model=TORCH_DTYPE))
+            read = self._typed(expr, lookup.typed(self.catalog, self.catalog.value(name)))
+            if read is not None:  # a library's module constant: mlir.COLLECTIVE_CHANNEL_ID is an int
+                return read
         return None
 
     def _name(self, expr: cst.Name, depth: int) -> list[Origin]:

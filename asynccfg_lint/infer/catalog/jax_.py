@@ -15,7 +15,14 @@ from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
 IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
-           "from jax._src.interpreters import mlir; from jax._src import sharding_impls, mesh as mesh_lib")
+           "from jax._src.interpreters import mlir; import jax.interpreters.mlir; "
+           "from jax._src import sharding_impls, mesh as mesh_lib")
+
+#: the module constants of ``jax._src.interpreters.mlir`` JAX's own lowering rules pass next to a
+#: config (``hlo.ChannelHandle.get(mlir.COLLECTIVE_CHANNEL_ID, mlir.DEVICE_TO_DEVICE_TYPE)`` in
+#: ``jax/_src/lax/parallel.py``), and which of them the public ``jax.interpreters.mlir`` re-exports
+_MLIR_INT_CONSTANTS = ("COLLECTIVE_CHANNEL_ID", "DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
+_MLIR_PUBLIC_INT_CONSTANTS = ("DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
 
 CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
 MODULE_CONTEXT = "jax._src.interpreters.mlir.ModuleContext"
@@ -32,6 +39,11 @@ DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
 DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist()")
 
 ROWS = (
+    # module constants (an int under channel_handle has no .handle: ACC104, as a literal 1)
+    *(CallRow(f"jax._src.interpreters.mlir.{name}", "builtins.int", f"mlir.{name} is a plain int",
+              f"mlir.{name}", value=True) for name in _MLIR_INT_CONSTANTS),
+    *(CallRow(f"jax.interpreters.mlir.{name}", "builtins.int", f"jax.interpreters.mlir.{name} is a plain int",
+              f"jax.interpreters.mlir.{name}", value=True) for name in _MLIR_PUBLIC_INT_CONSTANTS),
     TypeRow(DEVICE, T.rejected("jax.Device", "use d.id"), "jaxlib._jax.Device", "jax.devices()[0]",
             "a Device is rejected by the default hook; d.id is an int", annotation=("jax.Device",)),
     TypeRow("list of jax.Device", DEVICE_LIST, "builtins.list", "jax.devices()",
