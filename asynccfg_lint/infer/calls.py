@@ -66,6 +66,8 @@ class CallInference:
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
             first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()
+            if positional and self.catalog.typed_argument(name):
+                first |= self._catalog_type(positional[0], depth)
             modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
             if modelled is not None:
                 return modelled
@@ -123,6 +125,15 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
+        """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""
+        origins = self.origins(expr, depth + 1)
+        models = {lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins if o.home is None}
+        if len(models) != 1 or len(origins) != sum(o.home is None for o in origins):
+            return frozenset()
+        (model,) = models
+        return model.names if model is not None and len(model.names) == 1 else frozenset()
 
     def _keyword_default(self, expr: cst.Call, depth: int) -> list[Origin] | None:
         """``params.get("k", default)`` / ``params.pop("k", default)`` of the function's ``**params``: the

@@ -36,7 +36,10 @@ DEVICE = "jax.Device"
 BATCH_DIMS = "tuple of batch dimensions"
 
 DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
-DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist()")
+DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist() (or [d.id for d in x.flat])")
+#: ndarray methods that keep an object array's elements (numpy 2.5.5: each gives an object ndarray of Devices)
+_DEVICE_ARRAY_METHODS = {"ravel": "{}.ravel()", "flatten": "{}.flatten()", "reshape": "{}.reshape(-1)",
+                         "copy": "{}.copy()", "squeeze": "{}.squeeze()", "transpose": "{}.transpose()"}
 
 ROWS = (
     # module constants (an int under channel_handle has no .handle: ACC104, as a literal 1)
@@ -142,6 +145,14 @@ ROWS = (
     MemberRow(MESH, ATTRIBUTE, "size", "builtins.int", "mesh.size is an int"),
     MemberRow("numpy.ndarray of jax.Device", METHOD, "tolist", "list of jax.Device",
               "mesh.devices.tolist() is a list of Devices"),
+    *(MemberRow("numpy.ndarray of jax.Device", METHOD, name, "numpy.ndarray of jax.Device",
+                f"mesh.devices.{name}(...) is again an object ndarray of Devices", probe, with_arguments=True)
+      for name, probe in _DEVICE_ARRAY_METHODS.items()),
+    *(CallRow(f"numpy.{func}", "numpy.ndarray of jax.Device", f"np.{func} of {data} is an object ndarray of Devices",
+              f"np.{func}({probe})", argument=data)
+      for func in ("array", "asarray")
+      for data, probe in (("list of jax.Device", "jax.devices()"),
+                          ("numpy.ndarray of jax.Device", "ctx.module_context.axis_context.mesh.devices"))),
     MemberRow("numpy.ndarray of int", METHOD, "tolist", "JSON value", "mesh.device_ids.tolist() is a list of ints"),
     MemberRow("mesh shape", OPERATOR, "[]", "builtins.int", "mesh.shape[name] is the axis size, an int", "{}['i']"),
     MemberRow("mesh shape", METHOD, "keys", "odict_keys", "mesh.shape.keys() is an odict_keys view, which is rejected"),
