@@ -93,14 +93,30 @@ class ArrayInference:
 
     def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> Inferred:
-        """``np.sum(a)``-like calls over a whole array: a numpy number, or for ``np.max`` one element."""
+        """``np.sum(a)``-like calls over a whole array: a numpy number, a ``numpy.bool_`` for ``np.any``, or
+        for ``np.max`` one element.
+
+        numpy calls a non-ndarray operand's own method (:data:`~asynccfg_lint.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS`):
+        of a jax array the result is a jax.Array (no fix: under ``jit`` it is a tracer); of an operand of
+        unknown type it is marked ``dispatched``, so that what is built from it gets no ``bool(...)`` fix.
+        """
         if len(positional) != 1 or keywords.keys() & {"axis", "keepdims", "out", "where"}:
             return Inferred(T.NUMPY_VALUE)  # an array along an axis
+        operand = self.origins(positional[0], depth + 1)
+        dispatched = None
+        if func in T.NUMPY_DISPATCHED_REDUCTIONS:
+            kinds = [T.array_kind(o.inferred.type) for o in operand]
+            if operand and all(kind is T.JAX_ARRAY for kind in kinds):
+                return Inferred(replace(T.JAX_ARRAY, name=f"jax.Array (np.{func} of a jax.Array)", fix=None))
+            if any(o.inferred.type is None or kind in (T.JAX_ARRAY, T.TORCH_TENSOR) for o, kind in zip(operand, kinds)):
+                dispatched = func
+        if func in T.NUMPY_BOOL_REDUCTIONS:
+            return Inferred(T.dispatched_bool(func) if dispatched else T.NUMPY_BOOL)
         if func in T.NUMPY_NUMBER_REDUCTIONS:
-            return Inferred(T.NUMPY_NUMBER)
-        items = {o.inferred.item for o in self.origins(positional[0], depth + 1)}
-        item = items.pop() if len(items) == 1 else None
-        return Inferred(item, numpy_scalar=True)
+            return Inferred(T.NUMPY_NUMBER, dispatched=dispatched)
+        items = {o.inferred.item for o in operand}
+        item = items.pop() if len(items) == 1 and not dispatched else None
+        return Inferred(item, numpy_scalar=True, dispatched=dispatched)
 
     def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
         """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""

@@ -83,7 +83,7 @@ class CallInference:
                 if positional and not keywords.keys() - {"dtype", "rtol", "atol", "equal_nan"}:  # no out=, where=
                     return self._one(expr, Inferred(self._elementwise_bool(positional, depth, ufunc=True)))
                 return self._one(expr, UNKNOWN)
-            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS:
+            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS | T.NUMPY_BOOL_REDUCTIONS:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
