@@ -11,6 +11,7 @@ import libcst as cst
 
 from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer import lookup
+from asynccfg_lint.infer.arrays import SHAPE_METHODS, reshaped
 from asynccfg_lint.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
 from asynccfg_lint.infer.model import METHOD
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
@@ -37,6 +38,8 @@ class CallInference:
             modelled = self._member(expr, expr.func.value, METHOD, expr.func.attr.value, depth, bool(expr.args))
             if modelled is not None:
                 return modelled
+            if expr.func.attr.value in SHAPE_METHODS:  # np.array([...]).ravel(): the array's elements, not "numpy.array.ravel"
+                return self._method(expr, depth)
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
@@ -181,15 +184,21 @@ class CallInference:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        if method == "tolist" and not expr.args:
+            listed = self._listed(expr, expr.func.value, depth)
+            if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]
+                return listed
         modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
         if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
             return modelled
-        if method in ("astype", "copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "view"):
+        if method in SHAPE_METHODS:
             receiver = self.origins(expr.func.value, depth + 1)
             result = []
             for origin in receiver:
                 t = origin.inferred.type
-                if T.array_kind(t) is not None:
+                if T.array_kind(t) is T.NUMPY_ARRAY and origin.home is None and t is not T.STRUCTURED_ARRAY:
+                    result.append(Origin(expr, reshaped(origin.inferred, method)))
+                elif T.array_kind(t) is not None:
                     result.append(Origin(expr, Inferred(T.array_kind(t))))
                 elif method == "copy" and t is T.DICT:
                     result.append(replace(origin, node=expr))
