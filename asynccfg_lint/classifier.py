@@ -19,6 +19,7 @@ from asynccfg_lint.infer.arrays import ArrayInference
 from asynccfg_lint.infer.calls import CallInference
 from asynccfg_lint.infer.catalog import extended
 from asynccfg_lint.infer.classes import ClassInference, attribute_values
+from asynccfg_lint.infer.folding import int_constant
 from asynccfg_lint.infer.parameters import ParameterInference
 from asynccfg_lint.infer.relocation import Relocation
 from asynccfg_lint.infer.values import Origin
@@ -146,7 +147,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         """
         findings: list[Finding] = []
         for entry in traced.entries:
-            entry_path = ConfigPath(entry.key) if path is None else path.entry(entry.key)
+            literal = _literal_key(entry)
+            entry_path = ConfigPath(entry.key, literal=literal) if path is None else path.entry(entry.key, literal)
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
@@ -195,7 +197,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if parameter and pytype is not None and not pytype.hashable:
                 # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
                 own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
-                remedy = pytype.remedy if own else acc101.HASHABLE_REMEDY
+                mapping = pytype.json is T.JsonKind.OBJECT
+                remedy = pytype.remedy if own else acc101.hashable_remedy(shape is not None and shape.scalar, mapping)
                 findings.append(Finding(origin.node, "ACC101", acc101.unhashable(path.describe(), pytype.name, remedy),
                                         fix=hashable_fix(self._value_fix(origin, depth))))
                 continue
@@ -297,6 +300,17 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 for inner in self.origins(source, depth + 1):
                     findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
         return findings
+
+
+def _literal_key(entry: Entry) -> str | None:
+    """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
+    node = entry.key_node
+    if entry.key is not None or node is None or entry.home is not None:
+        return None
+    if int_constant(node) is not None or isinstance(node, cst.Float) or (
+            isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+        return cst.Module([]).code_for_node(node).strip()
+    return None
 
 
 #: fixes whose result is a list: JSON-safe, but no more hashable than a set (a bind parameter needs both)

@@ -338,6 +338,25 @@ NUMPY_NUMBER_REDUCTIONS: frozenset[str] = frozenset(
 #: ``numpy.bool``).
 NUMPY_ELEMENT_REDUCTIONS: frozenset[str] = frozenset("max min amax amin nanmax nanmin".split())
 
+#: numpy reductions that call the operand's own method when it is not an ndarray (numpy's
+#: ``_wrapreduction``): ``np.sum(jax_array)`` is a jax.Array, a tracer under ``jit``, and so are
+#: ``np.prod``, ``np.mean``, ``np.max``, ``np.any``... (measured, numpy 2.5.5 and jax 0.12.0.1:
+#: tests/test_reductions.py); ``np.nansum`` and ``np.average`` convert the operand to an ndarray first.
+NUMPY_DISPATCHED_REDUCTIONS: frozenset[str] = frozenset("sum prod mean std var max min amax amin any all".split())
+#: numpy reductions whose result over a whole numpy array is a ``numpy.bool_``
+NUMPY_BOOL_REDUCTIONS: frozenset[str] = frozenset({"any", "all"})
+
+
+def dispatched_bool(func: str) -> PyType:
+    """What ``np.<func>(x) > 0`` (or ``np.any(x)``) is for an ``x`` that may be a jax array: a ``numpy.bool_``
+    for a numpy operand, else what the operand's own method gives (a jax.Array). JAX rejects both; the
+    ``bool(...)`` fix is right only for the first (a tracer raises TracerBoolConversionError), so there is none.
+    """
+    return rejected(f"numpy.bool_, or a jax.Array if the operand of np.{func} is one (numpy calls its .{func})",
+                    "use bool(...) only where the operand is a numpy array: a traced jax.Array cannot be "
+                    "converted, and bind raises TypeError for one (unhashable)")
+
+
 #: jax.numpy names that do not return a jax.Array (``jnp.dtype`` is a catalog row: a numpy.dtype).
 JAX_NUMPY_NON_ARRAY: frozenset[str] = frozenset(
     "iinfo finfo shape ndim size result_type issubdtype promote_types can_cast isdtype "

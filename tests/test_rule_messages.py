@@ -25,6 +25,11 @@ from tests.test_hard_inputs import ROWS as HARD_ROWS
 DOCS_RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 EVERY_RULE = Selection(select=("ACC",))
 HEAD = "import numpy as np\nfrom jax._src.lax.parallel import _emit_async_start_custom_call\n\n\n"
+BIND = ("from jax._src import core\nfrom jax._src.interpreters import mlir\n"
+        "from jax._src.lax.parallel import _emit_async_start_custom_call\n\n"
+        "p = core.Primitive(\"p\")\n\n\ndef rule(ctx, x, *, groups):\n"
+        "    return _emit_async_start_custom_call(\"all-gather-start\", ctx, x, {{\"replica_groups\": groups}})\n\n\n"
+        "mlir.register_lowering(p, rule)\n\n\ndef start(x):\n    return p.bind(x, groups={})\n")
 SCATTER = "from jax import lax\nimport numpy as np\n\n\ndef scatter(x):\n    return lax.psum_scatter_start(x, 'i', tiled={})\n"
 
 
@@ -62,6 +67,17 @@ CASES = (
     Case("unhashable-set-parameter", SCATTER.format("{True}"), 6, 49, "ACC101",
          'value for key "tiled" is set, which JAX cannot hash: binding the primitive raises TypeError '
          "(jaxpr equation parameters must be hashable) before any config exists; pass a bool, int or float"),
+    # under a key XLA parses as an array, a tuple of tuples is what to pass (measured: it lowers, compiles and runs)
+    Case("unhashable-list-parameter", BIND.format("[list(range(8))]"), 16, 29, "ACC101",
+         'value for key "replica_groups" is list, which JAX cannot hash: binding the primitive raises TypeError '
+         "(jaxpr equation parameters must be hashable) before any config exists; pass a tuple instead (a tuple of "
+         "tuples for a nested list) (used at example.py:9)"),
+    Case("nested-entry-value", lowering('cfg = {"flags": {"big": np.bool_(True)}}\n'), 6, 29, "ACC101",
+         'value for key "big" under key "flags" is numpy.bool_, which JAX cannot serialize to JSON: lowering raises '
+         "ValueError; use bool(...)", ("bool(np.bool_(True))", "wrap in bool(...)", "safe")),
+    Case("literal-int-key", lowering("cfg = {1: {2}}\n"), 6, 15, "ACC101",
+         "value for key 1 is set, which JAX cannot serialize to JSON: lowering raises ValueError; use sorted(...) or "
+         "list(...)", ("sorted({2})", "wrap in sorted(...)", "unsafe")),
     Case("tuple-key", lowering('cfg = {"groups": {(0, 1): "a"}}\n'), 6, 23, "ACC102",
          'key of the dict under key "groups" is tuple, which json cannot use as a key: lowering raises TypeError '
          '(keys must be str, int, float, bool or None); use a str key, e.g. "_".join(map(str, k))'),

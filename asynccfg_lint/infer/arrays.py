@@ -13,11 +13,19 @@ import libcst as cst
 
 from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.folding import int_constant
-from asynccfg_lint.infer.values import UNKNOWN, Inferred
+from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.resolution import qualified_names, string_value
 
 #: JSON kinds of scalars
 SCALAR_KINDS = (T.JsonKind.NUMBER, T.JsonKind.BOOL, T.JsonKind.NULL, T.JsonKind.STRING)
+
+#: numpy builders whose first positional argument is the data (the second is the dtype)
+_DATA_FIRST = frozenset("array asarray asanyarray ascontiguousarray".split())
+#: numpy builders that fill the array with numbers whatever their arguments (zeros, ones, uninitialised)
+_NUMERIC_FILLS = frozenset("zeros ones empty zeros_like ones_like empty_like identity".split())
+#: ndarray methods that keep the elements, and which of them keep the dtype (``.item`` of the result)
+SHAPE_METHODS = frozenset("astype copy reshape flatten ravel squeeze transpose view".split())
+_DTYPE_KEEPING = SHAPE_METHODS - {"astype", "view"}
 
 #: ``dtype=`` values of a bool array
 _BOOL_DTYPES = frozenset({"builtins.bool", "numpy.bool_", "numpy.bool", "bool", "?", "bool_"})
@@ -53,7 +61,10 @@ class ArrayInference:
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
-        elements = tuple(_flatten(positional[:2]))
+        # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
+        # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
+        data = positional[:0] if func in _NUMERIC_FILLS else positional[:1] if func in _DATA_FIRST else positional[:2]
+        elements = self._data_elements(tuple(_flatten(data)), depth)
         ndim: int | None = None
         if func in ("array", "asarray", "asanyarray") and positional and "ndmin" not in keywords:
             ndim = self._literal_ndim(positional[0], depth)
@@ -65,6 +76,18 @@ class ArrayInference:
             ndim = _shape_ndim(positional[0])
             item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
         return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
+
+    def _data_elements(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> tuple[cst.BaseExpression, ...]:
+        """The values an array built from ``elements`` holds: an array among them gives its own elements
+        (a jax or torch array holds numbers: ``np.asarray(jax_array)`` is a numeric ndarray)."""
+        result: list[cst.BaseExpression] = []
+        for element in elements:
+            origins = self.origins(element, depth + 1)
+            if origins and all(T.array_kind(o.inferred.type) is not None and o.inferred.model is None for o in origins):
+                result.extend(e for o in origins if o.home is None for e in o.inferred.elements)
+            else:
+                result.append(element)
+        return tuple(result)
 
     def _literal_ndim(self, data: cst.BaseExpression, depth: int) -> int | None:
         """The ``ndim`` of ``np.array(data)``: the nesting of a regular list/tuple literal, 0 for a scalar."""
@@ -93,14 +116,46 @@ class ArrayInference:
 
     def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> Inferred:
-        """``np.sum(a)``-like calls over a whole array: a numpy number, or for ``np.max`` one element."""
+        """``np.sum(a)``-like calls over a whole array: a numpy number, a ``numpy.bool_`` for ``np.any``, or
+        for ``np.max`` one element.
+
+        numpy calls a non-ndarray operand's own method (:data:`~asynccfg_lint.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS`):
+        of a jax array the result is a jax.Array (no fix: under ``jit`` it is a tracer); of an operand of
+        unknown type it is marked ``dispatched``, so that what is built from it gets no ``bool(...)`` fix.
+        """
         if len(positional) != 1 or keywords.keys() & {"axis", "keepdims", "out", "where"}:
             return Inferred(T.NUMPY_VALUE)  # an array along an axis
+        operand = self.origins(positional[0], depth + 1)
+        dispatched = None
+        if func in T.NUMPY_DISPATCHED_REDUCTIONS:
+            kinds = [T.array_kind(o.inferred.type) for o in operand]
+            if operand and all(kind is T.JAX_ARRAY for kind in kinds):
+                return Inferred(replace(T.JAX_ARRAY, name=f"jax.Array (np.{func} of a jax.Array)", fix=None))
+            if any(o.inferred.type is None or kind in (T.JAX_ARRAY, T.TORCH_TENSOR) for o, kind in zip(operand, kinds)):
+                dispatched = func
+        if func in T.NUMPY_BOOL_REDUCTIONS:
+            return Inferred(T.dispatched_bool(func) if dispatched else T.NUMPY_BOOL)
         if func in T.NUMPY_NUMBER_REDUCTIONS:
-            return Inferred(T.NUMPY_NUMBER)
-        items = {o.inferred.item for o in self.origins(positional[0], depth + 1)}
-        item = items.pop() if len(items) == 1 else None
-        return Inferred(item, numpy_scalar=True)
+            return Inferred(T.NUMPY_NUMBER, dispatched=dispatched)
+        items = {o.inferred.item for o in operand}
+        item = items.pop() if len(items) == 1 and not dispatched else None
+        return Inferred(item, numpy_scalar=True, dispatched=dispatched)
+
+    def _listed(self, expr: cst.Call, receiver: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``a.tolist()`` of numpy arrays whose elements the code shows and whose dtype it does not (an object
+        array: ``np.array([Mode.A]).tolist()`` is ``[Mode.A]``): a list of those elements. Elements that are
+        numpy scalars are left out (in a bool or number array they become Python scalars). ``None`` otherwise."""
+        origins = self.origins(receiver, depth + 1)
+        if not origins or any(o.home is not None or o.inferred.model is not None or o.inferred.item is not None
+                              or T.array_kind(o.inferred.type) is not T.NUMPY_ARRAY or not o.inferred.elements
+                              for o in origins):
+            return None
+        result = []
+        for origin in origins:
+            kept = tuple(e for e in origin.inferred.elements if not all(
+                i.inferred.numpy_scalar or T.is_numpy_scalar(i.inferred.type) for i in self.origins(e, depth + 1)))
+            result.append(Origin(expr, Inferred(T.LIST, elements=kept)))
+        return result
 
     def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
         """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
@@ -150,6 +205,16 @@ class ArrayInference:
             if scalar is not None and scalar.name in T.SCALAR_FIXES:  # a Python literal's kind fixes the dtype
                 return T.SCALAR_FIXES[scalar.name]
         return T.TOLIST_FIX
+
+
+def reshaped(receiver: Inferred, method: str) -> Inferred:
+    """What ``a.<method>()`` of the numpy array ``receiver`` is (a method of :data:`SHAPE_METHODS`): an array
+    of the same elements, of the same dtype except for ``astype``/``view`` (numpy 2.5.5: ``.ravel()``,
+    ``.flatten()``, ``.reshape(-1)`` of an object array are object arrays of the same objects)."""
+    if method not in _DTYPE_KEEPING:
+        return Inferred(T.NUMPY_ARRAY)
+    ndim = 1 if method in ("ravel", "flatten") else receiver.ndim if method == "copy" else None
+    return Inferred(T.NUMPY_ARRAY, elements=receiver.elements, ndim=ndim, item=receiver.item)
 
 
 def tolist(array: T.PyType) -> T.PyType:

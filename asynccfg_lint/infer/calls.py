@@ -11,6 +11,7 @@ import libcst as cst
 
 from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer import lookup
+from asynccfg_lint.infer.arrays import SHAPE_METHODS, reshaped
 from asynccfg_lint.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
 from asynccfg_lint.infer.model import METHOD
 from asynccfg_lint.infer.values import UNKNOWN, Inferred, Origin
@@ -37,6 +38,8 @@ class CallInference:
             modelled = self._member(expr, expr.func.value, METHOD, expr.func.attr.value, depth, bool(expr.args))
             if modelled is not None:
                 return modelled
+            if expr.func.attr.value in SHAPE_METHODS:  # np.array([...]).ravel(): the array's elements, not "numpy.array.ravel"
+                return self._method(expr, depth)
         names = qualified_names(self.parsed, expr.func)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
@@ -66,6 +69,8 @@ class CallInference:
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
             first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()
+            if positional and self.catalog.typed_argument(name):
+                first |= self._catalog_type(positional[0], depth)
             modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
             if modelled is not None:
                 return modelled
@@ -81,7 +86,7 @@ class CallInference:
                 if positional and not keywords.keys() - {"dtype", "rtol", "atol", "equal_nan"}:  # no out=, where=
                     return self._one(expr, Inferred(self._elementwise_bool(positional, depth, ufunc=True)))
                 return self._one(expr, UNKNOWN)
-            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS:
+            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS | T.NUMPY_BOOL_REDUCTIONS:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
@@ -123,6 +128,15 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
+        """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""
+        origins = self.origins(expr, depth + 1)
+        models = {lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins if o.home is None}
+        if len(models) != 1 or len(origins) != sum(o.home is None for o in origins):
+            return frozenset()
+        (model,) = models
+        return model.names if model is not None and len(model.names) == 1 else frozenset()
 
     def _keyword_default(self, expr: cst.Call, depth: int) -> list[Origin] | None:
         """``params.get("k", default)`` / ``params.pop("k", default)`` of the function's ``**params``: the
@@ -170,15 +184,21 @@ class CallInference:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        if method == "tolist" and not expr.args:
+            listed = self._listed(expr, expr.func.value, depth)
+            if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]
+                return listed
         modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
         if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
             return modelled
-        if method in ("astype", "copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "view"):
+        if method in SHAPE_METHODS:
             receiver = self.origins(expr.func.value, depth + 1)
             result = []
             for origin in receiver:
                 t = origin.inferred.type
-                if T.array_kind(t) is not None:
+                if T.array_kind(t) is T.NUMPY_ARRAY and origin.home is None and t is not T.STRUCTURED_ARRAY:
+                    result.append(Origin(expr, reshaped(origin.inferred, method)))
+                elif T.array_kind(t) is not None:
                     result.append(Origin(expr, Inferred(T.array_kind(t))))
                 elif method == "copy" and t is T.DICT:
                     result.append(replace(origin, node=expr))

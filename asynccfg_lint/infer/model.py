@@ -68,7 +68,9 @@ class CallRow:
         by_reading: judged by reading (torch), not executed.
         argument: the row applies only when the first argument is this qualified name
             (``ml_dtypes.finfo(ml_dtypes.bfloat16)``: its ``.max`` is a bfloat16, while
-            ``finfo(np.float32).max`` is a numpy float); a row without one applies to any call.
+            ``finfo(np.float32).max`` is a numpy float), or a value of this catalog type
+            (``np.array(jax.devices())``: an object ndarray of Devices); a row without one applies
+            to any call.
     """
 
     qualname: str
@@ -178,8 +180,13 @@ class Catalog:
         """The lattice value of a row's ``result`` text (``"a|b"`` is a union)."""
         return Known(frozenset(part.strip() for part in result.split("|")))
 
+    def typed_argument(self, qualname: str) -> bool:
+        """True when a row of ``qualname`` applies to a first argument of a catalog type (the caller infers it)."""
+        return any(row.argument in self.types for key, row in self.calls.items() if key[0] == qualname and key[1])
+
     def call(self, qualname: str, arguments: frozenset[str] = frozenset()) -> Known | None:
-        """What calling ``qualname`` gives, its first argument being one of the qualified names ``arguments``.
+        """What calling ``qualname`` gives, its first argument being one of ``arguments`` (its qualified
+        names, and its catalog type when the caller knows it).
 
         A row for one of those arguments comes before the row for any argument; ``None`` when the
         catalog has neither.
@@ -190,6 +197,11 @@ class Catalog:
                 return self.resolve(row.result)
         row = self.calls.get((qualname, None))
         return self.resolve(row.result) if row is not None and not row.value else None
+
+    def value(self, qualname: str) -> Known | None:
+        """What reading the module attribute ``qualname`` gives (a ``value=True`` row), else ``None``."""
+        row = self.calls.get((qualname, None))
+        return self.resolve(row.result) if row is not None and row.value else None
 
     def member(self, known: Known, kind: str, name: str = "") -> Known | None:
         """The type of a member of a value of type ``known``; ``None`` when no type of the union has it.

@@ -36,6 +36,9 @@ class Inferred:
             (``numpy.bool_`` for ``np.array([True])``, ``numpy number`` for ``np.arange(4)``).
         numpy_scalar: the value is a numpy scalar, not an array, even when ``type`` is unknown
             (an element of an array of unknown dtype): comparing it gives a ``numpy.bool_``.
+        dispatched: the value is ``np.<dispatched>(x)`` (or arithmetic on it) for an ``x`` of unknown
+            type: a numpy scalar when ``x`` is a numpy array or a list, but what ``x``'s own method
+            returns otherwise (a jax.Array for a jax array: :data:`~asynccfg_lint.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS`).
         model: the value's type in the catalog (:mod:`asynccfg_lint.infer`), when the catalog
             produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
     """
@@ -50,6 +53,7 @@ class Inferred:
     ndim: int | None = None
     item: T.PyType | None = None
     numpy_scalar: bool = False
+    dispatched: str | None = None
     model: Known | None = None
 
 

@@ -201,6 +201,9 @@ class InferenceWalk:
         if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
             return self._one(expr, Inferred(T.STR))
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t is T.NUMPY_BOOL for t in types):
+            dispatched = next((i.dispatched for i in combined if i.dispatched), None)
+            if dispatched:  # np.sum(x) + 1 of an x that may be a jax array: may be a jax.Array too
+                return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite, dispatched=dispatched))
             if T.NUMPY_BOOL in types:  # np.True_ + 1 is a numpy.int64, np.True_ + True a numpy.bool (numpy 2.5.5)
                 booleans = all(t is T.NUMPY_BOOL or t is T.BOOL for t in types)
                 return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
@@ -233,9 +236,11 @@ class InferenceWalk:
         """
         arrays: set[T.PyType] = set()
         numpy_scalar = unknown = other = False
+        dispatched = None  # np.sum(x) of an x that may be a jax array: so may the comparison be
         for operand in operands:
             for origin in self.origins(operand, depth + 1):
                 inferred, pytype = origin.inferred, origin.inferred.type
+                dispatched = dispatched or inferred.dispatched
                 kind = T.array_kind(pytype)
                 if kind is T.NUMPY_ARRAY and inferred.ndim == 0 or inferred.numpy_scalar or T.is_numpy_scalar(pytype):
                     numpy_scalar = True
@@ -257,6 +262,8 @@ class InferenceWalk:
                 return kind
         if unknown or other and (numpy_scalar or ufunc):
             return None
+        if dispatched and numpy_scalar:
+            return T.dispatched_bool(dispatched)
         return T.NUMPY_BOOL if numpy_scalar or ufunc else T.BOOL
 
     def _constant(self, expr: cst.BaseExpression) -> list[Origin] | None:
@@ -270,6 +277,9 @@ class InferenceWalk:
             if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
                 dtype = self.catalog.types["torch.dtype"].verdict  # torch.float32 is a torch.dtype (catalog, by reading)
                 return self._one(expr, Inferred(dtype.named(f"torch.dtype ({name})"), model=TORCH_DTYPE))
+            read = self._typed(expr, lookup.typed(self.catalog, self.catalog.value(name)))
+            if read is not None:  # a library's module constant: mlir.COLLECTIVE_CHANNEL_ID is an int
+                return read
         return None
 
     def _name(self, expr: cst.Name, depth: int) -> list[Origin]:

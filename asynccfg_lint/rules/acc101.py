@@ -20,8 +20,21 @@ RULE = Rule(
     severity=SEVERITY,
 )
 
-#: the remedy of an unhashable parameter whose type names none of its own
+#: the remedy of an unhashable parameter whose type names none of its own, under a key XLA parses as a scalar
 HASHABLE_REMEDY = "pass a bool, int or float"
+#: ... holding a sequence (a list, an ndarray, a set) elsewhere: a tuple is hashable and is the same JSON array
+#: (measured: ``bind(x, groups=(tuple(range(8)),))`` lowers, compiles and runs under ``replica_groups``)
+HASHABLE_SEQUENCE_REMEDY = "pass a tuple instead (a tuple of tuples for a nested list)"
+#: ... holding a mapping
+HASHABLE_MAPPING_REMEDY = "pass a tuple of (key, value) pairs and build the dict in the lowering rule"
+
+
+def hashable_remedy(scalar_key: bool, mapping: bool) -> str:
+    """What to pass instead of an unhashable ``bind`` parameter: a scalar under a key XLA parses as one
+    (``tiled``), else a tuple (of pairs, for a ``mapping``)."""
+    if scalar_key:
+        return HASHABLE_REMEDY
+    return HASHABLE_MAPPING_REMEDY if mapping else HASHABLE_SEQUENCE_REMEDY
 
 
 def unserializable(where: str, type_name: str, error: str, remedy: str | None) -> str:

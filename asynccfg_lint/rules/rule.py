@@ -50,27 +50,44 @@ def quote_key(key: str | None) -> str:
     return json.dumps(key, ensure_ascii=False).translate(_LINE_BREAKS_JSON_KEEPS)
 
 
+def key_step(key: str | None, literal: str | None = None) -> str:
+    """A dict key as a place names it: ``key "k"`` for a string key, ``key 1`` for another literal
+    (``literal``: its source text), else ``a computed key``."""
+    if key is not None:
+        return f"key {quote_key(key)}"
+    return f"key {literal}" if literal is not None else "a computed key"
+
+
+_KEY_STEPS = ("key ", "a computed key")
+
+
 @dataclass
 class ConfigPath:
-    """Where in the config a value sits, for messages: top-level key, then nested steps."""
+    """Where in the config a value sits, for messages: top-level key, then nested steps.
+
+    ``literal`` is the source text of a top-level key that is a literal but not a string (``1``).
+    """
 
     key: str | None
     steps: list[str] = field(default_factory=list)
+    literal: str | None = None
 
     def describe(self) -> str:
-        """The place as a message names it: ``value for key "tiled"``, ``an element under key "groups"``."""
-        head = f"key {quote_key(self.key)}" if self.key is not None else "a computed key"
+        """The place as a message names it: ``value for key "tiled"``, ``an element under key "groups"``,
+        ``value for key "big" under key "flags"`` (a nested entry's value, not its key)."""
+        head = key_step(self.key, self.literal)
         if not self.steps:
             return f"value for {head}"
-        return f"{' of '.join(reversed(self.steps))} under {head}"
+        inner = " of ".join(reversed(self.steps))
+        return f"value for {inner} under {head}" if self.steps[-1].startswith(_KEY_STEPS) else f"{inner} under {head}"
 
     def child(self, step: str) -> ConfigPath:
         """The place one step further in (``"an element"``, ``'key "k"'``)."""
-        return ConfigPath(self.key, [*self.steps, step])
+        return ConfigPath(self.key, [*self.steps, step], self.literal)
 
-    def entry(self, key: str | None) -> ConfigPath:
-        """The place of the entry ``key`` of the dict at this place."""
-        return self.child(f"key {quote_key(key)}" if key else "a computed key")
+    def entry(self, key: str | None, literal: str | None = None) -> ConfigPath:
+        """The place of the entry ``key`` (a non-string literal key: its source text ``literal``) of the dict here."""
+        return self.child(key_step(key, literal))
 
 
 def written_at(message: str, place: str) -> str:

@@ -15,7 +15,14 @@ from asynccfg_lint import type_verdicts as T
 from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
 IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
-           "from jax._src.interpreters import mlir; from jax._src import sharding_impls, mesh as mesh_lib")
+           "from jax._src.interpreters import mlir; import jax.interpreters.mlir; "
+           "from jax._src import sharding_impls, mesh as mesh_lib")
+
+#: the module constants of ``jax._src.interpreters.mlir`` JAX's own lowering rules pass next to a
+#: config (``hlo.ChannelHandle.get(mlir.COLLECTIVE_CHANNEL_ID, mlir.DEVICE_TO_DEVICE_TYPE)`` in
+#: ``jax/_src/lax/parallel.py``), and which of them the public ``jax.interpreters.mlir`` re-exports
+_MLIR_INT_CONSTANTS = ("COLLECTIVE_CHANNEL_ID", "DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
+_MLIR_PUBLIC_INT_CONSTANTS = ("DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
 
 CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
 MODULE_CONTEXT = "jax._src.interpreters.mlir.ModuleContext"
@@ -29,9 +36,17 @@ DEVICE = "jax.Device"
 BATCH_DIMS = "tuple of batch dimensions"
 
 DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
-DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist()")
+DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist() (or [d.id for d in x.flat])")
+#: ndarray methods that keep an object array's elements (numpy 2.5.5: each gives an object ndarray of Devices)
+_DEVICE_ARRAY_METHODS = {"ravel": "{}.ravel()", "flatten": "{}.flatten()", "reshape": "{}.reshape(-1)",
+                         "copy": "{}.copy()", "squeeze": "{}.squeeze()", "transpose": "{}.transpose()"}
 
 ROWS = (
+    # module constants (an int under channel_handle has no .handle: ACC104, as a literal 1)
+    *(CallRow(f"jax._src.interpreters.mlir.{name}", "builtins.int", f"mlir.{name} is a plain int",
+              f"mlir.{name}", value=True) for name in _MLIR_INT_CONSTANTS),
+    *(CallRow(f"jax.interpreters.mlir.{name}", "builtins.int", f"jax.interpreters.mlir.{name} is a plain int",
+              f"jax.interpreters.mlir.{name}", value=True) for name in _MLIR_PUBLIC_INT_CONSTANTS),
     TypeRow(DEVICE, T.rejected("jax.Device", "use d.id"), "jaxlib._jax.Device", "jax.devices()[0]",
             "a Device is rejected by the default hook; d.id is an int", annotation=("jax.Device",)),
     TypeRow("list of jax.Device", DEVICE_LIST, "builtins.list", "jax.devices()",
@@ -130,6 +145,14 @@ ROWS = (
     MemberRow(MESH, ATTRIBUTE, "size", "builtins.int", "mesh.size is an int"),
     MemberRow("numpy.ndarray of jax.Device", METHOD, "tolist", "list of jax.Device",
               "mesh.devices.tolist() is a list of Devices"),
+    *(MemberRow("numpy.ndarray of jax.Device", METHOD, name, "numpy.ndarray of jax.Device",
+                f"mesh.devices.{name}(...) is again an object ndarray of Devices", probe, with_arguments=True)
+      for name, probe in _DEVICE_ARRAY_METHODS.items()),
+    *(CallRow(f"numpy.{func}", "numpy.ndarray of jax.Device", f"np.{func} of {data} is an object ndarray of Devices",
+              f"np.{func}({probe})", argument=data)
+      for func in ("array", "asarray")
+      for data, probe in (("list of jax.Device", "jax.devices()"),
+                          ("numpy.ndarray of jax.Device", "ctx.module_context.axis_context.mesh.devices"))),
     MemberRow("numpy.ndarray of int", METHOD, "tolist", "JSON value", "mesh.device_ids.tolist() is a list of ints"),
     MemberRow("mesh shape", OPERATOR, "[]", "builtins.int", "mesh.shape[name] is the axis size, an int", "{}['i']"),
     MemberRow("mesh shape", METHOD, "keys", "odict_keys", "mesh.shape.keys() is an odict_keys view, which is rejected"),
