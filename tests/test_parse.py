@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from asynccfg_lint.parse import ParseFailure, module_name_for, parse_source
@@ -96,6 +98,11 @@ def _fixture_modules():
     return [path for path in sorted(fixtures.rglob("*.py")) if path.stat().st_size < 30_000 and "hard" not in path.parts]
 
 
+#: the two libcst workarounds are installed on CPython 3.12 and later only (3.11 has one recursion limit)
+WORKAROUNDS_INSTALLED = pytest.mark.skipif(sys.version_info < (3, 12), reason="installed on CPython 3.12+ only")
+
+
+@WORKAROUNDS_INSTALLED
 def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeypatch):
     """Every fixture module: the same code and the same position of every node with and without the workaround."""
     import libcst as cst
@@ -122,6 +129,7 @@ def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeyp
     assert compared > 40
 
 
+@WORKAROUNDS_INSTALLED
 def test_the_dotted_names_workaround_yields_what_libcst_yields():
     """Every ``Name`` and ``Attribute`` of the fixture modules, and attributes of calls and subscripts."""
     import libcst as cst
