@@ -164,12 +164,20 @@ class ParsedModule:
     def run(self, function: Callable[[], _Result]) -> _Result:
         """``function()`` (a stage that walks this module), on a large stack when the module is :attr:`deep`.
 
+        A shallow module's stage that recurses too deep (its analysis reached a deep module of the
+        project: a builder imported from it) runs again on the large stack. What the first try kept
+        in the modules' ``facts`` is complete or added to the same way again (each fact is written
+        once it is known, or with ``setdefault``).
+
         Raises:
-            what ``function`` raises; ParseFailure when a deep module's stage takes longer than
+            what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
             :data:`DEEP_ANALYSIS_SECONDS`.
         """
         if not self.deep:
-            return function()
+            try:
+                return function()
+            except RecursionError:
+                pass
         return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
 
 
@@ -412,7 +420,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     except RecursionError:
         raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
     except (SyntaxError, LookupError, ValueError) as exc:
-        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {exc}") from None
+        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {_brief(exc)}") from None
     if position_map is not None:
         inexact.append("a form feed or backslash continuation before the first token of a line, which libcst drops")
         if positions is not None:
@@ -430,6 +438,14 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         _position_map=position_map,
         _positions=positions,
     )
+
+
+def _brief(error: BaseException) -> str:
+    """``str(error)``, or its type's name when that text recurses too deep (a message holding a deep node's repr)."""
+    try:
+        return str(error)
+    except RecursionError:
+        return type(error).__name__
 
 
 def _position_map(given: str, code: str) -> PositionMap | None:
