@@ -23,8 +23,10 @@ from tests.frontend_runs import Reported, parse_text, run_flake8, run_program
 HARD = FIXTURES / "hard"
 #: what the corpus's sink calls pass and what ``fix`` makes of it
 BAD, FIXED = b"np.bool_(True)", b"bool(np.bool_(True))"
-#: each front end's run over the whole corpus must finish within this many seconds
-BOUND = 60
+#: each front end's run over the whole corpus must finish within this many seconds (the three deep files that
+#: CPython compiles take 2 to 8 s each to check and twice that to fix on the loaded 2-core machine, most of it
+#: libcst's native parser; the fix run over the corpus took 53 s with them)
+BOUND = 120
 #: flake8 itself (its own ast.parse, before any plugin runs) dies on this file; see its test below
 FLAKE8_OWN_FAILURE = "operator_chain.py"
 #: flake8 dies on these files CPython compiles, before or beside the plugin: its own ast.parse (deep in its call
