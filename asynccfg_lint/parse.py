@@ -261,7 +261,7 @@ DEEP_ANALYSIS_SECONDS = 60.0
 
 
 def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool]:
-    """Why the running Python rejects ``source``, if it does (its message and 1-based position), and the tree's depth.
+    """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
 
     libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
     more than 200 nested brackets); CPython's ``compile`` gives what flake8 reports as E999
@@ -286,7 +286,7 @@ def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFa
 
 
 def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseFailure | None:
-    """:func:`_compile_failure` on a new thread of the default stack and recursion limit.
+    """:func:`_compile_failure` on a new thread (of the default stack size, at the top of its own call stack).
 
     CPython's compiler counts the C (3.12) or Python (3.11) recursion depth of its caller against
     its limit, so the verdict inside this linter's call stack would be stricter than an import's:
