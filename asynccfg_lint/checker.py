@@ -285,12 +285,12 @@ def check_source(
             return []
         try:
             parsed = parsed or parse_source(source, path)
-        except ParseFailure as failure:
+            return parsed.run(lambda: [item.diagnostic for item in check_parsed(
+                parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
+        except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
             if not selection.is_enabled("ACC001"):
                 return []
             return [parse_failure_diagnostic(path, failure)]
-        return [item.diagnostic for item in check_parsed(parsed, selection, sinks, apply_noqa, with_fixes, sanitizers,
-                                                         modules)]
     except Exception as error:  # noqa: BLE001 - the per-file error boundary
         return [internal_error(path, error)] if selection.is_enabled("ACC001") else []
 

@@ -171,9 +171,14 @@ def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLo
         return SourceFix(source, source)
     try:
         parsed = parse_source(source, path)
-    except ParseFailure as failure:
+        return parsed.run(lambda: _fix_parsed(parsed, source, path, options, modules))
+    except ParseFailure as failure:  # the file cannot be parsed, or a deep file's fix ran out of time
         remaining = (parse_failure_diagnostic(path, failure),) if options.selection.is_enabled("ACC001") else ()
         return SourceFix(source, source, remaining=remaining)
+
+
+def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOptions,
+                modules: ModuleLoader | None) -> SourceFix:
     located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                            modules=modules)
     diagnostics = tuple(item.diagnostic for item in located)

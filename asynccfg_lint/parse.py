@@ -72,6 +72,9 @@ def _repair_libcst_validation() -> None:
 _repair_libcst_validation()
 
 
+_Result = TypeVar("_Result")
+
+
 class ParseFailure(Exception):
     """The file could not be decoded or parsed; ``str(exc)`` is the reason shown as ACC001.
 
@@ -143,6 +146,9 @@ class ParsedModule:
     scopes: dict
     parents: dict
     calls: list
+    #: the tree is deeper than :data:`DEEP_TREE_DEPTH` (or libcst recursed too deep on it): analyse it,
+    #: generate its code and fix it through :meth:`run` (on a large stack)
+    deep: bool = False
     #: why libcst's tree is not the file's text byte for byte (it was read through a normalised
     #: copy, or libcst drops characters), or ``None``; ``fix`` writes no such file
     inexact: str | None = None
@@ -192,6 +198,25 @@ class ParsedModule:
     def module(self) -> cst.Module:
         """The parsed module."""
         return self.wrapper.module
+
+    def run(self, function: Callable[[], _Result]) -> _Result:
+        """``function()`` (a stage that walks this module), on a large stack when the module is :attr:`deep`.
+
+        A shallow module's stage that recurses too deep (its analysis reached a deep module of the
+        project: a builder imported from it) runs again on the large stack. What the first try kept
+        in the modules' ``facts`` is complete or added to the same way again (each fact is written
+        once it is known, or with ``setdefault``).
+
+        Raises:
+            what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
+            :data:`DEEP_ANALYSIS_SECONDS`.
+        """
+        if not self.deep:
+            try:
+                return function()
+            except RecursionError:
+                pass
+        return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
 
 
 #: the names of each node class's dataclass fields
@@ -257,38 +282,61 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
     return None
 
 
-#: syntax trees deeper than this are not handed to libcst. CPython imports up to about 3 000
-#: levels (``x + x + ...`` of 2 995 terms); libcst parses them on a large stack, but its position
-#: pass (code generation, a C-level call per level) then exceeds Python's fixed C recursion
-#: limit (measured: 1 000 terms fail), after seconds of work; its native parser also slows down
-#: quadratically on such chains (10 000 terms ran for minutes)
-MAX_TREE_DEPTH = 1000
-_TOO_DEEP = f"the file nests too deeply for the parser (more than {MAX_TREE_DEPTH} levels)"
-#: the stack and Python recursion limit of the thread that parses a file libcst recursed too deep on
+#: syntax trees deeper than this (AST levels) are parsed and analysed on a thread with a large stack
+#: (:func:`on_a_large_stack`): libcst's parse, its metadata, code generation and the analysis recurse
+#: a few frames per level, and the default stack and recursion limit (1 000) end near 150 levels
+#: (``tests/fixtures/hard/deep_calls.py``: 180 nested calls). CPython imports up to about 3 000
+#: levels (``x + x + ...`` of 2 994 terms inside a ``def`` on 3.12.1); each of them is analysed
+DEEP_TREE_DEPTH = 100
+#: the stack and Python recursion limit of the thread that parses and analyses a deep file
 DEEP_STACK_BYTES = 512 * 1024 * 1024
 DEEP_RECURSION_LIMIT = 100_000
-#: how long that thread may take before the file is given up (it cannot be stopped; it ends with the process)
+#: how long that thread may take before the file is given up (it cannot be stopped; it ends with the process):
+#: libcst's parse (its native parser takes seconds on 3 000 levels), and a deep module's analysis or fix
+#: (which parses the fixed text again and re-checks it)
 DEEP_PARSE_SECONDS = 30.0
+DEEP_ANALYSIS_SECONDS = 60.0
 
 
-def _interpreter_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
-    """Why the running Python rejects ``source``, if it does: its message and 1-based position.
+def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool]:
+    """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
 
     libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
     more than 200 nested brackets); CPython's ``compile`` gives what flake8 reports as E999
-    (e.g. "'(' was never closed" at the bracket). Trees deeper than :data:`MAX_TREE_DEPTH` fail too.
+    (e.g. "'(' was never closed" at the bracket). A deep tree CPython gives up on (its recursion
+    limit while building the AST or compiling the bytecode, which an import also does) gives
+    CPython's message; the verdict is the one of a fresh thread (:func:`_compiles_on_a_fresh_thread`).
+
+    Returns:
+        ``(failure or None, deep)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`.
     """
     try:
         tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
-    except (RecursionError, MemoryError):  # building the AST objects: does the import's compile take it?
-        return _compile_failure(source, path) or ParseFailure(_TOO_DEEP)
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1)), False
+    except (RecursionError, MemoryError):  # the caller's stack counts against CPython's limit: ask a fresh thread
+        return _compiles_on_a_fresh_thread(source, path), True
     except ValueError as error:  # null bytes (before Python 3.12.4)
-        return ParseFailure(f"syntax error: {error}")
-    if _depth_exceeds(tree, MAX_TREE_DEPTH):
-        return _compile_failure(source, path) or ParseFailure(_TOO_DEEP)
-    return None
+        return ParseFailure(f"syntax error: {error}"), False
+    if _depth(tree) > DEEP_TREE_DEPTH:
+        return _compile_failure(source, path) and _compiles_on_a_fresh_thread(source, path), True
+    return None, False
+
+
+def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseFailure | None:
+    """:func:`_compile_failure` on a new thread (of the default stack size, at the top of its own call stack).
+
+    CPython's compiler counts the C (3.12) or Python (3.11) recursion depth of its caller against
+    its limit, so the verdict inside this linter's call stack would be stricter than an import's:
+    ``x + x + ...`` of 2 990 terms compiles at the top of a thread and fails a few calls deeper.
+    Only the bytecode compile (what an import runs) decides: CPython 3.12.1 sometimes refuses to
+    build the ``ast`` objects of a tree it compiles.
+    """
+    outcome: list[ParseFailure | None] = []
+    thread = threading.Thread(target=lambda: outcome.append(_compile_failure(source, path)), name="asynccfg-lint compile")
+    thread.start()
+    thread.join()
+    return outcome[0] if outcome else ParseFailure("Python cannot compile the file")
 
 
 def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
@@ -306,15 +354,15 @@ def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | No
     return None
 
 
-def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
-    """Whether ``tree`` has a path longer than ``limit`` nodes (iteratively: the tree may be deep)."""
+def _depth(tree: ast.AST) -> int:
+    """The number of nodes on ``tree``'s longest path from the root (iteratively: the tree may be deep)."""
+    deepest = 0
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > limit:
-            return True
+        deepest = max(deepest, depth)
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return False
+    return deepest
 
 
 #: the position libcst's native parser writes into its message ("error at 8:38902", 0-based column)
@@ -366,7 +414,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     undecodable = _decode_failure(source)
-    rejected = _interpreter_failure(source, path)
+    rejected, deep = _interpreter_failure(source, path)
     if rejected is not None:
         raise undecodable or rejected
     inexact = []
@@ -375,24 +423,30 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         source = decode_with_placeholders(source, _encoding(source))
         inexact.append("an undecodable byte in a comment, read as U+FFFD")
     try:
-        try:
-            module, wrapper, scopes, parents, calls, positions = _parse(source)
-            file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
-            position_map = _position_map(file_text, module.code)
-        except (cst.ParserSyntaxError, RecursionError, ParseFailure) as first:
+        first: BaseException | None = None
+        if not deep:
+            try:
+                module, wrapper, scopes, parents, calls, positions, code = _parse(source)
+                file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
+                position_map = _position_map(file_text, code)
+            except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
+                first = error
+        if deep or first is not None:
             file_text = given = _text(source)
             spaced = indentation_as_spaces(given)
             copy = merge_long_string_runs(spaced)
-            if copy == given and not isinstance(first, RecursionError):
-                raise  # the same text gives the same failure: only the stack was worth another try
+            if first is not None and copy == given and not isinstance(first, RecursionError):
+                raise first  # the same text gives the same failure: only the stack was worth another try
+            target = source if copy == given else copy  # the file's own bytes keep their encoding for fix
             try:
-                parts = on_a_large_stack(lambda: _parse(copy, positions=True))
-                module, wrapper, scopes, parents, calls, positions = parts
-                position_map = _position_map(copy, module.code)
+                parts = on_a_large_stack(lambda: _parse(target, positions=True))
+                module, wrapper, scopes, parents, calls, positions, code = parts
+                position_map = _position_map(copy, code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
-                if isinstance(second, ParseFailure) and second.timed_out:
+                if isinstance(second, ParseFailure) and second.timed_out or first is None:
                     raise second from None
                 raise first from None
+            deep = True
             if spaced != given:
                 inexact.append("indentation mixing tabs and spaces, read as spaces")
             if copy != spaced:
@@ -404,7 +458,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     except RecursionError:
         raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
     except (SyntaxError, LookupError, ValueError) as exc:
-        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {exc}") from None
+        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {_brief(exc)}") from None
     if position_map is not None:
         inexact.append("a form feed or backslash continuation before the first token of a line, which libcst drops")
         if positions is not None:
@@ -418,9 +472,18 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         parents=parents,
         calls=calls,
         inexact="; ".join(inexact) or None,
+        deep=deep,
         _position_map=position_map,
         _positions=positions,
     )
+
+
+def _brief(error: BaseException) -> str:
+    """``str(error)``, or its type's name when that text recurses too deep (a message holding a deep node's repr)."""
+    try:
+        return str(error)
+    except RecursionError:
+        return type(error).__name__
 
 
 def _position_map(given: str, code: str) -> PositionMap | None:
@@ -459,26 +522,135 @@ def _encoding(source: bytes) -> str:
 
 
 def _parse(source: str | bytes, positions: bool = False) -> tuple:
-    """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, and (when asked) positions."""
+    """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
+    positions, and its generated code (on the same stack: code generation recurses per level)."""
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = module_scopes(module)
     parents, calls = index_tree(module)
-    return module, wrapper, scopes, parents, calls, wrapper.resolve(PositionProvider) if positions else None
+    position_map = wrapper.resolve(PositionProvider) if positions else None
+    return module, wrapper, scopes, parents, calls, position_map, module.code
 
 
-_Result = TypeVar("_Result")
+#: set on the thread :func:`on_a_large_stack` runs its function on (a stage there calls the next directly)
+_ON_A_LARGE_STACK = threading.local()
 
 
-def on_a_large_stack(function: Callable[[], _Result]) -> _Result:
+#: the keyword sets libcst 1.9.0's nodes pass to ``_codegen``, each with a call that names them (no ``**`` spread)
+_KEYWORD_CALLS: dict[frozenset[str], Callable] = {
+    frozenset({"is_elif"}): lambda impl, state, kw: impl(state, is_elif=kw["is_elif"]),
+    frozenset({"default_comma"}): lambda impl, state, kw: impl(state, default_comma=kw["default_comma"]),
+    frozenset({"default_comma", "default_comma_whitespace"}): lambda impl, state, kw: impl(
+        state, default_comma=kw["default_comma"], default_comma_whitespace=kw["default_comma_whitespace"]),
+    frozenset({"default_comma", "default_star"}): lambda impl, state, kw: impl(
+        state, default_comma=kw["default_comma"], default_star=kw["default_star"]),
+    frozenset({"default_indicator"}): lambda impl, state, kw: impl(state, default_indicator=kw["default_indicator"]),
+    frozenset({"default_space"}): lambda impl, state, kw: impl(state, default_space=kw["default_space"]),
+    frozenset({"default_separator"}): lambda impl, state, kw: impl(state, default_separator=kw["default_separator"]),
+    frozenset({"default_semicolon"}): lambda impl, state, kw: impl(state, default_semicolon=kw["default_semicolon"]),
+}
+
+
+def _codegen_without_c_recursion() -> None:
+    """Workaround for CPython 3.12's fixed C recursion limit in libcst's code generation (behaviour-identical).
+
+    ``CSTNode._codegen(self, state, **kwargs)`` (libcst 1.9.0) calls ``self._codegen_impl(state,
+    **kwargs)``; a call that spreads ``**kwargs`` runs through C in CPython 3.12, which counts it
+    against a C recursion limit that ``sys.setrecursionlimit`` does not raise. Positions
+    (``PositionProvider``), ``module.code`` and a fix's ``module.bytes`` generate code one level per
+    tree level, so a tree about 1 000 levels deep failed however large the stack (measured on
+    ``x + x + ...``; ``elif`` chains pass ``is_elif=True`` at every level). This replacement makes
+    the same call without the spread: with no keyword, or with one of the keyword sets libcst
+    passes (:data:`_KEYWORD_CALLS`, which names them); any other set is libcst's own call.
+    Installed on the first deep file (:func:`on_a_large_stack`), only on CPython 3.12 and later
+    (3.11 counts both recursions against the one limit the large-stack thread raises), and only
+    while ``_codegen`` is still libcst's.
+    """
+    if sys.version_info < (3, 12):
+        return
+    original = cst.CSTNode._codegen
+    if getattr(original, "__qualname__", "") != "CSTNode._codegen":
+        return  # already replaced (here or by someone else): leave it
+    calls = _KEYWORD_CALLS
+
+    def _codegen(self: cst.CSTNode, state, **kwargs) -> None:
+        state.before_codegen(self)
+        if not kwargs:
+            self._codegen_impl(state)
+        else:
+            call = calls.get(frozenset(kwargs))
+            if call is None:
+                self._codegen_impl(state, **kwargs)
+            else:
+                call(self._codegen_impl, state, kwargs)
+        state.after_codegen(self)
+
+    _codegen.__qualname__ = "asynccfg_lint._codegen"
+    _codegen.__doc__ = original.__doc__
+    _codegen.__wrapped__ = original  # type: ignore[attr-defined]
+    cst.CSTNode._codegen = _codegen  # type: ignore[method-assign]
+
+
+def _dotted_names_without_c_recursion() -> None:
+    """Workaround for CPython 3.12's fixed C recursion limit in libcst's ``ScopeProvider`` (behaviour-identical).
+
+    ``libcst.metadata.scope_provider._gen_dotted_names`` (libcst 1.9.0) is a recursive generator:
+    each level's ``next()`` of the level below is a C call on CPython 3.12, so ``x.T.T...`` of
+    about 1 000 attributes exceeded the C recursion limit whatever the stack. The replacement
+    yields the same pairs in the same order from one walk down the chain: for ``a.b.c``
+    ``("a.b.c", c), ("a.b", b), ("a", a)``; an attribute of a call (``f().b``) yields what the
+    call's function yields; a chain that does not end in a name yields nothing. Installed with
+    :func:`_codegen_without_c_recursion`, under the same conditions.
+    """
+    from libcst.metadata import scope_provider
+
+    if sys.version_info < (3, 12) or scope_provider._gen_dotted_names.__module__ != scope_provider.__name__:
+        return
+
+    def _gen_dotted_names(node):
+        spine: list[tuple[cst.Attribute, bool]] = []  # each attribute above the name, and whether it is of a call
+        while not isinstance(node, cst.Name):
+            value = node.value
+            of_a_call = isinstance(value, cst.Call)
+            if of_a_call:
+                value = value.func
+            if not isinstance(value, (cst.Attribute, cst.Name)):
+                return
+            spine.append((node, of_a_call))
+            node = value
+        names = [(node.value, node)]  # innermost first; yielded in reverse
+        for attribute, of_a_call in reversed(spine):
+            if not of_a_call:
+                names.append((f"{names[-1][0]}.{attribute.attr.value}", attribute))
+        yield from reversed(names)
+
+    _gen_dotted_names.__module__ = __name__
+    _gen_dotted_names.__wrapped__ = scope_provider._gen_dotted_names  # type: ignore[attr-defined]
+    scope_provider._gen_dotted_names = _gen_dotted_names
+
+
+def on_a_large_stack(function: Callable[[], _Result], unfinished: str = "libcst did not parse the file",
+                     seconds: float = DEEP_PARSE_SECONDS) -> _Result:
     """``function()`` run on a thread with :data:`DEEP_STACK_BYTES` of stack and a raised recursion limit.
 
+    Called on that thread, ``function()`` runs directly. Installs :func:`_codegen_without_c_recursion`
+    and :func:`_dotted_names_without_c_recursion`.
+
+    Args:
+        function: the stage to run.
+        unfinished: what the failure says when the thread takes too long (followed by "within 30 s").
+        seconds: how long the thread may take.
     Raises:
-        what ``function`` raised; ParseFailure when it takes longer than :data:`DEEP_PARSE_SECONDS`.
+        what ``function`` raised; ParseFailure when it takes longer than ``seconds``.
     """
+    if getattr(_ON_A_LARGE_STACK, "active", False):
+        return function()
+    _codegen_without_c_recursion()
+    _dotted_names_without_c_recursion()
     outcome: dict[str, object] = {}
 
     def run() -> None:
+        _ON_A_LARGE_STACK.active = True
         try:
             outcome["value"] = function()
         except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
@@ -493,11 +665,11 @@ def on_a_large_stack(function: Callable[[], _Result]) -> _Result:
     finally:
         threading.stack_size(previous_stack)
     try:
-        thread.join(DEEP_PARSE_SECONDS)
+        thread.join(seconds)
     finally:
         sys.setrecursionlimit(limit)
     if thread.is_alive():
-        raise ParseFailure(f"libcst did not parse the file within {DEEP_PARSE_SECONDS:g} s", timed_out=True)
+        raise ParseFailure(f"{unfinished} within {seconds:g} s", timed_out=True)
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]

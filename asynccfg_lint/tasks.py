@@ -178,17 +178,23 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
 
 
 def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
-    from asynccfg_lint.checker import check_parsed, parse_failure_diagnostic
+    from asynccfg_lint.checker import parse_failure_diagnostic
     from asynccfg_lint.parse import ParseFailure
-    from asynccfg_lint.summaries import summarise_module
-    from asynccfg_lint.workspace import Workspace
 
     try:
         parsed = _parse(task, modules)
-    except ParseFailure as failure:
+        return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
+    except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
+
+
+def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:
+    from asynccfg_lint.checker import check_parsed
+    from asynccfg_lint.summaries import summarise_module
+    from asynccfg_lint.workspace import Workspace
+
     loader = _RecordingLoader(modules) if modules is not None else None
     # a builder imported from another module is followed there: the summary depends on that module too
     known = summarise_module(parsed, task.sinks, Workspace(parsed, loader).for_summary(parsed))

@@ -17,6 +17,7 @@ valid Python with the original's findings (their positions move).
 
 from __future__ import annotations
 
+import functools
 import io
 import keyword
 import tokenize
@@ -161,15 +162,22 @@ def apply(text: str, edits: list[Edit]) -> tuple[str, tuple[str, ...]]:
     return text, tuple(kinds)
 
 
-@st.composite
-def mutated(draw) -> Mutant:
-    """A corpus module with a drawn set of meaning-keeping edits (and maybe CRLF line breaks)."""
-    path = draw(st.sampled_from(CORPUS))
+@functools.cache
+def _sites(path: Path) -> tuple[bytes, str, str, dict[str, list[Edit]]]:
+    """``path``'s bytes, text, encoding and candidate edits by kind (tokenized once per session, not per example)."""
     original = path.read_bytes()
     text, encoding = _decode(original)
     by_kind: dict[str, list[Edit]] = {}
     for edit in candidate_edits(text):
         by_kind.setdefault(edit.kind, []).append(edit)
+    return original, text, encoding, by_kind
+
+
+@st.composite
+def mutated(draw) -> Mutant:
+    """A corpus module with a drawn set of meaning-keeping edits (and maybe CRLF line breaks)."""
+    path = draw(st.sampled_from(CORPUS))
+    original, text, encoding, by_kind = _sites(path)
     chosen = []  # a few of each kind: the rare sites (keywords) are drawn as often as the common ones (gaps)
     for kind in sorted(by_kind):
         chosen += draw(st.lists(st.sampled_from(by_kind[kind]), max_size=4, unique=True), label=kind)

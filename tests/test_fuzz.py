@@ -23,6 +23,7 @@ Properties, for every generated file:
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import re
@@ -200,13 +201,19 @@ def _pathless(message: str) -> str:
     return re.sub(r"\((used|written) at .*?:(\d+)\)", r"(\1 at line \2)", message)
 
 
+@functools.cache
+def findings_of_the_original(original: bytes) -> list[Diagnostic]:
+    """check's findings of an unmodified corpus file (the same bytes always give the same; checked once per file)."""
+    return check_source(original, PATH, ALL_CODES, apply_noqa=False)
+
+
 @whole_module_budget
 @given(mutated())
 def test_a_reformatted_fixture_keeps_its_findings(mutant):
     """The fixture corpus reformatted (tests/mutations.py): same findings as the original (positions move), the
     flake8 plugin at exactly check's positions, and fix's properties."""
     note(f"{mutant.path.name}: {mutant.kinds}")
-    before = check_source(mutant.original, PATH, ALL_CODES, apply_noqa=False)
+    before = findings_of_the_original(mutant.original)
     after = check_source(mutant.data, PATH, ALL_CODES, apply_noqa=False, with_fixes=True)
     assert_inside(after, physical_lines(mutant.data))
     if not any(d.code == "ACC001" for d in before + after):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from asynccfg_lint.parse import ParseFailure, module_name_for, parse_source
@@ -50,9 +52,115 @@ def test_syntax_the_running_python_rejects_is_a_failure_even_if_libcst_parses_it
     assert (error.line, error.column, str(error)) == (3, 8, "syntax error: multiple exception types must be parenthesized")
 
 
-def test_a_tree_deeper_than_the_limit_is_not_handed_to_libcst():
-    error = failure("x = " + " + ".join(["x"] * 1500) + "\n")  # libcst's parser: seconds, then RecursionError
-    assert (error.line, error.column, str(error)) == (1, 1, "the file nests too deeply for the parser (more than 1000 levels)")
+def test_a_tree_deeper_than_the_c_recursion_limit_is_parsed_with_its_positions():
+    """1 600 terms: more levels than CPython 3.12's C recursion limit (1 500) that libcst's code generation
+    met through its ``**kwargs`` call (parse._codegen_without_c_recursion)."""
+    import libcst as cst
+
+    source = "import math\ny = " + " + ".join(["x"] * 1_600) + "\nz = math.nan\n"
+    parsed = parse_source(source, "m.py")
+    names = [node for node in parsed.parents if isinstance(node, cst.Name) and node.value == "z"]
+    position = parsed.positions[names[0]]
+    assert (parsed.deep, parsed.inexact, position.start.line, position.start.column) == (True, None, 3, 0)
+    assert parsed.run(lambda: parsed.module.code) == source
+
+
+def test_a_tree_cpython_gives_up_on_stays_a_failure_with_its_message():
+    error = failure("x = " + " + ".join(["x"] * 10_000) + "\n")
+    assert (error.line, error.column) == (1, 1)
+    assert str(error) == "Python cannot compile the file: RecursionError: maximum recursion depth exceeded during compilation"
+
+
+def test_cpythons_verdict_does_not_depend_on_the_callers_depth():
+    """The compiler counts its caller's (C) recursion depth: deep in a call stack it refuses what an import compiles."""
+    from asynccfg_lint.parse import _compiles_on_a_fresh_thread
+
+    source = "def f(x):\n    return " + " + ".join(["x"] * 2_900) + "\n"
+
+    class Caller:
+        def nested(self, levels: int, **spread):  # a method called with ``**``: a C-level call on 3.12 (and 3.11)
+            if levels:
+                return self.nested(levels - 1, **spread)
+            try:
+                compile(source, "f.py", "exec", dont_inherit=True)
+            except RecursionError:
+                return "refused", _compiles_on_a_fresh_thread(source, "f.py")
+            return "compiled", None
+
+    assert Caller().nested(100) == ("refused", None)  # expect: refused 100 calls deep, compiled on a fresh thread
+    assert parse_source(source, "f.py").deep is True
+
+
+def _fixture_modules():
+    from pathlib import Path
+
+    fixtures = Path(__file__).parent / "fixtures"
+    return [path for path in sorted(fixtures.rglob("*.py")) if path.stat().st_size < 30_000 and "hard" not in path.parts]
+
+
+#: the two libcst workarounds are installed on CPython 3.12 and later only (3.11 has one recursion limit)
+WORKAROUNDS_INSTALLED = pytest.mark.skipif(sys.version_info < (3, 12), reason="installed on CPython 3.12+ only")
+
+
+@WORKAROUNDS_INSTALLED
+def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeypatch):
+    """Every fixture module: the same code and the same position of every node with and without the workaround."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from asynccfg_lint.parse import _codegen_without_c_recursion
+
+    _codegen_without_c_recursion()
+    replacement = cst.CSTNode._codegen
+    original = replacement.__wrapped__
+    compared = 0
+    for path in _fixture_modules():
+        try:
+            module = cst.parse_module(path.read_bytes())
+        except cst.ParserSyntaxError:
+            continue
+        results = []
+        for codegen in (original, replacement):
+            monkeypatch.setattr(cst.CSTNode, "_codegen", codegen)
+            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            results.append((module.code, [(type(n).__name__, positions[n]) for n in positions]))
+        assert results[0] == results[1], path
+        compared += 1
+    assert compared > 40
+
+
+@WORKAROUNDS_INSTALLED
+def test_the_dotted_names_workaround_yields_what_libcst_yields():
+    """Every ``Name`` and ``Attribute`` of the fixture modules, and attributes of calls and subscripts."""
+    import libcst as cst
+    from libcst.metadata import scope_provider
+
+    from asynccfg_lint.parse import _dotted_names_without_c_recursion
+
+    _dotted_names_without_c_recursion()
+    replacement = scope_provider._gen_dotted_names
+    original = replacement.__wrapped__
+    nodes = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nodes.append(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nodes.append(node)
+
+    for path in _fixture_modules():
+        try:
+            cst.parse_module(path.read_bytes()).visit(Collect())
+        except cst.ParserSyntaxError:
+            continue
+    for source in ("f().b", "a.b().c.d", "x[0].b", "(f)().x", "a().b().c", "f()(x).y"):
+        cst.parse_expression(source).visit(Collect())
+    assert len(nodes) > 5_000
+    for node in nodes:
+        assert [(name, id(n)) for name, n in replacement(node)] == [(name, id(n)) for name, n in original(node)]
+    assert [name for name, _ in replacement(cst.parse_expression("a.b().c.d"))] == ["a.b.d", "a.b", "a"]  # expect: libcst's own (the call's attribute c is dropped)
+    assert [name for name, _ in replacement(cst.parse_expression("x[0].b"))] == []
 
 
 def positions_of(source: str, name: str) -> list[tuple[int, int, int, int]]:

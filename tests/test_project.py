@@ -122,3 +122,21 @@ def test_without_the_project_imported_builders_stay_unknown(tmp_path):
     assert (result.returncode, result.stdout) == (0, "")
     with_unknowns = run_cli("--isolated", "--extend-select", "ACC201", "pkg/users.py", cwd=tmp_path)
     assert {row.code for row in parse_text(with_unknowns.stdout)} == {"ACC201"}
+
+
+def test_a_builder_in_a_deep_module_is_followed(tmp_path):
+    """A shallow file whose config comes from a module 2 500 levels deep: its analysis recursed too deep on the
+    default stack (an internal error before) and runs again on the large stack (ParsedModule.run)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    chain = " + ".join(["x"] * 2_500)
+    (package / "deep.py").write_text(
+        f'import numpy as np\n\n\ndef make(x):\n    y = {chain}\n    return {{"scale": float("nan")}}\n')
+    (package / "user.py").write_text(
+        "from jax._src.lax.parallel import _emit_async_start_custom_call\nfrom pkg.deep import make\n\n\n"
+        'def lower(ctx, x):\n    return _emit_async_start_custom_call("all-gather-start", ctx, x, make(x))\n')
+    result = run_cli("--isolated", "pkg/user.py", cwd=tmp_path)
+    rows = [(row.path, row.line, row.column, row.code) for row in parse_text(result.stdout)]
+    assert rows == [("pkg/user.py", 6, 70, "ACC103")]  # expect: the builder's NaN, at the call that uses it
+    assert "written at pkg/deep.py:6" in result.stdout
