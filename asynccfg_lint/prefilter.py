@@ -178,54 +178,30 @@ class SinkNames:
         self.homes: dict[str, set[str | None]] | None = homes
         pending = dict(homes)
         units: dict[str, list[Unit] | None] = {}
-        #: home -> the names it binds; (path, home) -> whether the path's text names the home's last component
-        by_home: dict[str | None, set[str]] = {None: set(homes)}
-        names_home: dict[tuple[str, str], bool] = {}
         for _ in range(MAX_NAME_ROUNDS):
             if not pending:
                 return
             found: dict[str, set[str | None]] = {}
             test = _NameTest(pending)
             for path, source in sources.items():
-                module = modules[path]
-                if not test(source, module):
+                if not test(source, modules[path]):
                     continue
                 if path not in units:
                     units[path] = units_of(path, source)
                 if units[path] is None:  # Python cannot parse it: any of its words may be bound
                     bound = set(_WORD.findall(_text(source)))
                 else:
-                    visible = self._visible(path, source, module, by_home, names_home)
-                    bound = {name for names, mentioned in units[path] if not mentioned.isdisjoint(visible)
+                    bound = {name for names, mentioned in units[path] if not mentioned.isdisjoint(homes)
                              for name in names}
                 for name in bound:
-                    if module not in homes.get(name, ()):
-                        found.setdefault(name, set()).add(module)
+                    if modules[path] not in homes.get(name, ()):
+                        found.setdefault(name, set()).add(modules[path])
             for name, where in found.items():
                 homes.setdefault(name, set()).update(where)
-                for home in where:
-                    by_home.setdefault(home, set()).add(name)
             if len(homes) > MAX_SINK_NAMES:
                 break
             pending = found
         self.homes = None
-
-    @staticmethod
-    def _visible(path: str, source: bytes, module: str, by_home: Mapping[str | None, set[str]],
-                 names_home: dict[tuple[str, str], bool]) -> set[str]:
-        """The names found so far that the module ``module`` (at ``path``) can use: a sink's own name, a name
-        it binds itself, or one bound in a module whose last component its text mentions (as :func:`may_call`
-        asks of a wrapper; an import of the name, a re-export's included, names that module)."""
-        visible: set[str] = set()
-        for home, names in by_home.items():
-            if home is not None and home != module:
-                key = (path, home)
-                if key not in names_home:
-                    names_home[key] = home.rpartition(".")[2].encode("utf-8") in source
-                if not names_home[key]:
-                    continue
-            visible |= names
-        return visible
 
     def reach(self, starts: Iterable[str | bytes]) -> set[str] | None:
         """The paths of the modules whose summaries code with the texts ``starts`` may need.
@@ -303,9 +279,10 @@ def _identifiers(lines: list[str], node: ast.AST) -> frozenset[str]:
     return frozenset(_WORD.findall("".join(lines[first - 1:node.end_lineno])))
 
 
-def _targets_of(target: ast.expr) -> set[str]:
-    """The names an assignment or loop target binds (tuples, lists and starred unpacked; not attributes or subscripts)."""
-    targets, names = [target], set()
+def _targets(statement: ast.Assign | ast.AnnAssign | ast.AugAssign) -> set[str]:
+    """The names an assignment binds (tuple and list targets unpacked; not attributes or subscripts)."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    names: set[str] = set()
     while targets:
         target = targets.pop()
         if isinstance(target, ast.Name):
@@ -317,156 +294,8 @@ def _targets_of(target: ast.expr) -> set[str]:
     return names
 
 
-def _targets(statement: ast.Assign | ast.AnnAssign | ast.AugAssign) -> set[str]:
-    """The names an assignment binds (see :func:`_targets_of`)."""
-    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-    return set().union(*(_targets_of(target) for target in targets))
-
-
 #: one way a module binds names: (the names bound, the names its code mentions)
 Unit = tuple[frozenset[str], frozenset[str]]
-
-
-#: the last components of the functions and tables that register a primitive's rules
-#: (:data:`asynccfg_lint.programs.REGISTER_LOWERING`, ``PARAMS_CALLS``, ``PARAMS_TABLES``; a test
-#: keeps them equal): a call or an assignment naming none of them (or an import alias of one) registers nothing
-REGISTERING_NAMES = frozenset({"register_lowering", "deflinear2", "fancy_primitive_batchers",
-                               "primitive_batchers", "primitive_transposes", "primitive_jvps"})
-#: the keywords a registration names its primitive by (``register_lowering(prim=...)``,
-#: ``ad.deflinear2(primitive=...)``)
-_PRIMITIVE_KEYWORDS = frozenset({"prim", "primitive"})
-
-
-def _denoted(expr: ast.expr) -> set[str]:
-    """The last component of the name a registration's primitive ``expr`` has, as libcst's qualified
-    names give it (``get_full_name_for_node``): a name, an attribute's last component (``lax.add_p``),
-    a call's or subscript's callee; any other expression has none."""
-    while isinstance(expr, (ast.Call, ast.Subscript)):
-        expr = expr.func if isinstance(expr, ast.Call) else expr.value
-    if isinstance(expr, ast.Name):
-        return {expr.id}
-    return {expr.attr} if isinstance(expr, ast.Attribute) else set()
-
-
-class _Registrations:
-    """The names one module's registrations may give as a primitive (:mod:`asynccfg_lint.programs`'s forms).
-
-    Matched by name, not resolved: a callee or table whose last component is one of
-    :data:`REGISTERING_NAMES` or an import alias of one. A primitive that is a loop variable stands
-    for the loop's rows at its place (``for p, f in [(a_p, rule), ...]`` or ``zip([...], [...])``).
-    """
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.names = set(REGISTERING_NAMES)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                self.names.update(alias.asname for alias in node.names
-                                  if alias.asname and alias.name in REGISTERING_NAMES)
-
-    def _registers(self, expr: ast.expr) -> bool:
-        return not _denoted(expr).isdisjoint(self.names) if isinstance(expr, (ast.Name, ast.Attribute)) else False
-
-    def _primitives(self, call: ast.Call, skip: int) -> list[ast.expr]:
-        """What ``call`` passes as the primitive: its argument ``skip`` or a ``prim=``/``primitive=``
-        keyword; with a ``*args``, every argument."""
-        if any(isinstance(arg, ast.Starred) for arg in call.args):
-            return [arg.value if isinstance(arg, ast.Starred) else arg for arg in call.args]
-        found = [k.value for k in call.keywords if k.arg in _PRIMITIVE_KEYWORDS]
-        return found + call.args[skip:skip + 1]
-
-    def of_call(self, call: ast.Call) -> list[ast.expr]:
-        """The primitive expressions of ``call`` when it registers: ``register_lowering(prim, rule)``,
-        ``ad.deflinear2(prim, rule)``, ``partial(mlir.register_lowering, prim)`` (a decorator, or called)."""
-        if self._registers(call.func):
-            return self._primitives(call, 0)
-        if call.args and self._registers(call.args[0]):
-            return self._primitives(call, 1)
-        return []
-
-    def of_table(self, target: ast.expr) -> list[ast.expr]:
-        """For ``batching.primitive_batchers[prim] = rule``: ``[prim]``."""
-        return [target.slice] if isinstance(target, ast.Subscript) and self._registers(target.value) else []
-
-    @staticmethod
-    def names_of(primitives: Iterable[ast.expr], loops: tuple[ast.For | ast.AsyncFor, ...]) -> set[str]:
-        """The names ``primitives`` may denote; a variable of the innermost loop around them stands for
-        its values in that loop's rows (``programs`` substitutes those rows only: an outer loop's
-        variable stays itself)."""
-        names: set[str] = set()
-        for primitive in primitives:
-            if loops and isinstance(primitive, ast.Name) and primitive.id in _targets_of(loops[-1].target):
-                for value in _column(loops[-1], primitive.id):
-                    names |= _denoted(value)
-            else:
-                names |= _denoted(primitive)
-        return names
-
-
-def _column(loop: ast.For | ast.AsyncFor, variable: str) -> list[ast.expr]:
-    """The values ``variable`` takes in ``loop``'s literal rows (``[(a, b), ...]`` or ``zip([...], [...])``),
-    as :func:`asynccfg_lint.programs._loop_rows` reads them (other iterables: none, no registration)."""
-    target, rows = loop.target, loop.iter
-    position = None if isinstance(target, ast.Name) else next(
-        (i for i, e in enumerate(getattr(target, "elts", ())) if isinstance(e, ast.Name) and e.id == variable), None)
-    if isinstance(rows, ast.Call) and position is not None and position < len(rows.args) \
-            and isinstance(rows.args[position], (ast.List, ast.Tuple)):  # zip([...], [...])
-        return list(rows.args[position].elts)
-    if not isinstance(rows, (ast.List, ast.Tuple)):
-        return []
-    if position is None:
-        return list(rows.elts)
-    return [row.elts[position] if isinstance(row, (ast.Tuple, ast.List)) and position < len(row.elts) else row
-            for row in rows.elts]
-
-
-def _chain(expr: ast.expr) -> Iterable[str]:
-    """The names along a callee ``a.b(...).c[0].d``: ``a``, ``b``, ``c``, ``d``."""
-    while True:
-        if isinstance(expr, ast.Attribute):
-            yield expr.attr
-            expr = expr.value
-        elif isinstance(expr, ast.Call):
-            expr = expr.func
-        elif isinstance(expr, ast.Subscript):
-            expr = expr.value
-        else:
-            if isinstance(expr, ast.Name):
-                yield expr.id
-            return
-
-
-def _names_in(node: ast.AST) -> Iterable[str]:
-    """Every name and attribute in ``node``."""
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            yield inner.id
-        elif isinstance(inner, ast.Attribute):
-            yield inner.attr
-
-
-def _reaching(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> frozenset[str]:
-    """The names through which a definition's code may call a sink, as the sink finder follows calls
-    (:mod:`asynccfg_lint.sinks`, :mod:`asynccfg_lint.summaries`): what it calls (every name of the callee,
-    ``prim.bind`` names ``prim``), what it gives ``functools.partial`` first (any call's first argument),
-    what its assignments and parameter defaults hold (local aliases, ``prim = a_p if c else b_p``), and its
-    decorators and base classes. A name only passed as an argument (``reduce(parallel_reduce=pmax)``)
-    is not called by it."""
-    names: set[str] = set()
-    for node in ast.walk(definition):
-        if isinstance(node, ast.Call):
-            names.update(_chain(node.func))
-            if node.args:
-                names.update(_chain(node.args[0].value if isinstance(node.args[0], ast.Starred) else node.args[0]))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
-            names.update(_names_in(node.value))
-        elif isinstance(node, ast.arguments):
-            for default in (*node.defaults, *node.kw_defaults):
-                if default is not None:
-                    names.update(_names_in(default))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            for extra in (*getattr(node, "decorator_list", ()), *getattr(node, "bases", ())):
-                names.update(_names_in(extra))
-    return frozenset(names)
 
 
 def binding_units(tree: ast.Module, text: str) -> list[Unit]:
@@ -477,38 +306,25 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
     with what the assigned expression mentions (the aliases the sink finder follows: ``emit =
     P._emit``, ``send = partial(emit, ...)``); a class's attributes (``Cls.emit``, ``self.emit``).
     Loop and ``with`` targets are not aliases the sink finder follows, so they are not units.
-    A registration makes a primitive's ``bind`` a sink (:mod:`asynccfg_lint.programs`); it binds
-    only what it may pass as the primitive: a module-level call's (``mlir.register_lowering(prim,
-    rule)``), a function's decorators' (``@partial(mlir.register_lowering, prim)``), a rule table's
-    key (``batching.primitive_batchers[prim] = rule``, :data:`~asynccfg_lint.programs.PARAMS_TABLES`)
-    and, for a primitive that is a loop variable, the names of the loop's rows (``for p, f in
-    [(prim, rule)]: ...``), each when the statement mentions a name leading to a sink.
+    A registration makes a primitive's ``bind`` a sink (:mod:`asynccfg_lint.programs`): a
+    module-level call (``mlir.register_lowering(prim, rule)``), a function's decorators
+    (``@partial(mlir.register_lowering, prim)``) and a ``for`` loop's iterable (``for p, f in
+    [(prim, rule)]: ...``) bind every name they mention when they mention a sink's name.
     What a unit mentions is every word of its lines (``text`` is the module's source).
     """
     lines = text.splitlines(keepends=True)
-    registered = _Registrations(tree)
     units: list[Unit] = []
-    #: each statement with the loops around it (a primitive that is a loop variable is one of the loop's rows)
-    statements: list[tuple[ast.stmt, tuple[ast.For | ast.AsyncFor, ...]]] = [(s, ()) for s in tree.body]
-
-    def around(mentioned: frozenset[str], loops: tuple[ast.For | ast.AsyncFor, ...]) -> frozenset[str]:
-        """``mentioned`` with the words of the innermost loop's rows (``for p, f in [(prim, rule)]: register(p, f)``)."""
-        return mentioned | _identifiers(lines, loops[-1].iter) if loops else mentioned
-
+    statements: list[ast.stmt] = list(tree.body)
     while statements:
-        statement, loops = statements.pop()
+        statement = statements.pop()
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound = {statement.name}
-            mentioned = _reaching(statement)
-            for decorator in statement.decorator_list:  # @partial(mlir.register_lowering, prim)
-                if isinstance(decorator, ast.Call):
-                    primitives = registered.names_of(registered.of_call(decorator), loops)
-                    if primitives:
-                        bound |= primitives
-                        mentioned = around(mentioned, loops)
+            mentioned = _identifiers(lines, statement)
+            for decorator in statement.decorator_list:  # a registration by decorator names the primitive
+                bound.update(_identifiers(lines, decorator))
             if isinstance(statement, ast.ClassDef):
-                statements.extend((item, loops) for item in statement.body)
-            else:
+                statements.extend(statement.body)
+            elif "global" in mentioned:
                 bound.update(name for node in ast.walk(statement) if isinstance(node, ast.Global) for name in node.names)
             units.append((frozenset(bound), mentioned))
         elif isinstance(statement, (ast.Import, ast.ImportFrom)):
@@ -516,19 +332,14 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
                           frozenset({alias.name.rpartition(".")[2]})) for alias in statement.names)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             if statement.value is not None:
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                keys = registered.names_of([key for t in targets for key in registered.of_table(t)], loops)
-                mentioned = _identifiers(lines, statement.value)
-                units.append((frozenset(_targets(statement) | keys), around(mentioned, loops) if keys else mentioned))
+                units.append((frozenset(_targets(statement)), _identifiers(lines, statement.value)))
         elif isinstance(statement, ast.Expr):  # mlir.register_lowering(prim, rule): binds prim's bind
-            bound = registered.names_of([primitive for node in ast.walk(statement.value) if isinstance(node, ast.Call)
-                                         for primitive in registered.of_call(node)], loops)
-            if bound:
-                units.append((frozenset(bound), around(_identifiers(lines, statement), loops)))
+            mentioned = _identifiers(lines, statement)
+            units.append((mentioned, mentioned))
         else:  # compound statements: their bodies run at module level
-            inner = (*loops, statement) if isinstance(statement, (ast.For, ast.AsyncFor)) else loops
+            if isinstance(statement, (ast.For, ast.AsyncFor)):  # registrations in a loop over (prim, rule) rows
+                units.append((_identifiers(lines, statement.iter), _identifiers(lines, statement)))
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 for item in getattr(statement, field, ()):
-                    statements.extend((nested, inner) for nested in (
-                        item.body if isinstance(item, (ast.ExceptHandler, ast.match_case)) else [item]))
+                    statements.extend(item.body if isinstance(item, (ast.ExceptHandler, ast.match_case)) else [item])
     return units
