@@ -428,7 +428,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             try:
                 module, wrapper, scopes, parents, calls, positions, code = _parse(source)
                 file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
-                position_map = _position_map(file_text, code)
+                position_map = _position_map(file_text, code) if code is not None else None
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
                 first = error
         if deep or first is not None:
@@ -441,7 +441,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             try:
                 parts = on_a_large_stack(lambda: _parse(target, positions=True))
                 module, wrapper, scopes, parents, calls, positions, code = parts
-                position_map = _position_map(copy, code)
+                position_map = _position_map(copy, code) if code is not None else None
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
                 if isinstance(second, ParseFailure) and second.timed_out or first is None:
                     raise second from None
@@ -486,6 +486,13 @@ def _brief(error: BaseException) -> str:
         return type(error).__name__
 
 
+#: where libcst may not give back a file's text: a form feed, a carriage return (``\r\n``, a lone ``\r``),
+#: a vertical tab, a line that is a backslash continuation before its first token. Elsewhere libcst's
+#: round trip is exact (its design; checked over the tests' and docs' files and the jax tree), so the
+#: code generation that compares the texts (about an eighth of a parse) is skipped.
+_MAY_DIFFER = re.compile(r"[\f\r\v]|^[ \t]*\\$", re.MULTILINE)
+
+
 def _position_map(given: str, code: str) -> PositionMap | None:
     """How positions in libcst's ``code`` map back to the ``given`` text (``None``: they are the same).
 
@@ -523,13 +530,16 @@ def _encoding(source: bytes) -> str:
 
 def _parse(source: str | bytes, positions: bool = False) -> tuple:
     """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
-    positions, and its generated code (on the same stack: code generation recurses per level)."""
+    positions, and its generated code where it may differ from the text (:data:`_MAY_DIFFER`; else
+    ``None``), on the same stack: code generation recurses per level."""
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = module_scopes(module)
     parents, calls = index_tree(module)
     position_map = wrapper.resolve(PositionProvider) if positions else None
-    return module, wrapper, scopes, parents, calls, position_map, module.code
+    text = source.decode(module.encoding) if isinstance(source, bytes) else source
+    code = module.code if _MAY_DIFFER.search(text) else None
+    return module, wrapper, scopes, parents, calls, position_map, code
 
 
 #: set on the thread :func:`on_a_large_stack` runs its function on (a stage there calls the next directly)

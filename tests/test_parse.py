@@ -173,6 +173,20 @@ def positions_of(source: str, name: str) -> list[tuple[int, int, int, int]]:
     return sorted((r.start.line, r.start.column, r.end.line, r.end.column) for r in ranges)
 
 
+def test_libcst_text_is_compared_with_the_file_only_where_it_may_differ():
+    import libcst as cst
+
+    from asynccfg_lint.parse import _MAY_DIFFER
+
+    inside = "x = 1 + \\\n    2\nif x: \\\n    pass\n"  # continuations after a line's first token
+    assert _MAY_DIFFER.search(inside) is None  # expect: not compared
+    assert cst.parse_module(inside).code == inside  # expect: libcst gives it back as it is
+    dropped = "\\\nx = 1\n"  # a continuation before the line's first token
+    assert cst.parse_module(dropped).code != dropped  # expect: libcst drops it
+    for text in (dropped, "  \\\nx = 1\n", "x = 1\r\ny = 2\r\n", "x = 1\n\x0cy = 2\n", "x = 1\ry = 2\n"):
+        assert _MAY_DIFFER.search(text) is not None  # expect: compared (and mapped back)
+
+
 def test_what_libcst_drops_is_mapped_back_to_the_files_positions():
     source = "import os\r\nx = 1;\x0cy = 2\n\x0cz = 3\n\\\n\\\nwhere = 4\n"
     assert positions_of(source, "z") == [(3, 1, 3, 2)]  # after the dropped form feed
