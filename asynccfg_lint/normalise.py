@@ -38,6 +38,8 @@ LIBCST_MAX_STRINGS = 3000
 #: line breaks as Python's tokenizer and libcst's positions count them
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 _INDENTATION = re.compile(r"[ \t]*")
+#: a line's leading whitespace as CPython's tokenizer reads it (a form feed resets the indentation count)
+_LEADING_WHITESPACE = re.compile(r"[ \t\f]*")
 
 
 def decode_with_placeholders(data: bytes, encoding: str) -> str:
@@ -88,6 +90,30 @@ def indentation_as_spaces(text: str) -> str:
             lines[number - 1] = indentation.replace("\t", " ") + line[len(indentation):]
     return "".join(lines)
 
+
+
+def without_line_start_form_feeds(text: str) -> str:
+    """``text`` with each form feed of a line's leading whitespace removed (lines inside strings kept).
+
+    CPython's tokenizer resets the indentation count at a form feed, so the line means the same;
+    libcst moves such a form feed to the next line's start when it gives the text back, which a
+    :class:`PositionMap` (characters dropped, none moved) cannot map. The copy drops them instead:
+    positions in it map back by a ``PositionMap(text, copy)``.
+    """
+    if "\f" not in text:
+        return text
+    tokens = _tokens(text)
+    if tokens is None:
+        return text
+    inside = _inside_strings(tokens)
+    lines = io.StringIO(text, newline="").readlines()
+    for number, line in enumerate(lines, start=1):
+        if number in inside:
+            continue
+        indentation = _LEADING_WHITESPACE.match(line).group()  # type: ignore[union-attr]  # always matches
+        if "\f" in indentation:
+            lines[number - 1] = indentation.replace("\f", "") + line[len(indentation):]
+    return "".join(lines)
 
 def _string_parts(text: str) -> tuple[str, str] | None:
     """(prefix, quote) of a string token that is not triple-quoted, else ``None``."""

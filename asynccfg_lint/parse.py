@@ -28,6 +28,7 @@ from asynccfg_lint.normalise import (
     decode_with_placeholders,
     indentation_as_spaces,
     merge_long_string_runs,
+    without_line_start_form_feeds,
 )
 from asynccfg_lint.scopes import module_scopes
 
@@ -435,12 +436,14 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             file_text = given = _text(source)
             spaced = indentation_as_spaces(given)
             copy = merge_long_string_runs(spaced)
-            if first is not None and copy == given and not isinstance(first, RecursionError):
+            dropped = without_line_start_form_feeds(copy)  # the one normalisation that moves characters
+            if first is not None and dropped == given and not isinstance(first, RecursionError):
                 raise first  # the same text gives the same failure: only the stack was worth another try
-            target = source if copy == given else copy  # the file's own bytes keep their encoding for fix
+            target = source if dropped == given else dropped  # the file's own bytes keep their encoding for fix
             try:
                 parts = on_a_large_stack(lambda: _parse(target, positions=True))
                 module, wrapper, scopes, parents, calls, positions, code = parts
+                code = dropped if code is None and dropped != copy else code
                 position_map = _position_map(copy, code) if code is not None else None
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
                 if isinstance(second, ParseFailure) and second.timed_out or first is None:
