@@ -13,7 +13,8 @@ from asynccfg_lint.classifier import ConfigPath, Finding, ValueClassifier, hasha
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import build_fix, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, parse_source
+from asynccfg_lint.parse import ParsedModule, module_name_for, parse_source
+from asynccfg_lint.parse_failure import ParseFailure
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.programs import bind_visible, lambda_parameter, rule_registrations
 from asynccfg_lint.resolution import enclosing, location, qualified_names

@@ -28,7 +28,9 @@ from asynccfg_lint.checker import Located, check_parsed, parse_failure_diagnosti
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixes import apply_template, fix_site
 from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.parse import ParseFailure, ParsedModule, module_name_for, on_a_large_stack, parse_source
+from asynccfg_lint.parse import ParsedModule, module_name_for, parse_source
+from asynccfg_lint.large_stack import on_a_large_stack
+from asynccfg_lint.parse_failure import ParseFailure
 from asynccfg_lint.prefilter import may_call_any
 from asynccfg_lint.selection import Selection
 from asynccfg_lint.type_verdicts import SAFE, FixTemplate

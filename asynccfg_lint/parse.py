@@ -7,7 +7,6 @@ import dataclasses
 import io
 import os
 import re
-import sys
 import threading
 import tokenize
 import weakref
@@ -21,6 +20,8 @@ from libcst.metadata import QualifiedName
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
 from asynccfg_lint.discovery import ModuleName, module_name_for
+from asynccfg_lint.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
+from asynccfg_lint.libcst_workarounds import repair_validation
 from asynccfg_lint.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -30,68 +31,15 @@ from asynccfg_lint.normalise import (
     merge_long_string_runs,
     without_line_start_form_feeds,
 )
+from asynccfg_lint.parse_failure import ParseFailure
 from asynccfg_lint.scopes import module_scopes
 
 
-def _repair_libcst_validation() -> None:
-    """Work around two libcst bugs that make valid files unparsable (each repaired only while present).
-
-    libcst validates every node it builds, and two of those checks raise instead of answering
-    (libcst 1.9.0 on CPython 3.12), so ``parse_module`` fails on valid code:
-
-    - ``Lambda._safe_to_use_with_word_operator`` calls zero-argument ``super()`` in a class its
-      ``@add_slots`` re-creates (CPython issue 90562, fixed in 3.14), so a parenthesized lambda
-      right after a keyword (``return(lambda: x)``, ``not(lambda: x)``, ``assert(lambda: x)``)
-      raises ``TypeError: super(type, obj): obj must be an instance or subtype of type``;
-    - ``Asynchronous._validate`` reads ``whitespace_after.value``, which the whitespace after
-      ``async`` has not when a line break follows it inside brackets (``[v async\n for v in g]``):
-      ``AttributeError: 'ParenthesizedWhitespace' object has no attribute 'value'``.
-
-    Each method is replaced by the same rule written without the bug.
-    """
-    from libcst._nodes.expression import ExpressionPosition
-
-    def lambda_safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
-        if position == ExpressionPosition.LEFT:
-            return len(self.rpar) > 0 or self.body._safe_to_use_with_word_operator(position)
-        return cst.BaseExpression._safe_to_use_with_word_operator(self, position)
-
-    def asynchronous_validate(self: cst.Asynchronous) -> None:
-        if self.whitespace_after.empty:
-            raise cst.CSTValidationError("Must have at least one space after Asynchronous.")
-
-    try:
-        cst.parse_expression("not(lambda: 0)")
-    except TypeError:
-        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore
-    try:
-        cst.parse_expression("[v async\n for v in g]")
-    except AttributeError:
-        cst.Asynchronous._validate = asynchronous_validate  # type: ignore[method-assign]
-
-
-_repair_libcst_validation()
-
-
-_Result = TypeVar("_Result")
-
-
-class ParseFailure(Exception):
-    """The file could not be decoded or parsed; ``str(exc)`` is the reason shown as ACC001.
-
-    Attributes:
-        line, column: 1-based position of the problem when known, else 1, 1.
-        timed_out: libcst's parse was given up after :data:`DEEP_PARSE_SECONDS`.
-    """
-
-    def __init__(self, reason: str, line: int = 1, column: int = 1, timed_out: bool = False) -> None:
-        super().__init__(reason)
-        self.line = line
-        self.column = column
-        self.timed_out = timed_out
+repair_validation()
 
 
 _Fact = TypeVar("_Fact")
+_Result = TypeVar("_Result")
 
 
 class ModuleMemo(Generic[_Fact]):
@@ -164,7 +112,7 @@ class ParsedModule:
         Summaries never need positions; only a module with something to report pays for them.
         Where libcst dropped characters of the file, its ranges are mapped back to the file's.
         A tree too deep for libcst's position visitor on this thread is resolved by
-        :func:`on_a_large_stack` (the parse's own walks are shallower and took it here).
+        :func:`~asynccfg_lint.large_stack.on_a_large_stack` (the parse's own walks are shallower and took it here).
         """
         if self._positions is None:
             try:
@@ -210,7 +158,7 @@ class ParsedModule:
 
         Raises:
             what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
-            :data:`DEEP_ANALYSIS_SECONDS`.
+            :data:`~asynccfg_lint.large_stack.DEEP_ANALYSIS_SECONDS`.
         """
         if not self.deep:
             try:
@@ -284,19 +232,11 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
 
 
 #: syntax trees deeper than this (AST levels) are parsed and analysed on a thread with a large stack
-#: (:func:`on_a_large_stack`): libcst's parse, its metadata, code generation and the analysis recurse
+#: (:func:`~asynccfg_lint.large_stack.on_a_large_stack`): libcst's parse, its metadata, code generation and the analysis recurse
 #: a few frames per level, and the default stack and recursion limit (1 000) end near 150 levels
 #: (``tests/fixtures/hard/deep_calls.py``: 180 nested calls). CPython imports up to about 3 000
 #: levels (``x + x + ...`` of 2 994 terms inside a ``def`` on 3.12.1); each of them is analysed
 DEEP_TREE_DEPTH = 100
-#: the stack and Python recursion limit of the thread that parses and analyses a deep file
-DEEP_STACK_BYTES = 512 * 1024 * 1024
-DEEP_RECURSION_LIMIT = 100_000
-#: how long that thread may take before the file is given up (it cannot be stopped; it ends with the process):
-#: libcst's parse (its native parser takes seconds on 3 000 levels), and a deep module's analysis or fix
-#: (which parses the fixed text again and re-checks it)
-DEEP_PARSE_SECONDS = 30.0
-DEEP_ANALYSIS_SECONDS = 60.0
 
 
 def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool]:
@@ -543,146 +483,3 @@ def _parse(source: str | bytes, positions: bool = False) -> tuple:
     text = source.decode(module.encoding) if isinstance(source, bytes) else source
     code = module.code if _MAY_DIFFER.search(text) else None
     return module, wrapper, scopes, parents, calls, position_map, code
-
-
-#: set on the thread :func:`on_a_large_stack` runs its function on (a stage there calls the next directly)
-_ON_A_LARGE_STACK = threading.local()
-
-
-#: the keyword sets libcst 1.9.0's nodes pass to ``_codegen``, each with a call that names them (no ``**`` spread)
-_KEYWORD_CALLS: dict[frozenset[str], Callable] = {
-    frozenset({"is_elif"}): lambda impl, state, kw: impl(state, is_elif=kw["is_elif"]),
-    frozenset({"default_comma"}): lambda impl, state, kw: impl(state, default_comma=kw["default_comma"]),
-    frozenset({"default_comma", "default_comma_whitespace"}): lambda impl, state, kw: impl(
-        state, default_comma=kw["default_comma"], default_comma_whitespace=kw["default_comma_whitespace"]),
-    frozenset({"default_comma", "default_star"}): lambda impl, state, kw: impl(
-        state, default_comma=kw["default_comma"], default_star=kw["default_star"]),
-    frozenset({"default_indicator"}): lambda impl, state, kw: impl(state, default_indicator=kw["default_indicator"]),
-    frozenset({"default_space"}): lambda impl, state, kw: impl(state, default_space=kw["default_space"]),
-    frozenset({"default_separator"}): lambda impl, state, kw: impl(state, default_separator=kw["default_separator"]),
-    frozenset({"default_semicolon"}): lambda impl, state, kw: impl(state, default_semicolon=kw["default_semicolon"]),
-}
-
-
-def _codegen_without_c_recursion() -> None:
-    """Workaround for CPython 3.12's fixed C recursion limit in libcst's code generation (behaviour-identical).
-
-    ``CSTNode._codegen(self, state, **kwargs)`` (libcst 1.9.0) calls ``self._codegen_impl(state,
-    **kwargs)``; a call that spreads ``**kwargs`` runs through C in CPython 3.12, which counts it
-    against a C recursion limit that ``sys.setrecursionlimit`` does not raise. Positions
-    (``PositionProvider``), ``module.code`` and a fix's ``module.bytes`` generate code one level per
-    tree level, so a tree about 1 000 levels deep failed however large the stack (measured on
-    ``x + x + ...``; ``elif`` chains pass ``is_elif=True`` at every level). This replacement makes
-    the same call without the spread: with no keyword, or with one of the keyword sets libcst
-    passes (:data:`_KEYWORD_CALLS`, which names them); any other set is libcst's own call.
-    Installed on the first deep file (:func:`on_a_large_stack`), only on CPython 3.12 and later
-    (3.11 counts both recursions against the one limit the large-stack thread raises), and only
-    while ``_codegen`` is still libcst's.
-    """
-    if sys.version_info < (3, 12):
-        return
-    original = cst.CSTNode._codegen
-    if getattr(original, "__qualname__", "") != "CSTNode._codegen":
-        return  # already replaced (here or by someone else): leave it
-    calls = _KEYWORD_CALLS
-
-    def _codegen(self: cst.CSTNode, state, **kwargs) -> None:
-        state.before_codegen(self)
-        if not kwargs:
-            self._codegen_impl(state)
-        else:
-            call = calls.get(frozenset(kwargs))
-            if call is None:
-                self._codegen_impl(state, **kwargs)
-            else:
-                call(self._codegen_impl, state, kwargs)
-        state.after_codegen(self)
-
-    _codegen.__qualname__ = "asynccfg_lint._codegen"
-    _codegen.__doc__ = original.__doc__
-    _codegen.__wrapped__ = original  # type: ignore[attr-defined]
-    cst.CSTNode._codegen = _codegen  # type: ignore[method-assign]
-
-
-def _dotted_names_without_c_recursion() -> None:
-    """Workaround for CPython 3.12's fixed C recursion limit in libcst's ``ScopeProvider`` (behaviour-identical).
-
-    ``libcst.metadata.scope_provider._gen_dotted_names`` (libcst 1.9.0) is a recursive generator:
-    each level's ``next()`` of the level below is a C call on CPython 3.12, so ``x.T.T...`` of
-    about 1 000 attributes exceeded the C recursion limit whatever the stack. The replacement
-    yields the same pairs in the same order from one walk down the chain: for ``a.b.c``
-    ``("a.b.c", c), ("a.b", b), ("a", a)``; an attribute of a call (``f().b``) yields what the
-    call's function yields; a chain that does not end in a name yields nothing. Installed with
-    :func:`_codegen_without_c_recursion`, under the same conditions.
-    """
-    from libcst.metadata import scope_provider
-
-    if sys.version_info < (3, 12) or scope_provider._gen_dotted_names.__module__ != scope_provider.__name__:
-        return
-
-    def _gen_dotted_names(node):
-        spine: list[tuple[cst.Attribute, bool]] = []  # each attribute above the name, and whether it is of a call
-        while not isinstance(node, cst.Name):
-            value = node.value
-            of_a_call = isinstance(value, cst.Call)
-            if of_a_call:
-                value = value.func
-            if not isinstance(value, (cst.Attribute, cst.Name)):
-                return
-            spine.append((node, of_a_call))
-            node = value
-        names = [(node.value, node)]  # innermost first; yielded in reverse
-        for attribute, of_a_call in reversed(spine):
-            if not of_a_call:
-                names.append((f"{names[-1][0]}.{attribute.attr.value}", attribute))
-        yield from reversed(names)
-
-    _gen_dotted_names.__module__ = __name__
-    _gen_dotted_names.__wrapped__ = scope_provider._gen_dotted_names  # type: ignore[attr-defined]
-    scope_provider._gen_dotted_names = _gen_dotted_names
-
-
-def on_a_large_stack(function: Callable[[], _Result], unfinished: str = "libcst did not parse the file",
-                     seconds: float = DEEP_PARSE_SECONDS) -> _Result:
-    """``function()`` run on a thread with :data:`DEEP_STACK_BYTES` of stack and a raised recursion limit.
-
-    Called on that thread, ``function()`` runs directly. Installs :func:`_codegen_without_c_recursion`
-    and :func:`_dotted_names_without_c_recursion`.
-
-    Args:
-        function: the stage to run.
-        unfinished: what the failure says when the thread takes too long (followed by "within 30 s").
-        seconds: how long the thread may take.
-    Raises:
-        what ``function`` raised; ParseFailure when it takes longer than ``seconds``.
-    """
-    if getattr(_ON_A_LARGE_STACK, "active", False):
-        return function()
-    _codegen_without_c_recursion()
-    _dotted_names_without_c_recursion()
-    outcome: dict[str, object] = {}
-
-    def run() -> None:
-        _ON_A_LARGE_STACK.active = True
-        try:
-            outcome["value"] = function()
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
-            outcome["error"] = error
-
-    limit = sys.getrecursionlimit()
-    previous_stack = threading.stack_size(DEEP_STACK_BYTES)
-    try:
-        sys.setrecursionlimit(max(limit, DEEP_RECURSION_LIMIT))
-        thread = threading.Thread(target=run, name="asynccfg-lint deep parse", daemon=True)
-        thread.start()
-    finally:
-        threading.stack_size(previous_stack)
-    try:
-        thread.join(seconds)
-    finally:
-        sys.setrecursionlimit(limit)
-    if thread.is_alive():
-        raise ParseFailure(f"{unfinished} within {seconds:g} s", timed_out=True)
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]

@@ -169,7 +169,8 @@ class Project:
         if path in self._parsed:
             self._parsed.move_to_end(path)
             return self._parsed[path]
-        from asynccfg_lint.parse import ParseFailure, parse_source
+        from asynccfg_lint.parse import parse_source
+        from asynccfg_lint.parse_failure import ParseFailure
 
         source = self.source(path)
         try:

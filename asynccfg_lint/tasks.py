@@ -179,7 +179,7 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
 
 def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     from asynccfg_lint.checker import parse_failure_diagnostic
-    from asynccfg_lint.parse import ParseFailure
+    from asynccfg_lint.parse_failure import ParseFailure
 
     try:
         parsed = _parse(task, modules)

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from asynccfg_lint.parse import ParseFailure, module_name_for, parse_source
+from asynccfg_lint.parse import module_name_for, parse_source
+from asynccfg_lint.parse_failure import ParseFailure
 
 
 def failure(source: str | bytes) -> ParseFailure:
@@ -54,7 +55,7 @@ def test_syntax_the_running_python_rejects_is_a_failure_even_if_libcst_parses_it
 
 def test_a_tree_deeper_than_the_c_recursion_limit_is_parsed_with_its_positions():
     """1 600 terms: more levels than CPython 3.12's C recursion limit (1 500) that libcst's code generation
-    met through its ``**kwargs`` call (parse._codegen_without_c_recursion)."""
+    met through its ``**kwargs`` call (libcst_workarounds.codegen_without_c_recursion)."""
     import libcst as cst
 
     source = "import math\ny = " + " + ".join(["x"] * 1_600) + "\nz = math.nan\n"
@@ -108,7 +109,7 @@ def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeyp
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from asynccfg_lint.parse import _codegen_without_c_recursion
+    from asynccfg_lint.libcst_workarounds import codegen_without_c_recursion as _codegen_without_c_recursion
 
     _codegen_without_c_recursion()
     replacement = cst.CSTNode._codegen
@@ -135,7 +136,7 @@ def test_the_dotted_names_workaround_yields_what_libcst_yields():
     import libcst as cst
     from libcst.metadata import scope_provider
 
-    from asynccfg_lint.parse import _dotted_names_without_c_recursion
+    from asynccfg_lint.libcst_workarounds import dotted_names_without_c_recursion as _dotted_names_without_c_recursion
 
     _dotted_names_without_c_recursion()
     replacement = scope_provider._gen_dotted_names
