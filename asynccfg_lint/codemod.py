@@ -3,7 +3,7 @@
 ``python -m libcst.tool codemod codemod.FixAsyncConfigCommand PATH`` (with ``asynccfg_lint`` among
 the ``modules`` of ``.libcst.codemod.yaml``), or ``asynccfg_lint.codemod.FixAsyncConfigCommand``
 with libcst's default configuration. It applies the same fixes as ``asynccfg-lint fix``, through
-the same :func:`asynccfg_lint.fixer.fix_source` (one transform, then the re-check), and sees what
+the same :func:`asynccfg_lint.fixing.fixer.fix_source` (one transform, then the re-check), and sees what
 ``fix`` sees of a file's top-level package: the wrappers and builders of its other modules.
 """
 
@@ -14,10 +14,10 @@ import argparse
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 
-from asynccfg_lint.boundary import internal_error, is_internal_error
-from asynccfg_lint.fixer import FixOptions, SourceFix, fix_source
-from asynccfg_lint.jax_facts import BUILTIN_SINKS
-from asynccfg_lint.project import package_project, package_root
+from asynccfg_lint.run.boundary import internal_error, is_internal_error
+from asynccfg_lint.fixing.fixer import FixOptions, SourceFix, fix_source
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+from asynccfg_lint.run.project import package_project, package_root
 
 
 class FixAsyncConfigCommand(VisitorBasedCodemodCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Fix:
-    """An edit that would make a reported value JSON-safe (built by :mod:`asynccfg_lint.fixes`).
+    """An edit that would make a reported value JSON-safe (built by :mod:`asynccfg_lint.fixing.fixes`).
 
     The edited range is the reported expression together with its own parentheses, so it can
     start before the diagnostic's column (``(a + b)`` is reported at ``a``, edited from ``(``).

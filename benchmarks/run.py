@@ -679,8 +679,8 @@ PHASES = (
     ("module imports", ("_find_and_load",)),
     ("libcst parse (parse_module)", ("parse_module", "libcst/_parser/")),
     ("libcst metadata (resolve_many)", ("resolve_many", "MetadataWrapper")),
-    ("analysis (sinks, tracer, classifier)", ("asynccfg_lint/sinks.py", "asynccfg_lint/tracer.py",
-                                              "asynccfg_lint/classifier.py", "asynccfg_lint/resolution.py")),
+    ("analysis (sinks, tracer, classifier)", ("asynccfg_lint/analysis/sinks.py", "asynccfg_lint/analysis/tracer.py",
+                                              "asynccfg_lint/analysis/classifier.py", "asynccfg_lint/analysis/resolution.py")),
     ("other (walk, read, prefilter, output)", ("",)),
 )
 METADATA_PHASE = PHASES[2][0]

@@ -4,7 +4,7 @@
     python docs/generate_rule_pages.py --check  # exit 1 when a committed page differs
 
 The rule table is the only source: edit the rule's module in ``asynccfg_lint/rules/``, then run this script. The
-pages are rendered by :mod:`asynccfg_lint.rule_pages`, the same renderer ``asynccfg-lint rule``
+pages are rendered by :mod:`asynccfg_lint.rules.pages`, the same renderer ``asynccfg-lint rule``
 prints with; this script only writes (or compares) the files.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from asynccfg_lint.rule_pages import example_module, pages, render_index, render_page
+from asynccfg_lint.rules.pages import example_module, pages, render_index, render_page
 
 __all__ = ["RULES_DIR", "example_module", "main", "pages", "render_index", "render_page"]
 

@@ -17,7 +17,7 @@ from subprocess import Popen
 import pytest
 from hypothesis import HealthCheck, settings
 
-from asynccfg_lint.cache import CACHE_DIR_ENV
+from asynccfg_lint.run.cache import CACHE_DIR_ENV
 from tests.tiers import E2E_MARKERS, spawns_processes
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -20,7 +20,7 @@ MESSAGE = "injected failure in check_entries"
 
 def install() -> None:
     """Break ``ValueClassifier.check_entries`` (and the server's ``fix_edit``) for files holding :data:`MARKER`."""
-    from asynccfg_lint.classifier import ValueClassifier
+    from asynccfg_lint.analysis.classifier import ValueClassifier
 
     original = ValueClassifier.check_entries
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from asynccfg_lint.project import POOL_THRESHOLD_BYTES
+from asynccfg_lint.run.project import POOL_THRESHOLD_BYTES
 from tests.expectations import expected_diagnostics
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
 from tests.test_project import PROJECT, expected

@@ -1,4 +1,4 @@
-"""The type catalog (``asynccfg_lint/infer/catalog``): its model in-process, and every row verified
+"""The type catalog (``asynccfg_lint/analysis/infer/catalog``): its model in-process, and every row verified
 against the installed library and JAX's real serializer.
 
 The verification (marker ``jax``) evaluates each row's probe inside a real lowering rule
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.infer.catalog import CATALOG, TABLES, CatalogError, extended, user_row
-from asynccfg_lint.infer.model import ATTRIBUTE, ELEMENT, CallRow, Catalog, Known, MemberRow, TypeRow
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.analysis.infer.catalog import CATALOG, TABLES, CatalogError, extended, user_row
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, CallRow, Catalog, Known, MemberRow, TypeRow
+from asynccfg_lint.run.selection import Selection
 
 PROBE = Path(__file__).with_name("catalog_probe.py")
 WITH_UNKNOWN = Selection(extend_select=("ACC201",))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.frontends.cli import build_parser, command_line_overrides
 from tests.expectations import Expected, checker_fixtures, expected_diagnostics, fixture_options
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.jax_facts import reads_as_int64
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.analysis.jax_facts import reads_as_int64
 from tests.frontend_runs import SINK_IMPORT
 
 MODULE = SINK_IMPORT + """import enum

@@ -11,7 +11,7 @@ import flake8.defaults
 import pytest
 
 import asynccfg_lint
-from asynccfg_lint.suppression import NOQA_INLINE_REGEXP
+from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP
 from tests.expectations import expected_diagnostics, fixture_options
 from tests.frontend_runs import (
     CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_flake8, run_program,
@@ -338,7 +338,7 @@ def test_version():
 
 
 def test_rule_command_prints_the_page_and_the_listing():
-    from asynccfg_lint.rule_pages import rule_listing, rule_page
+    from asynccfg_lint.rules.pages import rule_listing, rule_page
 
     page = run_program("rule", "acc103")
     assert (page.returncode, page.stdout, page.stderr) == (0, rule_page("ACC103"), "")

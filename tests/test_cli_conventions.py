@@ -18,7 +18,7 @@ import pytest
 
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.frontends.output import any_fix, closing_summary, safe_fix
-from asynccfg_lint.rule_pages import rule_page
+from asynccfg_lint.rules.pages import rule_page
 from asynccfg_lint.rules import RULES
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli, run_flake8, run_program
 
@@ -305,7 +305,7 @@ def test_rule_accepts_a_name_and_prints_json():
 
 # ------------------------------------------------------------------------ in-process (fast tier)
 def test_noqa_rows_and_add_noqa_in_process():
-    from asynccfg_lint.suppression import add_noqa, noqa_rows
+    from asynccfg_lint.run.suppression import add_noqa, noqa_rows
 
     text = 'a = 1\nx = """\nq\n"""; b = 2\nc = 3 + \\\n    4\n'
     assert noqa_rows(text) == {1: 1, 2: 4, 3: 4, 4: 4, 5: 6, 6: 6}  # expect: a string's and a continuation's last line
@@ -317,7 +317,7 @@ def test_noqa_rows_and_add_noqa_in_process():
 
 
 def test_inline_options_and_extend_combine_as_ruff_in_process(tmp_path):
-    from asynccfg_lint.config import ConfigError, load_settings, parse_inline_options
+    from asynccfg_lint.run.config import ConfigError, load_settings, parse_inline_options
 
     (tmp_path / "base.toml").write_text('ignore = ["ACC103"]\nextend-exclude = ["old"]\nunsafe-fixes = true\n')
     (tmp_path / "pyproject.toml").write_text(

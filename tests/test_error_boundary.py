@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.boundary import internal_error, is_internal_error
+from asynccfg_lint.run.boundary import internal_error, is_internal_error
 from asynccfg_lint.rules.acc001 import HOW_TO_REPORT
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.classifier import ValueClassifier
-from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.analysis.classifier import ValueClassifier
+from asynccfg_lint.fixing.fixer import FixOptions, fix_source
 from asynccfg_lint.frontends import flake8_plugin
-from asynccfg_lint.jax_facts import BUILTIN_SINKS
-from asynccfg_lint.tasks import CheckSettings, FileTask, analyse_task
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+from asynccfg_lint.run.tasks import CheckSettings, FileTask, analyse_task
 from tests.frontend_runs import parse_text
 from tests.inject_failure import MARKER, MESSAGE
 
@@ -68,7 +68,7 @@ def test_check_source_turns_the_exception_into_acc001(broken_classifier):
 
 
 def test_the_selection_applies_to_internal_errors(broken_classifier):
-    from asynccfg_lint.selection import Selection
+    from asynccfg_lint.run.selection import Selection
 
     assert check_source(BROKEN, "m.py", Selection(select=("ACC1",))) == []
 

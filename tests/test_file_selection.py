@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.config import ConfigError, Glob, Overrides, Resolver, globs, iter_files
+from asynccfg_lint.run.config import ConfigError, Glob, Overrides, Resolver, globs, iter_files
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli, run_flake8
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git executable")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.diagnostics import Fix
 from tests.expectations import FIXTURES, fixture_options
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_program

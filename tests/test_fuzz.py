@@ -37,12 +37,12 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from asynccfg_lint.boundary import is_internal_error
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.run.boundary import is_internal_error
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.fixer import FixOptions, fix_source
+from asynccfg_lint.fixing.fixer import FixOptions, fix_source
 from asynccfg_lint.frontends import flake8_plugin
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.run.selection import Selection
 from tests.mutations import mutated
 from tests.strategies import Config, configs, sink_block
 

@@ -327,7 +327,7 @@ def run_program_module(module: str, *args: str, cwd: Path):
 def test_the_language_server_over_the_corpus():
     """One real server, every file of the corpus opened: check's diagnostics published, code actions answered."""
     pytest.importorskip("pygls")
-    from asynccfg_lint.checker import check_source
+    from asynccfg_lint.analysis.checker import check_source
     from tests.lsp_client import LspClient
 
     client = LspClient(cwd=HARD)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.discovery import iter_python_files
-from asynccfg_lint.jax_facts import JAX_VERSION
+from asynccfg_lint.run.discovery import iter_python_files
+from asynccfg_lint.analysis.jax_facts import JAX_VERSION
 from tests.frontend_runs import run_cli, run_program
 
 pytestmark = pytest.mark.jax

@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
 
-from asynccfg_lint.checker import check_source  # noqa: E402
+from asynccfg_lint.analysis.checker import check_source  # noqa: E402
 from asynccfg_lint.frontends import lsp as server  # noqa: E402 - needs pygls
-from asynccfg_lint import rule_pages  # noqa: E402
-from asynccfg_lint.rule_pages import rule_page  # noqa: E402
+from asynccfg_lint.rules import pages as rule_pages  # noqa: E402
+from asynccfg_lint.rules.pages import rule_page  # noqa: E402
 from tests.expectations import FIXTURES, expected_diagnostics  # noqa: E402
 from tests.lsp_client import LspClient, ServerError, apply_edits, document_edits  # noqa: E402
 
@@ -440,6 +440,6 @@ def test_a_document_that_was_never_opened_has_no_code_actions(client, tmp_path):
 def test_the_server_starts_without_the_analysis(tmp_path):
     """Start-up imports the protocol only; libcst and the checker come with the first check."""
     probe = ("import sys, asynccfg_lint.frontends.lsp as server; server.create_server(); "
-             "print(sorted(m for m in ('libcst', 'asynccfg_lint.checker', 'asynccfg_lint.fixer') if m in sys.modules))")
+             "print(sorted(m for m in ('libcst', 'asynccfg_lint.analysis.checker', 'asynccfg_lint.fixing.fixer') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout == "[]\n"

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.run.selection import Selection
 from tests.expectations import FIXTURES, checker_fixtures, expected_diagnostics
 from tests.oracle.driver import CLEAN, Case, Outcome, expected_oracle_verdict, run_oracle
 from tests.oracle.fixture_entries import FixtureEntry, fixture_entries

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from asynccfg_lint.rule_pages import GENERATED_NOTE, rule_page
+from asynccfg_lint.rules.pages import GENERATED_NOTE, rule_page
 from asynccfg_lint.rules import RULES
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, parse_text, run_cli
 
@@ -200,7 +200,7 @@ def test_output_file(tmp_path, output_format):
 def test_sarif_uris_come_only_from_declared_project_urls(monkeypatch):
     """In-process: with [project.urls] declaring Homepage and Rules, SARIF carries them (and stays valid);
     without them (the unpublished package), neither helpUri nor informationUri is made up."""
-    from asynccfg_lint import rule_pages
+    from asynccfg_lint.rules import pages as rule_pages
     from asynccfg_lint.diagnostics import Diagnostic
     from asynccfg_lint.frontends.output import sarif_log
 
@@ -220,7 +220,7 @@ def test_sarif_uris_come_only_from_declared_project_urls(monkeypatch):
 
 
 def test_json_url_is_the_checked_out_page_or_null(monkeypatch, tmp_path):
-    from asynccfg_lint import rule_pages
+    from asynccfg_lint.rules import pages as rule_pages
     from asynccfg_lint.diagnostics import Diagnostic
     from asynccfg_lint.frontends.output import diagnostic_json
 

@@ -1,6 +1,6 @@
 """Batching and differentiation rules: how they are registered, and how real JAX calls them.
 
-``asynccfg_lint.params_rules.PARAMS_TABLES`` models JAX's calling convention: the rule gets what JAX
+``asynccfg_lint.analysis.params_rules.PARAMS_TABLES`` models JAX's calling convention: the rule gets what JAX
 passes positionally first (for batchers ``dims_in``, a tuple of ints and ``None``), then the
 equation's params — its ``bind``'s keywords, unchanged — as keywords. The oracle test runs real
 JAX 0.12.0.1 (``tests/oracle/params_rules_probe.py``) and checks each table against what its
@@ -18,10 +18,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.parse import parse_source
-from asynccfg_lint.params_rules import DIMS_IN, PARAMS_CALLS, PARAMS_TABLES, params_rules, visible_calls
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.analysis.parse import parse_source
+from asynccfg_lint.analysis.params_rules import DIMS_IN, PARAMS_CALLS, PARAMS_TABLES, params_rules, visible_calls
+from asynccfg_lint.run.selection import Selection
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
 
 PROBE = Path(__file__).parent / "oracle" / "params_rules_probe.py"

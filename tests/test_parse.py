@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from asynccfg_lint.parse import module_name_for, parse_source
-from asynccfg_lint.parse_failure import ParseFailure
+from asynccfg_lint.analysis.parse import module_name_for, parse_source
+from asynccfg_lint.analysis.parse_failure import ParseFailure
 
 
 def failure(source: str | bytes) -> ParseFailure:
@@ -74,7 +74,7 @@ def test_a_tree_cpython_gives_up_on_stays_a_failure_with_its_message():
 
 def test_cpythons_verdict_does_not_depend_on_the_callers_depth():
     """The compiler counts its caller's (C) recursion depth: deep in a call stack it refuses what an import compiles."""
-    from asynccfg_lint.parse import _compiles_on_a_fresh_thread
+    from asynccfg_lint.analysis.parse import _compiles_on_a_fresh_thread
 
     source = "def f(x):\n    return " + " + ".join(["x"] * 2_900) + "\n"
 
@@ -109,7 +109,7 @@ def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeyp
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from asynccfg_lint.libcst_workarounds import codegen_without_c_recursion as _codegen_without_c_recursion
+    from asynccfg_lint.analysis.libcst_workarounds import codegen_without_c_recursion as _codegen_without_c_recursion
 
     _codegen_without_c_recursion()
     replacement = cst.CSTNode._codegen
@@ -136,7 +136,7 @@ def test_the_dotted_names_workaround_yields_what_libcst_yields():
     import libcst as cst
     from libcst.metadata import scope_provider
 
-    from asynccfg_lint.libcst_workarounds import dotted_names_without_c_recursion as _dotted_names_without_c_recursion
+    from asynccfg_lint.analysis.libcst_workarounds import dotted_names_without_c_recursion as _dotted_names_without_c_recursion
 
     _dotted_names_without_c_recursion()
     replacement = scope_provider._gen_dotted_names
@@ -177,7 +177,7 @@ def positions_of(source: str, name: str) -> list[tuple[int, int, int, int]]:
 def test_libcst_text_is_compared_with_the_file_only_where_it_may_differ():
     import libcst as cst
 
-    from asynccfg_lint.parse import _MAY_DIFFER
+    from asynccfg_lint.analysis.parse import _MAY_DIFFER
 
     inside = "x = 1 + \\\n    2\nif x: \\\n    pass\n"  # continuations after a line's first token
     assert _MAY_DIFFER.search(inside) is None  # expect: not compared

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.analysis.checker import check_source
+from asynccfg_lint.run.selection import Selection
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
 from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8, run_program
 from tests.lsp_client import LspClient
@@ -281,8 +281,8 @@ def test_registration_forms_and_the_rule_context():
     """Every registration form is found, and a registered rule's first parameter (only) is its lowering context."""
     import libcst as cst
 
-    from asynccfg_lint.parse import parse_source
-    from asynccfg_lint.programs import is_rule_context, registrations
+    from asynccfg_lint.analysis.parse import parse_source
+    from asynccfg_lint.analysis.programs import is_rule_context, registrations
 
     parsed = parse_source(RULE_FORMS, "ext.py")
     found = {(min(r.primitive), min(r.rule), r.bound) for r in registrations(parsed)}
@@ -330,10 +330,10 @@ def test_method_and_lambda_rules_and_params_reads():
     reads become ``bind`` keywords; the context is the first parameter a call passes (after ``cls``)."""
     import libcst as cst
 
-    from asynccfg_lint.jax_facts import BUILTIN_SINKS
-    from asynccfg_lint.parse import parse_source
-    from asynccfg_lint.programs import is_rule_context
-    from asynccfg_lint.summaries import summarise_module
+    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+    from asynccfg_lint.analysis.parse import parse_source
+    from asynccfg_lint.analysis.programs import is_rule_context
+    from asynccfg_lint.analysis.summaries import summarise_module
 
     parsed = parse_source(METHOD_AND_LAMBDA_RULES, "ext.py")
     binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summarise_module(parsed, BUILTIN_SINKS)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind
-from asynccfg_lint.project import Project
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind
+from asynccfg_lint.run.project import Project
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
 from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8, run_program
 

@@ -3,7 +3,7 @@
 numpy's ``np.sum(x)`` calls ``x.sum()`` when ``x`` is not an ndarray, so of a jax array it is a
 jax.Array (a tracer under ``jit``), and ``bool(np.sum(tracer) > 0)`` raises
 TracerBoolConversionError: the ``bool(...)`` fix of ``np.sum(x) > 0`` is right only when ``x`` is
-known to be numpy (``asynccfg_lint.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS``).
+known to be numpy (``asynccfg_lint.analysis.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from asynccfg_lint import type_verdicts as T
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.checker import check_source
 
 MEASURE = r"""
 import json

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.rules import RULES
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.run.selection import Selection
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint.checker import check_source
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.rules import MODULES, RULES, RULES_BY_CODE, rule
-from asynccfg_lint.selection import Selection
+from asynccfg_lint.run.selection import Selection
 from tests.expectations import FIXTURES, expected_diagnostics
 from tests.test_hard_inputs import ROWS as HARD_ROWS
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from asynccfg_lint import type_verdicts as catalog
-from asynccfg_lint.rule_pages import (
+from asynccfg_lint.analysis import type_verdicts as catalog
+from asynccfg_lint.rules.pages import (
     GENERATED_NOTE,
     FixRow,
     UnknownRuleError,

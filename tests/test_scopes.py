@@ -1,4 +1,4 @@
-"""asynccfg_lint.scopes builds exactly the scopes libcst's ScopeProvider builds (its reference).
+"""asynccfg_lint.analysis.scopes builds exactly the scopes libcst's ScopeProvider builds (its reference).
 
 For every fixture module, each node's scope, each scope's assignments (name, node, index, kind),
 accesses (node, index, referents) and each assignment's references must equal libcst's.
@@ -13,8 +13,8 @@ import pytest
 from libcst.metadata import MetadataWrapper, ScopeProvider
 from libcst.metadata.scope_provider import BuiltinScope, LocalScope
 
-from asynccfg_lint.parse import index_tree
-from asynccfg_lint.scopes import module_scopes
+from asynccfg_lint.analysis.parse import index_tree
+from asynccfg_lint.analysis.scopes import module_scopes
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every fixture module libcst parses on the default stack (tests/fixtures/hard nests too deep for its visitor)

@@ -12,13 +12,13 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from asynccfg_lint import prefilter
-from asynccfg_lint.cache import MISSING, ResultCache
-from asynccfg_lint.discovery import iter_python_files
-from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
-from asynccfg_lint.prefilter import SinkIndex, SinkNames, may_call
-from asynccfg_lint.project import Project
-from asynccfg_lint.tasks import CheckSettings
+from asynccfg_lint.analysis import prefilter
+from asynccfg_lint.run.cache import MISSING, ResultCache
+from asynccfg_lint.run.discovery import iter_python_files
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, may_call
+from asynccfg_lint.run.project import Project
+from asynccfg_lint.run.tasks import CheckSettings
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli
 
 #: impl.send forwards its cfg to the sink through a module-level partial; relay.forward forwards to impl.send

@@ -1,1 +1,1 @@
-"""Front ends: thin printers over :func:`asynccfg_lint.checker.check_source`."""
+"""Front ends: thin printers over :func:`asynccfg_lint.analysis.checker.check_source`."""

@@ -1,7 +1,7 @@
 """The command line: ``asynccfg-lint check [PATH ...]``, ``fix [PATH ...]``, ``rule CODE|--all``, ``clean`` and ``lsp``.
 
 Exit codes follow ruff: 0 no findings (left), 1 findings (left), 2 usage, configuration or
-internal error. Options come from ``[tool.asynccfg-lint]`` (see :mod:`asynccfg_lint.config`),
+internal error. Options come from ``[tool.asynccfg-lint]`` (see :mod:`asynccfg_lint.run.config`),
 with the command line on top. The libcst-based stages are imported only when a file passes the
 prefilter and its outcome is not cached, so a run over sink-free files starts fast.
 """
@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
-from asynccfg_lint.boundary import show_tracebacks
-from asynccfg_lint.cache import NotACacheError, ResultCache, clean, default_cache_dir
-from asynccfg_lint.config import (
+from asynccfg_lint.run.boundary import show_tracebacks
+from asynccfg_lint.run.cache import NotACacheError, ResultCache, clean, default_cache_dir
+from asynccfg_lint.run.config import (
     ConfigError,
     FileSettings,
     Missing,
@@ -49,14 +49,14 @@ from asynccfg_lint.frontends.output import (
     render_statistics,
     safe_fix,
 )
-from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
+from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.run.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
 from asynccfg_lint.rules import acc001
-from asynccfg_lint.selection import Selection, parse_code_list
-from asynccfg_lint.tasks import CheckSettings, FileOutcome
+from asynccfg_lint.run.selection import Selection, parse_code_list
+from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
 
 if TYPE_CHECKING:
-    from asynccfg_lint.fixer import FileResult, FixOptions
+    from asynccfg_lint.fixing.fixer import FileResult, FixOptions
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: the exit code of a run stopped by Ctrl-C (SIGINT), as shells report it
@@ -197,7 +197,7 @@ def _run_clean(args: argparse.Namespace) -> int:
 
 def _run_rule(args: argparse.Namespace) -> int:
     """``asynccfg-lint rule CODE|NAME`` prints the rule's page; ``rule --all`` lists the rules (``--output-format json``: ruff's objects)."""
-    from asynccfg_lint.rule_pages import RULES, UnknownRuleError, find_rule, rule_json, rule_listing, rule_page
+    from asynccfg_lint.rules.pages import RULES, UnknownRuleError, find_rule, rule_json, rule_listing, rule_page
 
     if args.all:
         if args.output_format == "json":
@@ -318,7 +318,7 @@ def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
 
 
 def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
-    from asynccfg_lint.checker import check_source
+    from asynccfg_lint.analysis.checker import check_source
 
     source = sys.stdin.buffer.read()
     if display != "-" and resolver.overrides.force_exclude and resolver.is_excluded_with_ancestors(display):
@@ -395,7 +395,7 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
 
     Each file reads the other modules of ``project`` (builders and constants imported from them).
     """
-    from asynccfg_lint.fixer import fix_file
+    from asynccfg_lint.fixing.fixer import fix_file
 
     if jobs == 1 or len(files) <= 1:
         yield from (fix_file(file, option, project) for file, option in zip(files, options))
@@ -421,7 +421,7 @@ def _start_fix_worker(files: list[str]) -> None:
 
 
 def _fix_in_worker(path: str, options: FixOptions) -> FileResult:
-    from asynccfg_lint.fixer import fix_file
+    from asynccfg_lint.fixing.fixer import fix_file
 
     project = worker_project()
     return fix_file(path, options, project)
@@ -490,7 +490,7 @@ def _read_sources(paths: Iterator[str] | Sequence[str]) -> dict[str, bytes | str
 
 def _fix_options(settings: FileSettings, args: argparse.Namespace) -> FixOptions:
     """The fixer's options for a file with ``settings`` (its sinks: the configured ones; the project adds wrappers)."""
-    from asynccfg_lint.fixer import FixOptions
+    from asynccfg_lint.fixing.fixer import FixOptions
 
     return FixOptions(selection=settings.selection, unsafe=settings.unsafe_fixes, write=not args.diff,
                       sinks=settings.sinks, sanitizers=settings.sanitizers)
@@ -559,7 +559,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             missing.extend(_missing(item.path, resolver))
         else:
             files.append(item)
-    from asynccfg_lint.fixer import FileResult
+    from asynccfg_lint.fixing.fixer import FileResult
 
     options = []
     analysed: dict[str, FileOutcome] = {}
@@ -620,7 +620,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
 def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
     """``fix -`` / ``check --fix --stdin-filename PATH``: the fixed text on stdout (``--diff``: the diff);
     what is left, in the chosen format, and the summary on stderr (or in ``--output-file``), as ruff does."""
-    from asynccfg_lint.fixer import FileResult, fix_source
+    from asynccfg_lint.fixing.fixer import FileResult, fix_source
 
     display = args.stdin_filename or "-"
     source = sys.stdin.buffer.read()
@@ -665,9 +665,9 @@ def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
 
 def _run_add_noqa(args: argparse.Namespace, resolver: Resolver) -> int:
     """``check --add-noqa``: add ``# noqa: CODE`` for every diagnostic on its noqa row, and say how many on stderr (ruff)."""
-    from asynccfg_lint.fixer import write_atomically
+    from asynccfg_lint.fixing.fixer import write_atomically
     from asynccfg_lint.frontends.output import source_text
-    from asynccfg_lint.suppression import add_noqa
+    from asynccfg_lint.run.suppression import add_noqa
 
     if args.stdin_filename is not None or "-" in args.paths:
         raise ConfigError("--add-noqa edits files; it cannot read stdin")

@@ -39,18 +39,18 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asynccfg_lint import __version__
-from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
-from asynccfg_lint.boundary import internal_error
-from asynccfg_lint.cache import CACHE_DIR_ENV
-from asynccfg_lint.config import ConfigError, plugin_settings
+from asynccfg_lint.run.boundary import LOG as BOUNDARY_LOG
+from asynccfg_lint.run.boundary import internal_error
+from asynccfg_lint.run.cache import CACHE_DIR_ENV
+from asynccfg_lint.run.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.discovery import iter_python_files, module_name_for
-from asynccfg_lint.jax_facts import SinkSpec
-from asynccfg_lint.prefilter import SinkIndex
-from asynccfg_lint.project import package_project, package_root
+from asynccfg_lint.run.discovery import iter_python_files, module_name_for
+from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.analysis.prefilter import SinkIndex
+from asynccfg_lint.run.project import package_project, package_root
 from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
-from asynccfg_lint.selection import Selection
-from asynccfg_lint.tasks import CheckSettings, FileOutcome
+from asynccfg_lint.run.selection import Selection
+from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
@@ -178,7 +178,7 @@ class AsyncCfgChecker:
                                         named if path in named else frozenset({path}))
             outcome = outcomes.get(path)
             return outcome.diagnostics if outcome is not None else ()
-        from asynccfg_lint.checker import check_source
+        from asynccfg_lint.analysis.checker import check_source
 
         return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
                             modules=project)

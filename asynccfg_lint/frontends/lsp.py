@@ -6,7 +6,7 @@ Built on ``pygls`` 2. For every Python document (language id ``python``, or a ``
 path) it publishes the checker's diagnostics on open, change and save, and clears them on close.
 Each diagnostic that carries a :class:`~asynccfg_lint.diagnostics.Fix` is offered as a quick-fix
 code action (safe fixes are ``isPreferred``); the source action ``source.fixAll.asynccfg-lint``
-applies every safe fix through :func:`asynccfg_lint.fixer.fix_source`, so an editor's fix-all is
+applies every safe fix through :func:`asynccfg_lint.fixing.fixer.fix_source`, so an editor's fix-all is
 exactly ``asynccfg-lint fix`` on the unsaved text, verified the same way.
 
 Positions: the checker's are 1-based lines and 1-based code-point columns; LSP's are 0-based lines
@@ -51,25 +51,25 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
 
 from asynccfg_lint import __version__
-from asynccfg_lint.boundary import LOG as BOUNDARY_LOG
-from asynccfg_lint.boundary import internal_error
-from asynccfg_lint.config import ConfigError, FileSettings, Resolver
-from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkSpec
+from asynccfg_lint.run.boundary import LOG as BOUNDARY_LOG
+from asynccfg_lint.run.boundary import internal_error
+from asynccfg_lint.run.config import ConfigError, FileSettings, Resolver
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
-from asynccfg_lint.discovery import iter_python_files
-from asynccfg_lint.cache import CACHE_DIR_ENV, ResultCache
-from asynccfg_lint.project import Project, package_root
-from asynccfg_lint.rule_pages import rule_page, rule_url
+from asynccfg_lint.run.discovery import iter_python_files
+from asynccfg_lint.run.cache import CACHE_DIR_ENV, ResultCache
+from asynccfg_lint.run.project import Project, package_root
+from asynccfg_lint.rules.pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
 from asynccfg_lint.rules import severity as rule_severity
-from asynccfg_lint.selection import Selection
-from asynccfg_lint.type_verdicts import SAFE
+from asynccfg_lint.run.selection import Selection
+from asynccfg_lint.analysis.type_verdicts import SAFE
 
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument
 
-    from asynccfg_lint.parse import ParsedModule
-    from asynccfg_lint.workspace import ModuleLoader
+    from asynccfg_lint.analysis.parse import ParsedModule
+    from asynccfg_lint.analysis.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
 DEFAULT_SETTINGS = FileSettings(Selection(), tuple(BUILTIN_SINKS), frozenset(), False)
@@ -165,8 +165,8 @@ def rule_doc_uri(code: str, base_url: str | None = None) -> str | None:
         base_url: the client's ``initializationOptions.ruleDocsUrl`` (pages are ``<base>/<CODE>.md``).
     Returns:
         ``<base_url>/<CODE>.md`` when a base is given; else where JSON's ``url`` points
-        (:func:`asynccfg_lint.rule_pages.rule_url`: the published page, else the committed page of a
-        source checkout); else the page rendered by :mod:`asynccfg_lint.rule_pages` into
+        (:func:`asynccfg_lint.rules.pages.rule_url`: the published page, else the committed page of a
+        source checkout); else the page rendered by :mod:`asynccfg_lint.rules.pages` into
         :func:`cache_rules_dir`. ``None`` for an unknown code or when the page cannot be written.
     """
     if code not in RULES_BY_CODE:
@@ -249,14 +249,14 @@ def source_encoding(text: str) -> str:
 
 def fix_all_text(text: str, path: str, settings: FileSettings = DEFAULT_SETTINGS,
                  view: ProjectView | None = None) -> str | None:
-    """Return ``text`` with every safe fix applied (:func:`asynccfg_lint.fixer.fix_source`).
+    """Return ``text`` with every safe fix applied (:func:`asynccfg_lint.fixing.fixer.fix_source`).
 
     The text is encoded as its file would be (so a coding cookie means what it says), fixed and
     verified by the fixer, and decoded back. ``view`` gives the package's wrappers and modules
     (default: ``settings``' sinks, the file alone). ``None`` when nothing changes, when the fixer
     refuses the result, or when the text cannot be encoded in its declared encoding.
     """
-    from asynccfg_lint.fixer import FixOptions, fix_source  # noqa: PLC0415 - libcst, imported on first use
+    from asynccfg_lint.fixing.fixer import FixOptions, fix_source  # noqa: PLC0415 - libcst, imported on first use
 
     view = view or ProjectView(settings.sinks)
     encoding = source_encoding(text)
@@ -471,7 +471,7 @@ class AsyncCfgLanguageServer(LanguageServer):
         if cached is not None and cached.text == text and cached.encoding == encoding:
             return cached
         try:
-            from asynccfg_lint.checker import check_source  # noqa: PLC0415 - libcst, imported by the first check
+            from asynccfg_lint.analysis.checker import check_source  # noqa: PLC0415 - libcst, imported by the first check
 
             settings = self.settings(uri)
             view = self.view(uri, settings, text)
@@ -597,8 +597,8 @@ class AsyncCfgLanguageServer(LanguageServer):
 
 def import_analysis() -> None:
     """Import the checker and the fixer (libcst), which start-up leaves out."""
-    import asynccfg_lint.checker  # noqa: F401, PLC0415
-    import asynccfg_lint.fixer  # noqa: F401, PLC0415
+    import asynccfg_lint.analysis.checker  # noqa: F401, PLC0415
+    import asynccfg_lint.fixing.fixer  # noqa: F401, PLC0415
 
 
 class _ClientLog(logging.Handler):

@@ -142,13 +142,13 @@ def diagnostic_json(diagnostic: Diagnostic, noqa_row: int | None = None) -> dict
     Ours: ``path, line, column, end_line, end_column, code, message, fix`` (``fix``: ``null`` or
     ``{safety, replacement, description, line, column, end_line, end_column}``). ruff's, beside
     them: ``filename`` (absolute), ``location``/``end_location`` (``{row, column}``, 1-based),
-    ``name`` (the rule name), ``url`` (the rule page, :func:`~asynccfg_lint.rule_pages.rule_url`;
+    ``name`` (the rule name), ``url`` (the rule page, :func:`~asynccfg_lint.rules.pages.rule_url`;
     ``null`` when none is published or checked out), ``noqa_row`` (the line a ``# noqa`` must go
     on; default: the diagnostic's line), ``severity``, ``cell`` (``null``), and in ``fix``:
     ``applicability`` (``safe``/``unsafe``), ``message`` and ``edits`` (``content``,
     ``location``, ``end_location``).
     """
-    from asynccfg_lint.rule_pages import rule_url
+    from asynccfg_lint.rules.pages import rule_url
 
     data = diagnostic.to_json()
     rule = RULES_BY_CODE.get(diagnostic.code)
@@ -177,8 +177,8 @@ def diagnostic_json(diagnostic: Diagnostic, noqa_row: int | None = None) -> dict
 
 
 def _noqa_rows_of(diagnostics: Sequence[Diagnostic], sources: Sources) -> dict[str, dict[int, int]]:
-    """For each path with a source, each line's noqa row (:func:`~asynccfg_lint.suppression.noqa_rows`)."""
-    from asynccfg_lint.suppression import noqa_rows
+    """For each path with a source, each line's noqa row (:func:`~asynccfg_lint.run.suppression.noqa_rows`)."""
+    from asynccfg_lint.run.suppression import noqa_rows
 
     rows: dict[str, dict[int, int]] = {}
     for path in {d.path for d in diagnostics}:
@@ -255,15 +255,15 @@ def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dic
     One run; ``tool.driver.rules`` lists every rule of :data:`~asynccfg_lint.rules.RULES` (id,
     name, short and full description, the whole rule page inline as ``help.markdown`` and
     ``help.text``, default level); ``helpUri`` and the driver's ``informationUri`` only when the
-    installed package declares real ones in ``[project.urls]`` (:func:`~asynccfg_lint.rule_pages.published_rule_url`,
-    :func:`~asynccfg_lint.rule_pages.project_url`): no address is made up. Each result names its
+    installed package declares real ones in ``[project.urls]`` (:func:`~asynccfg_lint.rules.pages.published_rule_url`,
+    :func:`~asynccfg_lint.rules.pages.project_url`): no address is made up. Each result names its
     rule by ``ruleId`` and ``ruleIndex`` and its place as a region with 1-based lines and 1-based
     code-point columns (``endColumn`` exclusive), with the file's URI relative to ``%SRCROOT%``
     (``base``, default: the current directory). A diagnostic with a fix carries it as a SARIF
     ``fix`` (a replacement of the edited region); one whose message names
     another place (``Diagnostic.related``) lists it under ``relatedLocations``.
     """
-    from asynccfg_lint.rule_pages import project_url, published_rule_url, rule_page
+    from asynccfg_lint.rules.pages import project_url, published_rule_url, rule_page
 
     base = os.path.abspath(base or os.getcwd())
     index = {rule.code: number for number, rule in enumerate(RULES)}

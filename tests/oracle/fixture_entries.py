@@ -12,7 +12,7 @@ says what it is), and dataclass fields (built by ``dataclasses.asdict``, not by 
 default's expression) needs the rest of a lowering context and is left out with the reason.
 
 Each entry also carries the findings the checker makes for it alone (the same classifier
-calls :func:`asynccfg_lint.checker.analyse` makes), positioned as diagnostics are.
+calls :func:`asynccfg_lint.analysis.checker.analyse` makes), positioned as diagnostics are.
 """
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from asynccfg_lint.checker import node_range
-from asynccfg_lint.classifier import ConfigPath, ValueClassifier
-from asynccfg_lint.jax_facts import BUILTIN_SINKS, SinkKind
-from asynccfg_lint.parse import ParsedModule, parse_source
-from asynccfg_lint.resolution import bindings_of_name
-from asynccfg_lint.sinks import find_sink_calls
-from asynccfg_lint.tracer import DictTracer
-from asynccfg_lint.entries import Entry, TracedDict
-from asynccfg_lint.functions import returns_of
+from asynccfg_lint.analysis.checker import node_range
+from asynccfg_lint.analysis.classifier import ConfigPath, ValueClassifier
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind
+from asynccfg_lint.analysis.parse import ParsedModule, parse_source
+from asynccfg_lint.analysis.resolution import bindings_of_name
+from asynccfg_lint.analysis.sinks import find_sink_calls
+from asynccfg_lint.analysis.tracer import DictTracer
+from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.analysis.functions import returns_of
 from tests.expectations import Expected
 from tests.oracle.driver import Case
 

@@ -1,7 +1,7 @@
 """Child process of ``tests/test_params_rules.py``: how real JAX 0.12.0.1 calls batching and AD rules.
 
 Run as ``python params_rules_probe.py`` (JAX on CPU). Registers one small primitive per rule table
-of :data:`asynccfg_lint.programs.PARAMS_TABLES` (and ``ad.deflinear2``), binds each with the
+of :data:`asynccfg_lint.analysis.programs.PARAMS_TABLES` (and ``ad.deflinear2``), binds each with the
 keywords ``k=np.int64(2), tiled=True`` under ``jax.vmap`` / ``jax.grad`` / ``jax.jvp``, and prints
 one JSON object: for each table, what its rule received — the classes of its positional
 arguments, the classes of the elements of ``dims_in`` for batchers, and its keywords with their

@@ -1,0 +1,1 @@
+"""analysis stage of asynccfg_lint (see docs/design.md)."""

@@ -1,0 +1,302 @@
+"""The checker: one file's source in, positioned diagnostics out. Every front end calls this."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import libcst as cst
+from libcst.metadata import CodePosition
+
+from asynccfg_lint.run.boundary import internal_error
+from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
+from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.fixing.fixes import build_fix, fix_site
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
+from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.analysis.prefilter import may_call_any
+from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, rule_registrations
+from asynccfg_lint.analysis.resolution import enclosing, location, qualified_names
+from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
+from asynccfg_lint.rules import acc001, acc201
+from asynccfg_lint.rules import rule as wording
+from asynccfg_lint.run.selection import Selection
+from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_config
+from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
+from asynccfg_lint.run.suppression import is_suppressed, noqa_lines
+from asynccfg_lint.analysis.tracer import DictTracer
+from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
+
+
+def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset(),
+            modules: ModuleLoader | None = None, selection: Selection | None = None) -> list[Finding]:
+    """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code).
+
+    ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
+    call to one is not reported, and neither is a config that always comes from one. ``modules``
+    finds the project's other modules by dotted name (``Project.module``), to follow builders and
+    constants imported from them; a value written in another module is reported at the
+    expression of ``parsed`` it arrives through (``Finding.written_at`` says where it is written).
+    A value passed to a primitive's ``bind`` is reported at the argument, its message naming where
+    the registered rule uses it (``Finding.used_at``); with ``selection``, such findings of codes
+    not selected are left out (naming the place costs the positions of the rule's module). A
+    registered rule's parameters are ACC201 where it uses them when no ``bind`` of its primitive is
+    visible (looked up only when ACC201 is selected, or ``selection`` is ``None``).
+    """
+    workspace = Workspace(parsed, modules, sanitizers)
+    sinks = summarise_module(parsed, sinks, workspace.for_summary(parsed))  # this module's own wrappers
+    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
+    tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
+    findings: list[Finding] = []
+    seen: set[tuple[int, str]] = set()
+    places: dict[tuple[str, str], str] = {}
+    for sink_call in find_sink_calls(parsed, sinks):
+        spec = sink_call.spec
+        if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
+            continue
+        if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
+            found = _bind_findings(classifier, tracer, sink_call)
+        elif spec.kind is SinkKind.VALUE:
+            entry = Entry(spec.key, None, sink_call.argument)
+            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
+        else:
+            traced = traced_config(tracer, sink_call)
+            if traced is None:
+                found = [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
+            else:
+                found = classifier.check_entries(traced)
+        for finding in found:
+            # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
+            # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
+            key = (id(finding.node), finding.code)
+            if spec.used_at is not None:
+                if selection is not None and not selection.is_enabled(finding.code):
+                    continue  # naming the place costs the rule module's positions: only for what is shown
+                place = (spec.used_at, spec.used_param or spec.param)
+                if place not in places:
+                    places[place] = use_location(parsed, workspace, sinks, spec)
+                finding = _used_at(finding, places[place])
+            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
+                    selection is not None and not selection.is_enabled("ACC201")
+                    or not _unbound_rule(parsed, finding.node, workspace)):
+                continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
+            if key not in seen:
+                seen.add(key)
+                findings.append(finding)
+    return findings
+
+
+def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
+
+    Every keyword is a jaxpr equation parameter, so it must be hashable before it is a config
+    value (``jax._src.core.Primitive.bind``; measured: a list, set, dict or ndarray raises
+    TypeError there, a tuple gets through to lowering).
+    """
+    spec = sink_call.spec
+    if not (isinstance(sink_call.argument, cst.Call) and sink_call.argument is sink_call.call):
+        key = spec.key if spec.kind is SinkKind.VALUE else None  # a whole config as one parameter: unhashable
+        return classifier.check_value(Entry(key, None, sink_call.argument), top_level=True, path=ConfigPath(key),
+                                      parameter=True)
+    traced = tracer.trace_keywords(sink_call.call, spec.named if spec.kind is SinkKind.KEYWORDS else frozenset())
+    found: list[Finding] = []
+    for entry in traced.entries:
+        if spec.kind is not SinkKind.KEYWORDS and entry.key != spec.param:
+            continue
+        if spec.kind is SinkKind.VALUE:
+            entry = replace(entry, key=spec.key)
+        if entry.home is None and entry.value is not None:
+            found += classifier.check_value(entry, top_level=True, path=ConfigPath(entry.key), parameter=True)
+        else:
+            found += classifier.check_entries(TracedDict((entry,), True))
+    return found
+
+
+def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec], spec: SinkSpec) -> str:
+    """``path:line`` where the registered rule ``spec.used_at`` (a qualified name) puts ``spec.param``
+    into its config; the rule's qualified name when its module is not read or the place is not found.
+
+    The rule's module is ``parsed`` or a project module (through ``workspace``); it is summarised
+    here if this process has not summarised it yet.
+    """
+    module, home = spec.used_at, None
+    while home is None and "." in module:  # pkg.ext.rule, or pkg.ext.Lowerings.start for a static method
+        module = module.rpartition(".")[0]
+        home = parsed if module == parsed.name.name else workspace.module(module)
+    if home is None:
+        return spec.used_at
+    uses = sink_uses(home)
+    param = spec.used_param or spec.param
+    if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
+        summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
+        uses = sink_uses(home)
+    use = uses.get((spec.used_at, param))
+    return location(home, use) if use is not None else spec.used_at
+
+
+def _used_at(finding: Finding, used_at: str) -> Finding:
+    """``finding`` at a ``bind`` argument, its message naming where the registered rule uses the value.
+
+    Its fix must keep the argument hashable: one that makes a list (``sorted(s)``) is dropped.
+    """
+    return replace(finding, message=wording.used_at(finding.message, used_at), used_at=used_at,
+                   fix=hashable_fix(finding.fix))
+
+
+def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
+    """True when ``node`` is a (derived) sink parameter of the enclosing summarised function (or a
+    keyword it reads from its ``**params``; also read in a function nested in it), or of the
+    registered lambda rule it is in."""
+    innermost = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
+    if isinstance(innermost, cst.Lambda):
+        return lambda_parameter(parsed, node, innermost, checked_at_calls)
+    function = module_level_function(parsed, node)
+    if function is None:
+        return False
+    name = summarised_name(parsed, function)
+    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)
+    return name is not None and param is not None and (name, param) in checked_at_calls
+
+
+def _unbound_rule(parsed: ParsedModule, node: cst.CSTNode, workspace: Workspace) -> bool:
+    """True when ``node`` is in a registered lowering rule none of whose primitives has a ``bind``
+    anywhere visible (:func:`~asynccfg_lint.analysis.programs.bind_visible`): no call shows what its
+    parameters hold, so they are ACC201 where the rule uses them."""
+    function = enclosing(parsed, node, (cst.FunctionDef, cst.Lambda))
+    if function is None:
+        return False
+    found = rule_registrations(parsed, function)
+    return bool(found) and not any(bind_visible(parsed, r, workspace.named_elsewhere) for r in found)
+
+
+def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,
+               sanitizers: frozenset[str]) -> bool:
+    """True when every value ``argument`` may have is the result of a call to a sanitizer."""
+    origins = classifier.origins(argument)
+    return bool(origins) and all(
+        isinstance(origin.node, cst.Call) and qualified_names(parsed, origin.node.func) & sanitizers for origin in origins
+    )
+
+
+def node_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[CodePosition, CodePosition]:
+    """Return where a diagnostic on ``node`` starts and ends (0-based columns), as Python's ``ast`` places it.
+
+    libcst's positions leave out a node's own parentheses. Python's ``ast`` (and so flake8, ruff
+    and the user reading the line) counts the innermost pair as part of a tuple or generator
+    expression, so ``{(0, 1): v}`` is reported at the ``(``, and ``# noqa`` goes on its line.
+    """
+    position = parsed.positions[node]
+    if isinstance(node, (cst.Tuple, cst.GeneratorExp)) and node.lpar and node.rpar:
+        # a LeftParen's range covers the whitespace after it, a RightParen's the whitespace before
+        return parsed.positions[node.lpar[-1]].start, parsed.positions[node.rpar[0]].end
+    return position.start, position.end
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding together with the diagnostic it prints as (the fix stage needs both).
+
+    Attributes:
+        finding: the classifier's finding; its ``node`` belongs to the parsed module checked.
+        diagnostic: the positioned, printable form; its ``fix`` is set when asked for.
+    """
+
+    finding: Finding
+    diagnostic: Diagnostic
+
+
+def check_parsed(
+    parsed: ParsedModule,
+    selection: Selection = Selection(),
+    sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
+    apply_noqa: bool = True,
+    with_fixes: bool = False,
+    sanitizers: frozenset[str] = frozenset(),
+    modules: ModuleLoader | None = None,
+) -> list[Located]:
+    """Check a parsed module.
+
+    Args:
+        parsed: the module (see :func:`asynccfg_lint.analysis.parse.parse_source`).
+        selection, sinks, apply_noqa, sanitizers, modules: as for :func:`check_source`.
+        with_fixes: attach each finding's :class:`~asynccfg_lint.diagnostics.Fix` to its diagnostic.
+    Returns:
+        the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
+        1-based character columns). A finding's fix is applicable only if ``finding.fix`` is set
+        and there is a node to rewrite (:func:`~asynccfg_lint.fixing.fixes.fix_site`, which also says
+        whether that is the value's own node or the config's use of it, and how safe).
+    """
+    located = []
+    noqa = noqa_lines(parsed.text) if apply_noqa else {}
+    for finding in analyse(parsed, sinks, sanitizers, modules, selection):
+        if not selection.is_enabled(finding.code):
+            continue
+        start, end = node_range(parsed, finding.node)
+        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
+            continue
+        site = fix_site(parsed, finding) if with_fixes else None
+        fix = build_fix(parsed, *site) if site is not None else None
+        located.append(Located(finding, Diagnostic(
+            path=parsed.path,
+            line=start.line,
+            column=start.column + 1,
+            end_line=end.line,
+            end_column=end.column + 1,
+            code=finding.code,
+            message=finding.message,
+            fix=fix,
+        )))
+    return sorted(located, key=lambda item: item.diagnostic.sort_key)
+
+
+def check_source(
+    source: str | bytes,
+    path: str,
+    selection: Selection = Selection(),
+    sinks: Iterable[SinkSpec] = BUILTIN_SINKS,
+    apply_noqa: bool = True,
+    with_fixes: bool = False,
+    sanitizers: frozenset[str] = frozenset(),
+    parsed: ParsedModule | None = None,
+    modules: ModuleLoader | None = None,
+) -> list[Diagnostic]:
+    """Check one file.
+
+    Args:
+        source: the file's bytes (decoded as Python does) or text.
+        path: the display path; also used to compute the module's dotted name.
+        selection: which rule codes to report.
+        sinks: the sink specs (built-in ones by default; the prefilter looks for their short names).
+        apply_noqa: honour ``# noqa`` comments (the flake8 plugin leaves that to flake8).
+        with_fixes: attach each diagnostic's :class:`~asynccfg_lint.diagnostics.Fix` when it has one.
+        sanitizers: qualified names of functions whose result is JSON-safe (``[tool.asynccfg-lint] sanitizers``).
+        parsed: ``source`` already parsed (a project run parses each file once), else ``None``.
+        modules: the project's other modules by dotted name (``Project.module``), parsed only
+            when a name of this file leads into them; ``None`` reads this file alone.
+    Returns:
+        diagnostics sorted by position; 1-based lines and 1-based character columns.
+        A file that cannot be decoded or parsed gives one ACC001 diagnostic; so does anything
+        libcst or the analysis raises on it (:func:`asynccfg_lint.run.boundary.internal_error`).
+    """
+    sinks = tuple(sinks)
+    try:
+        if not may_call_any(source, module_name_for(path).name, sinks):
+            return []
+        try:
+            parsed = parsed or parse_source(source, path)
+            return parsed.run(lambda: [item.diagnostic for item in check_parsed(
+                parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
+        except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
+            if not selection.is_enabled("ACC001"):
+                return []
+            return [parse_failure_diagnostic(path, failure)]
+    except Exception as error:  # noqa: BLE001 - the per-file error boundary
+        return [internal_error(path, error)] if selection.is_enabled("ACC001") else []
+
+
+def parse_failure_diagnostic(path: str, failure: ParseFailure) -> Diagnostic:
+    """The ACC001 diagnostic of a file that could not be decoded or parsed (at libcst's 1-based position)."""
+    return Diagnostic(path, failure.line, failure.column, failure.line, failure.column, "ACC001",
+                      acc001.not_analysed(failure))

@@ -1,0 +1,322 @@
+"""Value classifier: infer what each config value is and decide what JAX and XLA will do with it.
+
+The verdicts follow the team's truth table (jax 0.12.0.1), as encoded in
+:mod:`asynccfg_lint.analysis.type_verdicts` and :mod:`asynccfg_lint.analysis.jax_facts`. The inference is split by
+concern into :mod:`asynccfg_lint.analysis.infer` (the walk, calls, arrays, classes, other modules'
+values, number folding); this module holds the checks, and every message comes from the rule
+modules of :mod:`asynccfg_lint.rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import libcst as cst
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer.arrays import ArrayInference
+from asynccfg_lint.analysis.infer.calls import CallInference
+from asynccfg_lint.analysis.infer.catalog import extended
+from asynccfg_lint.analysis.infer.classes import ClassInference, attribute_values
+from asynccfg_lint.analysis.infer.folding import int_constant
+from asynccfg_lint.analysis.infer.parameters import ParameterInference
+from asynccfg_lint.analysis.infer.relocation import Relocation
+from asynccfg_lint.analysis.infer.values import Origin
+from asynccfg_lint.analysis.infer.walk import InferenceWalk
+from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_AS, XLA_KEYS, XlaShape
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.rules import acc101, acc102, acc103, acc104, acc105, acc201, rule as wording
+from asynccfg_lint.rules.rule import ConfigPath, quote_key
+from asynccfg_lint.analysis.tracer import MAX_DEPTH, DictTracer, TracerPeers
+from asynccfg_lint.analysis.entries import Entry, TracedDict
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A fault found at ``node`` (not yet positioned): rule ``code`` and its ``message``.
+
+    ``fix`` is the mechanical remedy from the type catalog (:class:`~asynccfg_lint.analysis.type_verdicts.FixTemplate`),
+    made for the value at ``node``; ``None`` when the fault has none. ``written_at`` is
+    ``path:line`` of the offending value when it is written in another module (``node`` is then
+    the expression of the checked module it arrives through, and there is no fix). ``used_at`` is
+    where a registered lowering rule puts a value passed to ``prim.bind`` (``node`` is then the
+    ``bind`` argument): ``path:line``, or the rule's qualified name when its module is not read.
+
+    Where the fix may go is decided by :func:`asynccfg_lint.fixing.fixes.fix_site` from two more facts:
+    ``use`` is the expression of the config the value itself arrives through (an entry's value,
+    a container's element, a key: ``node`` itself or around it when the value is written there,
+    else a name or call leading to ``node``); ``outer`` are the config expressions of the
+    containers around the value, innermost first (``flags`` in ``{"k": flags}`` for an element of
+    ``flags = [np.bool_(1)]``). Both are ``None``/empty for a value read through an attribute of
+    a special key (its fix goes to where the attribute's value is written).
+    """
+
+    node: cst.CSTNode
+    code: str
+    message: str
+    fix: T.FixTemplate | None = None
+    written_at: str | None = None
+    use: cst.CSTNode | None = None
+    outer: tuple[cst.CSTNode, ...] = ()
+    used_at: str | None = None
+
+
+def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
+    """``findings`` about the value of the config expression ``expr`` and what it holds, with ``expr`` recorded.
+
+    A finding without a ``use`` is about the value of ``expr`` itself; one with another ``use`` is
+    about something inside it, so ``expr`` is one of its ``outer`` containers.
+    """
+    return [replace(f, use=expr) if f.use is None else f if f.use is expr else replace(f, outer=(*f.outer, expr))
+            for f in findings]
+
+
+class ClassifierPeers(TracerPeers, Protocol):
+    """What a module's classifier asks of the other modules of the check (``Workspace`` provides it).
+
+    The classifier depends on this interface, not on :mod:`asynccfg_lint.analysis.workspace`, which builds
+    the classifiers and tracers of a check: no import circle.
+    """
+
+    def classifier(self, parsed: ParsedModule) -> ValueClassifier:
+        """The classifier of ``parsed`` (one per module per check)."""
+        ...
+
+    def named_elsewhere(self, word: str, module: str) -> bool:
+        """True when a project module other than ``module`` has the identifier ``word`` in its text."""
+        ...
+
+    def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
+        """``path:line`` of ``node`` of ``home`` (1-based line), as messages name another place."""
+        ...
+
+
+class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference, ParameterInference, InferenceWalk):
+    """Infer value types in one module and check config entries against JAX's rules.
+
+    Args:
+        parsed: the module, with metadata.
+        tracer: the module's :class:`~asynccfg_lint.analysis.tracer.DictTracer`.
+        sanitizers: qualified names of functions whose result is JSON-safe (from the configuration).
+        workspace: the check's modules, to follow names imported from other project modules
+            (each module's nodes are classified by that module's classifier); ``None`` stays
+            within ``parsed``.
+    """
+
+    def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset(),
+                 workspace: ClassifierPeers | None = None) -> None:
+        self.parsed = parsed
+        self.tracer = tracer
+        self.sanitizers = sanitizers
+        self.workspace = workspace
+        #: the type catalog, with the rows declared in ``[tool.asynccfg-lint.types]`` (``QUALNAME=TYPE`` entries)
+        self.catalog = extended(sanitizers)
+        self._memo: dict[int, list[Origin]] = {}
+        #: nodes the classifier made (``type(...)`` of an argparse option): kept alive, since memos key on ``id``
+        self._synthetic: list[cst.CSTNode] = []
+        self._active: set[int] = set()
+        self._following: set[int] = set()  # parameters whose callers (augmented assignments whose operands) are being followed
+        self._cut: set[int] = set()  # those of them a cycle came back to (results below are not memoized)
+
+    def _relocated(self, findings: list[Finding], home: ParsedModule, via: cst.CSTNode) -> list[Finding]:
+        """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written."""
+        if home is self.parsed:
+            return findings
+        result = []
+        for finding in findings:
+            if finding.node not in home.positions:
+                result.append(finding)  # already a node of this module
+                continue
+            written_at = finding.written_at
+            message = finding.message
+            if written_at is None:
+                written_at = self.workspace.location(home, finding.node)
+                message = wording.written_at(message, written_at)
+            result.append(Finding(via, finding.code, message, None, written_at))
+        return result
+
+    def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0) -> list[Finding]:
+        """Check every key and value of a traced config dict.
+
+        Args:
+            traced: the dict's entries.
+            path: where the dict sits (``None`` for the top-level config).
+        Returns:
+            findings for ACC101-ACC105 and, for values of unknown type, ACC201.
+        """
+        findings: list[Finding] = []
+        for entry in traced.entries:
+            literal = _literal_key(entry)
+            entry_path = ConfigPath(entry.key, literal=literal) if path is None else path.entry(entry.key, literal)
+            if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
+                peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
+                found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
+                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth)
+                findings.extend(self._relocated(found, entry.home, entry.via))
+                continue
+            if entry.key_node is not None:
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
+            findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
+        if path is None:
+            for opaque in traced.opaque:
+                findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
+        return findings
+
+    def _check_key(self, entry: Entry, path: ConfigPath, depth: int) -> list[Finding]:
+        findings = []
+        assert entry.key_node is not None
+        for origin in self.origins(entry.key_node, depth + 1):
+            pytype = origin.inferred.type
+            if pytype is None or pytype.key_ok:
+                continue
+            remedy = acc102.remedy(pytype.name, pytype.json is T.JsonKind.NUMBER,
+                                   pytype.name.startswith(T.ENUM_MEMBER.name), pytype.name.startswith(T.FLAG_MEMBER.name))
+            nested_under = quote_key(path.key) if path.steps else None
+            findings.append(Finding(origin.node, "ACC102", acc102.unusable_key(nested_under, pytype.name, remedy),
+                                    fix=pytype.key_fix))
+        return findings
+
+    def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
+                    parameter: bool = False) -> list[Finding]:
+        """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types.
+
+        ``parameter``: the value is the argument of a public ``*_start`` function, which binds it
+        as a jaxpr equation parameter before building the config: it must also be hashable.
+        """
+        if entry.value is not None:
+            origins = self.origins(entry.value, depth + 1)
+        else:
+            origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
+        if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
+            return self._check_special(entry, origins, path, depth)
+        shape = XLA_KEYS.get(entry.key) if top_level else None
+        findings: list[Finding] = []
+        for origin in origins:
+            pytype = origin.inferred.type
+            if parameter and pytype is not None and not pytype.hashable:
+                # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
+                own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
+                mapping = pytype.json is T.JsonKind.OBJECT
+                remedy = pytype.remedy if own else acc101.hashable_remedy(shape is not None and shape.scalar, mapping)
+                findings.append(Finding(origin.node, "ACC101", acc101.unhashable(path.describe(), pytype.name, remedy),
+                                        fix=hashable_fix(self._value_fix(origin, depth))))
+                continue
+            findings.extend(self._check_origin(origin, path, shape, depth, top_level))
+        return _arriving_through(findings, entry.value) if entry.value is not None else findings
+
+    def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
+        if origin.home is not None and origin.source is not None:  # written in another module
+            local = Origin(origin.source, origin.inferred)
+            found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level)
+            return self._relocated(found, origin.home, origin.node)
+        inferred, node = origin.inferred, origin.node
+        pytype = inferred.type
+        if pytype is None:
+            if top_level:
+                return [Finding(node, "ACC201", acc201.unknown_type(path.describe()))]
+            return []
+        if not pytype.serializes:
+            message = acc101.unserializable(path.describe(), pytype.name, pytype.error, pytype.remedy)
+            return [Finding(node, "ACC101", message, fix=self._value_fix(origin, depth))]
+        if inferred.nonfinite:
+            return [Finding(node, "ACC103", acc103.non_finite(path.describe()))]
+        findings: list[Finding] = []
+        if shape is not None:
+            findings.extend(self._check_shape(origin, path, shape))
+        if depth < MAX_DEPTH and origin.home is None:  # (another module's enum member or instance has no parts)
+            # numpy arrays list their elements flattened: only a literal array's nesting is known
+            element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
+            element_path = path.child("an element")
+            for element in inferred.elements:
+                found = []
+                for inner in self.origins(element, depth + 1):
+                    found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                findings.extend(_arriving_through(found, element))
+            if inferred.traced is not None:
+                findings.extend(self.check_entries(inferred.traced, path, depth + 1))
+        return findings
+
+    def _value_fix(self, origin: Origin, depth: int) -> T.FixTemplate | None:
+        """The catalog's fix for a rejected value; an Enum member's ``.value`` only when that value is a JSON scalar."""
+        inferred = origin.inferred
+        if origin.home is not None:  # the member's value is another module's node
+            return self._peer(origin.home)._value_fix(Origin(origin.node, inferred), depth)
+        fix = inferred.type.fix if inferred.type is not None else None
+        if fix is not T.ENUM_VALUE_FIX:
+            return fix
+        if inferred.member_value is None:  # Schedule(x), a parameter annotated Schedule, Flag.A | Flag.B
+            return None
+        scalars = (T.JsonKind.NUMBER, T.JsonKind.BOOL, T.JsonKind.NULL, T.JsonKind.STRING)
+        for origin in self.origins(inferred.member_value, depth + 1):
+            found = origin.inferred
+            if found.type is None or found.type.json not in scalars or found.nonfinite or found.beyond_int64:
+                return None
+        return fix
+
+    @staticmethod
+    def _check_shape(origin: Origin, path: ConfigPath, shape: XlaShape) -> list[Finding]:
+        inferred = origin.inferred
+        assert inferred.type is not None
+        kind = inferred.type.json
+        key = SPECIAL_KEY_EMITTED_AS.get(path.key, path.key)  # channel_handle is parsed as channel_id
+        expected = shape.value
+        if shape.scalar:
+            wrong = kind in (T.JsonKind.STRING, T.JsonKind.ARRAY, T.JsonKind.OBJECT)
+        else:
+            wrong = kind not in (T.JsonKind.ARRAY, T.JsonKind.ANY)
+        if shape.length is not None and kind is T.JsonKind.ARRAY and isinstance(origin.node, (cst.List, cst.Tuple)):
+            elements = origin.node.elements
+            if not any(isinstance(e, cst.StarredElement) for e in elements) and len(elements) != shape.length:
+                return [Finding(origin.node, "ACC105", acc105.wrong_length(path.describe(), len(elements), key, expected))]
+        if wrong:
+            message = acc105.wrong_json_type(path.describe(), inferred.type.name, kind.value, key, expected)
+            return [Finding(origin.node, "ACC105", message)]
+        if inferred.beyond_int64 and shape is XlaShape.SCALAR:
+            return [Finding(origin.node, "ACC105", acc105.beyond_int64(path.describe(), key))]
+        return []
+
+    def _check_special(self, entry: Entry, origins: list[Origin], path: ConfigPath, depth: int) -> list[Finding]:
+        attribute = SPECIAL_KEY_ATTRIBUTE[entry.key]
+        emitted = SPECIAL_KEY_EMITTED_AS[entry.key]
+        findings: list[Finding] = []
+        for origin in origins:
+            pytype = origin.inferred.type
+            if origin.home is not None:  # another module's value or instance: its classifier reads the attribute
+                local = Origin(origin.source or origin.node, origin.inferred)
+                found = self._peer(origin.home)._check_special(entry, [local], path, depth)
+                findings.extend(self._relocated(found, origin.home, origin.node))
+                continue
+            if pytype is None:
+                findings.extend(self._check_origin(origin, path, None, depth, True))
+                continue
+            if attribute not in pytype.attrs:
+                message = acc104.missing_attribute(path.describe(), pytype.name, entry.key, attribute)
+                findings.append(Finding(origin.node, "ACC104", message))
+                continue
+            # the attribute's value is what gets serialized (and parsed by XLA as `emitted`)
+            attr_path = ConfigPath(entry.key, [f"the .{attribute} of the value"])
+            for source in attribute_values(origin.inferred, attribute):
+                for inner in self.origins(source, depth + 1):
+                    findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
+        return findings
+
+
+def _literal_key(entry: Entry) -> str | None:
+    """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
+    node = entry.key_node
+    if entry.key is not None or node is None or entry.home is not None:
+        return None
+    if int_constant(node) is not None or isinstance(node, cst.Float) or (
+            isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+        return cst.Module([]).code_for_node(node).strip()
+    return None
+
+
+#: fixes whose result is a list: JSON-safe, but no more hashable than a set (a bind parameter needs both)
+_LIST_FIXES = (T.SORTED_FIX, T.LIST_FIX, T.TOLIST_FIX)
+
+
+def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
+    """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
+    return None if fix in _LIST_FIXES else fix

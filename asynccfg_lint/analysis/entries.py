@@ -1,0 +1,53 @@
+"""What the dict tracer finds for a config expression: its entries and what stayed opaque."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from asynccfg_lint.analysis.parse import ParsedModule
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One key/value pair that may be in a traced dict.
+
+    Attributes:
+        key: the key when it is a string literal, else ``None``.
+        key_node: the key expression (``None`` for keyword arguments and dataclass fields).
+        value: the value expression, or ``None`` when only ``annotation`` is known.
+        annotation: a type annotation that stands for the value (dataclass field without value).
+        home: the module ``key_node``/``value``/``annotation`` belong to when it is not the traced
+            one (a builder or constant of another module); ``None`` for the traced module.
+        via: for an entry of another module, the expression of the traced module it arrived
+            through (the builder call, the imported name): where its diagnostics are reported.
+    """
+
+    key: str | None
+    key_node: cst.BaseExpression | None
+    value: cst.BaseExpression | None
+    annotation: cst.BaseExpression | None = None
+    home: ParsedModule | None = field(default=None, compare=False)
+    via: cst.BaseExpression | None = field(default=None, compare=False)
+
+    @property
+    def anchor(self) -> cst.CSTNode | None:
+        """The node of the traced module that stands for this entry's position."""
+        return self.via if self.home is not None else self.value or self.key_node
+
+
+@dataclass(frozen=True)
+class TracedDict:
+    """The entries found for a dict expression.
+
+    Attributes:
+        entries: every entry that may be present.
+        complete: False when part of the dict came from something the tracer cannot see
+            (an unknown call, a parameter, ``**unknown``).
+        opaque: the sub-expressions that could not be traced (reported as ACC201 when selected).
+    """
+
+    entries: tuple[Entry, ...]
+    complete: bool
+    opaque: tuple[cst.BaseExpression, ...] = ()

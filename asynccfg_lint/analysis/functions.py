@@ -1,0 +1,144 @@
+"""Functions of a module: how a call binds their parameters, which parameter a name is, the
+qualified name the summaries give them, what their ``return`` statements give."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, string_value
+
+
+def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+    """Map each parameter of ``function`` to the expression ``call`` passes for it, or its default.
+
+    Parameters that get neither are left out. Returns ``None`` when the call cannot be matched
+    statically (``*args``/``**kwargs`` at the call site).
+    """
+    if any(arg.star for arg in call.args):
+        return None
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    bound: dict[str, cst.BaseExpression] = {
+        p.name.value: p.default for p in [*positional, *params.kwonly_params] if p.default is not None
+    }
+    passed = [arg for arg in call.args if arg.keyword is None]
+    if len(passed) > len(positional):
+        return None
+    for param, arg in zip(positional, passed):
+        bound[param.name.value] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+    return bound
+
+
+def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any."""
+    if not isinstance(name, cst.Name):
+        return None
+    bindings = bindings_of_name(parsed, name)
+    if not bindings or len(bindings) != 1:
+        return None
+    node = bindings[0].assignment.node
+    every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    if isinstance(function.params.star_kwarg, cst.Param):
+        every.append(function.params.star_kwarg)
+    return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None
+
+
+def _decorated(function: cst.FunctionDef, name: str) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
+
+
+def summarised_name(parsed: ParsedModule, function: cst.FunctionDef) -> str | None:
+    """The qualified name the summaries give ``function``, or ``None`` when it is not summarised.
+
+    A top-level ``def`` is ``pkg.mod.f``; a ``@staticmethod`` or ``@classmethod`` of a top-level
+    class is ``pkg.mod.Cls.f``, what ``Cls.f`` resolves to (``mlir.register_lowering(p,
+    Lowerings.start)``). Instance methods and nested functions are not summarised: their callers'
+    objects are not tracked.
+    """
+    parent = parsed.parents.get(function)
+    if isinstance(parent, cst.Module):
+        return f"{parsed.name.name}.{function.name.value}"
+    owner = parsed.parents.get(parent) if isinstance(parent, cst.IndentedBlock) else None
+    if isinstance(owner, cst.ClassDef) and isinstance(parsed.parents.get(owner), cst.Module) \
+            and (_decorated(function, "staticmethod") or _decorated(function, "classmethod")):
+        return f"{parsed.name.name}.{owner.name.value}.{function.name.value}"
+    return None
+
+
+def implicit_parameters(function: cst.FunctionDef) -> int:
+    """How many leading positional parameters a call ``Cls.f(...)`` does not pass: 1 (``cls``) for a ``@classmethod``."""
+    return 1 if _decorated(function, "classmethod") else 0
+
+
+def keyword_read(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """``"k"`` when ``expr`` reads the keyword ``k`` from ``function``'s ``**params``, else ``None``.
+
+    The reads are ``params["k"]``, ``params.get("k"[, default])`` and ``params.pop("k"[, default])``,
+    also through a name bound once to one (``mode = params.get("mode")``): a call ``f(..., k=v)``
+    (or JAX calling a registered rule with ``bind``'s keywords) puts ``v`` there.
+    """
+    star = function.params.star_kwarg
+    if not isinstance(star, cst.Param):
+        return None
+    if isinstance(expr, cst.Name):
+        bindings = bindings_of_name(parsed, expr)
+        if not bindings or len(bindings) != 1 or bindings[0].value is None or isinstance(bindings[0].value, cst.Name):
+            return None
+        expr = bindings[0].value
+    receiver, key = None, None
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        receiver, key = expr.value, expr.slice[0].slice.value
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("get", "pop") \
+            and 1 <= len(expr.args) <= 2 and not any(a.keyword or a.star for a in expr.args):
+        receiver, key = expr.func.value, expr.args[0].value
+    name = string_value(key) if key is not None else None
+    if name is None or parameter_of(parsed, receiver, function) != star.name.value:
+        return None
+    return name
+
+
+def unpacked_values(parsed: ParsedModule, call: cst.BaseExpression, index: int) -> list[cst.BaseExpression] | None:
+    """Element ``index`` of each tuple the function of this module called by ``call`` returns.
+
+    For ``perm, other_args = _pcollectives_lowering_common(...)`` whose helper ends in
+    ``return full_perm, other_args``. ``None`` when the callee is not a function of this module or
+    one of its returns is not a tuple display with that element (or ``call`` is no call).
+    """
+    if not isinstance(call, cst.Call):
+        return None
+    function = local_definition(parsed, call.func)
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    values = []
+    for statement in returns_of(function):
+        value = statement.value
+        if not isinstance(value, cst.Tuple) or len(value.elements) <= index or any(
+                isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        values.append(value.elements[index].value)
+    return values or None
+
+
+def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
+    """Return every ``return`` statement of ``function``, not those of nested functions or classes."""
+    found: list[cst.Return] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    function.body.visit(_Returns())
+    return found

@@ -1,0 +1,298 @@
+"""Arrays: what numpy, jax and torch array constructors, reductions and elements are.
+
+numpy arrays serialize through ``_json_default`` (``x.tolist()``); jax and torch arrays are
+rejected (measured on jax 0.12.0.1, numpy; torch judged by reading). Mixed into
+:class:`~asynccfg_lint.analysis.classifier.ValueClassifier`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer.folding import int_constant
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.resolution import qualified_names, string_value
+
+#: JSON kinds of scalars
+SCALAR_KINDS = (T.JsonKind.NUMBER, T.JsonKind.BOOL, T.JsonKind.NULL, T.JsonKind.STRING)
+
+#: numpy builders whose first positional argument is the data (the second is the dtype)
+_DATA_FIRST = frozenset("array asarray asanyarray ascontiguousarray".split())
+#: numpy builders that fill the array with numbers whatever their arguments (zeros, ones, uninitialised)
+_NUMERIC_FILLS = frozenset("zeros ones empty zeros_like ones_like empty_like identity".split())
+#: ndarray methods that keep the elements, and which of them keep the dtype (``.item`` of the result)
+SHAPE_METHODS = frozenset("astype copy reshape flatten ravel squeeze transpose view".split())
+_DTYPE_KEEPING = SHAPE_METHODS - {"astype", "view"}
+
+#: ``dtype=`` values of a bool array
+_BOOL_DTYPES = frozenset({"builtins.bool", "numpy.bool_", "numpy.bool", "bool", "?", "bool_"})
+
+
+class ArrayInference:
+    """Array values for :class:`~asynccfg_lint.analysis.classifier.ValueClassifier` (its ``parsed``, ``catalog`` and ``origins``)."""
+
+    @staticmethod
+    def _timedelta64(positional: list[cst.BaseExpression]) -> Inferred:
+        # np.timedelta64 is an np.integer: _json_default calls int(v), which works for units
+        # finer than microseconds and raises TypeError otherwise (truth table section 1).
+        unit = string_value(positional[1]) if len(positional) > 1 else None
+        if unit is None:
+            return UNKNOWN
+        if unit in ("ns", "ps", "fs", "as"):
+            return Inferred(T.NUMPY_INT.named("numpy.timedelta64"))
+        return Inferred(T.rejected(f"numpy.timedelta64 in unit {unit!r}", "use int(v / np.timedelta64(1, 's'))", error="TypeError"))
+
+    def _numpy_array(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                     depth: int) -> Inferred:
+        """The ndarray ``np.<func>(...)`` builds, with its elements, and its ``ndim`` and element type when known."""
+        dtype = keywords.get("dtype")
+        item: T.PyType | None = None
+        if dtype is not None:
+            if self._structured_dtype(dtype):
+                return Inferred(T.STRUCTURED_ARRAY)
+            dtype_names = qualified_names(self.parsed, dtype) | ({string_value(dtype)} if string_value(dtype) else set())
+            for name in dtype_names:
+                if "complex" in name:
+                    return Inferred(_rejected_array("numpy.ndarray of complex"))
+                if name in ("builtins.bytes", "numpy.bytes_", "S") or name.startswith("datetime64") or name == "numpy.datetime64":
+                    return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
+                if name in _BOOL_DTYPES:
+                    item = T.NUMPY_BOOL
+        # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
+        # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
+        data = positional[:0] if func in _NUMERIC_FILLS else positional[:1] if func in _DATA_FIRST else positional[:2]
+        elements = self._data_elements(tuple(_flatten(data)), depth)
+        ndim: int | None = None
+        if func in ("array", "asarray", "asanyarray") and positional and "ndmin" not in keywords:
+            ndim = self._literal_ndim(positional[0], depth)
+            if dtype is None and ndim is not None:
+                item = self._item_type(elements, depth)
+        elif func in ("arange", "linspace", "logspace", "geomspace"):
+            ndim, item = 1, item or (T.NUMPY_NUMBER if dtype is None else None)
+        elif func in ("zeros", "ones", "empty") and positional:
+            ndim = _shape_ndim(positional[0])
+            item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
+        return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
+
+    def _data_elements(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> tuple[cst.BaseExpression, ...]:
+        """The values an array built from ``elements`` holds: an array among them gives its own elements
+        (a jax or torch array holds numbers: ``np.asarray(jax_array)`` is a numeric ndarray)."""
+        result: list[cst.BaseExpression] = []
+        for element in elements:
+            origins = self.origins(element, depth + 1)
+            if origins and all(T.array_kind(o.inferred.type) is not None and o.inferred.model is None for o in origins):
+                result.extend(e for o in origins if o.home is None for e in o.inferred.elements)
+            else:
+                result.append(element)
+        return tuple(result)
+
+    def _literal_ndim(self, data: cst.BaseExpression, depth: int) -> int | None:
+        """The ``ndim`` of ``np.array(data)``: the nesting of a regular list/tuple literal, 0 for a scalar."""
+        if isinstance(data, (cst.List, cst.Tuple)):
+            parts = [e.value for e in data.elements]
+            if any(isinstance(e, cst.StarredElement) for e in data.elements):
+                return None
+            inner = {self._literal_ndim(p, depth) for p in parts} if parts else {0}
+            return 1 + inner.pop() if len(inner) == 1 and None not in inner else None
+        origins = self.origins(data, depth + 1)
+        scalar = bool(origins) and all(o.inferred.type is not None and T.array_kind(o.inferred.type) is None
+                                       and o.inferred.type.json in SCALAR_KINDS for o in origins)
+        return 0 if scalar else None
+
+    def _item_type(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> T.PyType | None:
+        """The numpy scalar type of an element of an array of ``elements``: all bools give ``numpy.bool_``,
+        numbers (with or without bools) a numpy number; anything else is not known."""
+        types = [o.inferred.type for e in elements for o in self.origins(e, depth + 1)]
+        if not types or any(t is None for t in types):
+            return None
+        if all(t.json is T.JsonKind.BOOL or t.name == T.NUMPY_BOOL.name for t in types):
+            return T.NUMPY_BOOL
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t.name == T.NUMPY_BOOL.name for t in types):
+            return T.NUMPY_NUMBER
+        return None
+
+    def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                   depth: int) -> Inferred:
+        """``np.sum(a)``-like calls over a whole array: a numpy number, a ``numpy.bool_`` for ``np.any``, or
+        for ``np.max`` one element.
+
+        numpy calls a non-ndarray operand's own method (:data:`~asynccfg_lint.analysis.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS`):
+        of a jax array the result is a jax.Array (no fix: under ``jit`` it is a tracer); of an operand of
+        unknown type it is marked ``dispatched``, so that what is built from it gets no ``bool(...)`` fix.
+        """
+        if len(positional) != 1 or keywords.keys() & {"axis", "keepdims", "out", "where"}:
+            return Inferred(T.NUMPY_VALUE)  # an array along an axis
+        operand = self.origins(positional[0], depth + 1)
+        dispatched = None
+        if func in T.NUMPY_DISPATCHED_REDUCTIONS:
+            kinds = [T.array_kind(o.inferred.type) for o in operand]
+            if operand and all(kind is T.JAX_ARRAY for kind in kinds):
+                return Inferred(replace(T.JAX_ARRAY, name=f"jax.Array (np.{func} of a jax.Array)", fix=None))
+            if any(o.inferred.type is None or kind in (T.JAX_ARRAY, T.TORCH_TENSOR) for o, kind in zip(operand, kinds)):
+                dispatched = func
+        if func in T.NUMPY_BOOL_REDUCTIONS:
+            return Inferred(T.dispatched_bool(func) if dispatched else T.NUMPY_BOOL)
+        if func in T.NUMPY_NUMBER_REDUCTIONS:
+            return Inferred(T.NUMPY_NUMBER, dispatched=dispatched)
+        items = {o.inferred.item for o in operand}
+        item = items.pop() if len(items) == 1 and not dispatched else None
+        return Inferred(item, numpy_scalar=True, dispatched=dispatched)
+
+    def _listed(self, expr: cst.Call, receiver: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``a.tolist()`` of numpy arrays whose elements the code shows and whose dtype it does not (an object
+        array: ``np.array([Mode.A]).tolist()`` is ``[Mode.A]``): a list of those elements. Elements that are
+        numpy scalars are left out (in a bool or number array they become Python scalars). ``None`` otherwise."""
+        origins = self.origins(receiver, depth + 1)
+        if not origins or any(o.home is not None or o.inferred.model is not None or o.inferred.item is not None
+                              or T.array_kind(o.inferred.type) is not T.NUMPY_ARRAY or not o.inferred.elements
+                              for o in origins):
+            return None
+        result = []
+        for origin in origins:
+            kept = tuple(e for e in origin.inferred.elements if not all(
+                i.inferred.numpy_scalar or T.is_numpy_scalar(i.inferred.type) for i in self.origins(e, depth + 1)))
+            result.append(Origin(expr, Inferred(T.LIST, elements=kept)))
+        return result
+
+    def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
+        """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
+        if isinstance(dtype, cst.Call) and dtype.args and qualified_names(self.parsed, dtype.func) & {"numpy.dtype"}:
+            dtype = dtype.args[0].value
+        return isinstance(dtype, cst.List) and bool(dtype.elements) and all(
+            isinstance(e.value, cst.Tuple) for e in dtype.elements)
+
+    def _jax_array(self, name: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                   depth: int) -> T.PyType:
+        """A jax.Array from the call ``name``; scalar constructors get the matching Python scalar remedy.
+
+        The fix is ``int(x)``/``float(x)``/``bool(x)`` when the result is known to be a scalar of
+        that kind (``jnp.int32(3)``, ``jnp.array(2.5)``), else ``x.tolist()``.
+        """
+        func = name.rpartition(".")[2]
+        if func.startswith(("int", "uint")):
+            remedy, kind = "use int(...)", "int"
+        elif func.startswith(("float", "bfloat")):
+            remedy, kind = "use float(...)", "float"
+        elif func in ("bool_", "bool"):
+            remedy, kind = "use bool(...)", "bool"
+        else:
+            remedy, kind = T.JAX_ARRAY.remedy, None
+        if kind is not None:
+            fix = T.SCALAR_FIXES[kind] if self._scalar_argument(positional, keywords, depth) else T.TOLIST_FIX
+        else:
+            fix = self._scalar_fix(func, positional, keywords, depth)
+        array = replace(T.JAX_ARRAY, name=f"jax.Array (from {name})", remedy=remedy, fix=fix)
+        return tolist(array) if fix is T.TOLIST_FIX and kind is not None else array
+
+    def _scalar_argument(self, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                         depth: int) -> T.PyType | None:
+        """The scalar type of a one-argument constructor call's argument (Python or numpy number/bool), else ``None``."""
+        if len(positional) != 1 or keywords:
+            return None
+        types = [o.inferred.type for o in self.origins(positional[0], depth + 1)]
+        if not types or any(t is None or t.json not in (T.JsonKind.NUMBER, T.JsonKind.BOOL) for t in types):
+            return None
+        return types[0] if len(set(types)) == 1 else None
+
+    def _scalar_fix(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
+                    depth: int) -> T.FixTemplate:
+        """The fix for an array built by ``func``: ``int``/``float``/``bool(x)`` for ``array(3)``/``tensor(2.5)``, else ``x.tolist()``."""
+        if func in ("array", "asarray", "tensor", "as_tensor"):
+            scalar = self._scalar_argument(positional, keywords, depth)
+            if scalar is not None and scalar.name in T.SCALAR_FIXES:  # a Python literal's kind fixes the dtype
+                return T.SCALAR_FIXES[scalar.name]
+        return T.TOLIST_FIX
+
+
+def reshaped(receiver: Inferred, method: str) -> Inferred:
+    """What ``a.<method>()`` of the numpy array ``receiver`` is (a method of :data:`SHAPE_METHODS`): an array
+    of the same elements, of the same dtype except for ``astype``/``view`` (numpy 2.5.5: ``.ravel()``,
+    ``.flatten()``, ``.reshape(-1)`` of an object array are object arrays of the same objects)."""
+    if method not in _DTYPE_KEEPING:
+        return Inferred(T.NUMPY_ARRAY)
+    ndim = 1 if method in ("ravel", "flatten") else receiver.ndim if method == "copy" else None
+    return Inferred(T.NUMPY_ARRAY, elements=receiver.elements, ndim=ndim, item=receiver.item)
+
+
+def tolist(array: T.PyType) -> T.PyType:
+    """``array`` with the ``.tolist()`` fix and the remedy that says so (never "use int(...)" beside a ``.tolist()`` fix)."""
+    return replace(array, fix=T.TOLIST_FIX, remedy="use x.tolist()")
+
+
+def _rejected_array(name: str) -> T.PyType:
+    """A numpy array whose elements JAX's serializer rejects (complex, bytes, dates)."""
+    return replace(T.NUMPY_ARRAY, name=name, json=None, remedy="convert the elements first")
+
+
+def _shape_ndim(shape: cst.BaseExpression) -> int | None:
+    """The ``ndim`` of ``np.zeros(shape)``: 1 for an int, the length of a tuple or list literal."""
+    if int_constant(shape) is not None:
+        return 1
+    if isinstance(shape, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in shape.elements):
+        return len(shape.elements)
+    return None
+
+
+def array_item(array: Inferred, expr: cst.Subscript) -> Inferred:
+    """What indexing the numpy array ``array`` by ``expr`` gives.
+
+    A slice gives an array. Integer indices, one per dimension of an array of known ``ndim``
+    (``np.arange(4)[0]``; ``np.array(True)[()]`` for a 0-d one), give one element: a numpy scalar,
+    of ``array.item``'s type when known (numpy 2.5.5: ``np.array([True, False])[1]`` is a
+    ``numpy.bool``, ``np.arange(4)[0]`` a ``numpy.int64``). Anything else (``a[i]`` of an
+    ndarray of unknown shape) may be either, so it is unknown: never claimed JSON-safe, since an
+    element of a bool array is a ``numpy.bool_``.
+    """
+    indices = [e.slice for e in expr.slice]
+    if len(indices) == 1 and isinstance(indices[0], cst.Index) and isinstance(indices[0].value, cst.Tuple) \
+            and not indices[0].value.elements:
+        indices = []  # a[()]
+    if any(isinstance(i, cst.Slice) for i in indices):
+        return Inferred(T.NUMPY_ARRAY)
+    if array.ndim is not None and all(isinstance(i, cst.Index) and int_constant(i.value) is not None for i in indices):
+        if len(indices) == array.ndim:
+            return Inferred(array.item, numpy_scalar=True)
+        if len(indices) < array.ndim:
+            return Inferred(T.NUMPY_ARRAY, ndim=array.ndim - len(indices), item=array.item)
+    return UNKNOWN
+
+
+def structured_item(expr: cst.Subscript) -> Inferred:
+    """What indexing a structured array gives: a ``numpy.void`` for an int, a field's array for a name."""
+    index = expr.slice[0].slice if len(expr.slice) == 1 else None
+    if isinstance(index, cst.Slice):
+        return Inferred(T.STRUCTURED_ARRAY)
+    if isinstance(index, cst.Index):
+        if int_constant(index.value) is not None:
+            return Inferred(T.NUMPY_VOID)
+        if string_value(index.value) is not None:
+            return Inferred(T.NUMPY_ARRAY)
+    return UNKNOWN
+
+
+def numpy_scalar_python_type(name: str) -> type | None:
+    """The Python type a numpy scalar type compares like (``numpy.bool_`` -> ``bool``), else ``None``."""
+    module, _, func = name.rpartition(".")
+    if module != "numpy":
+        return None
+    if func in ("bool_", "bool"):
+        return bool
+    if func.startswith(("int", "uint")):
+        return int
+    if func.startswith("float") or func in ("double", "single", "half", "longdouble"):
+        return float
+    return None
+
+
+def _flatten(exprs: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
+    """Leaf elements of nested list/tuple literals (for ``np.array([[1, 2], [3, nan]])``)."""
+    out: list[cst.BaseExpression] = []
+    for expr in exprs:
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            out.extend(_flatten([e.value for e in expr.elements if not isinstance(e, cst.StarredElement)]))
+        else:
+            out.append(expr)
+    return out

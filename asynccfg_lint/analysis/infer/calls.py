@@ -1,0 +1,212 @@
+"""Call results: builders, constructors, catalog functions and methods, awaited coroutines.
+
+Mixed into :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer import lookup
+from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
+from asynccfg_lint.analysis.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
+from asynccfg_lint.analysis.infer.model import METHOD
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.resolution import enclosing, local_definition, qualified_names, string_value
+from asynccfg_lint.analysis.functions import keyword_read
+from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
+from asynccfg_lint.analysis.records import is_typed_dict
+from asynccfg_lint.analysis.functions import returns_of
+
+
+class CallInference:
+    """Call inference for :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`."""
+
+    def _call(self, expr: cst.Call, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        if self.sanitizers and qualified_names(self.parsed, expr.func) & self.sanitizers:
+            return self._one(expr, Inferred(T.JSON_ANY))  # a declared sanitizer: its result is JSON-safe
+        if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
+                and expr.func.attr.value in T.METHOD_RESULTS):
+            # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
+            # with a known result type is that type, whatever the qualified name says
+            return self._method(expr, depth)
+        if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call):
+            # libcst names `np.array(a).any` "numpy.array.any": a catalog method of the call's result comes first
+            modelled = self._member(expr, expr.func.value, METHOD, expr.func.attr.value, depth, bool(expr.args))
+            if modelled is not None:
+                return modelled
+            if expr.func.attr.value in SHAPE_METHODS:  # np.array([...]).ravel(): the array's elements, not "numpy.array.ravel"
+                return self._method(expr, depth)
+        names = qualified_names(self.parsed, expr.func)
+        positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+        if names & ASYNC_RUNNERS and positional:
+            return self._awaited(positional[0], depth)
+        for name in names:
+            if name in FLOAT_CONSTRUCTORS and positional:
+                text = string_value(positional[0])
+                value = parse_float(text, FLOAT_CONSTRUCTORS[name]) if text is not None else None
+                if value is not None:  # float("nan"), float("1e309"), np.float32("1e39")
+                    return self._one(expr, float_inferred(T.CALL_RESULTS[name], value))
+                if name != "builtins.float":
+                    inner = self.origins(positional[0], depth + 1)
+                    nonfinite = any(o.inferred.nonfinite for o in inner)
+                    return self._one(expr, Inferred(T.CALL_RESULTS[name], nonfinite=nonfinite))
+            if name == "numpy.timedelta64":
+                return self._one(expr, self._timedelta64(positional))
+            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "copy.copy", "copy.deepcopy"):
+                traced = self.tracer.trace(expr, depth + 1)
+                if traced is not None or name == "builtins.dict":
+                    return self._one(expr, Inferred(T.DICT, traced=traced))
+            if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
+                inner = [o for p in positional for o in self.origins(p, depth + 1)]
+                if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
+                    return self._one(expr, UNKNOWN)
+                return [Origin(expr, o.inferred) for o in inner]
+            if name == "builtins.round":
+                return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
+            first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()
+            if positional and self.catalog.typed_argument(name):
+                first |= self._catalog_type(positional[0], depth)
+            modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
+            if modelled is not None:
+                return modelled
+            if name in T.CALL_RESULTS:
+                return self._one(expr, Inferred(T.CALL_RESULTS[name]))
+            for suffix, pytype in T.MLIR_BUILDER_SUFFIXES.items():
+                if name.endswith(suffix):
+                    return self._one(expr, Inferred(pytype))
+            module, _, func = name.rpartition(".")
+            if module == "numpy" and func in T.NUMPY_ARRAY_BUILDERS:
+                return self._one(expr, self._numpy_array(func, positional, keywords, depth))
+            if module == "numpy" and func in T.NUMPY_BOOL_UFUNCS:
+                if positional and not keywords.keys() - {"dtype", "rtol", "atol", "equal_nan"}:  # no out=, where=
+                    return self._one(expr, Inferred(self._elementwise_bool(positional, depth, ufunc=True)))
+                return self._one(expr, UNKNOWN)
+            if module == "numpy" and func in T.NUMPY_NUMBER_REDUCTIONS | T.NUMPY_ELEMENT_REDUCTIONS | T.NUMPY_BOOL_REDUCTIONS:
+                return self._one(expr, self._reduction(func, positional, keywords, depth))
+            if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
+                return self._one(expr, Inferred(T.NUMPY_ARRAY))
+            if name.startswith("numpy."):
+                return self._one(expr, Inferred(T.NUMPY_VALUE))
+            if module == "jax.numpy" and func in T.JAX_NUMPY_NON_ARRAY:
+                return self._one(expr, UNKNOWN)
+            if name.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.")) or name in ("jax.device_put", "jax.numpy"):
+                return self._one(expr, Inferred(self._jax_array(name, positional, keywords, depth)))
+            if module == "torch" and func in T.TORCH_TENSOR_BUILDERS:
+                fix = self._scalar_fix(func, positional, keywords, depth)
+                return self._one(expr, Inferred(replace(T.TORCH_TENSOR, fix=fix)))
+        home, definition = self.parsed, local_definition(self.parsed, expr.func)
+        if definition is None:
+            home, definition = self._foreign_definition(expr.func) or (home, None)
+        peer = self._peer(home)
+        if isinstance(definition, cst.ClassDef) and peer is self and is_typed_dict(self.parsed, definition):
+            return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
+        if isinstance(definition, cst.ClassDef):
+            instance = peer.instance_type(definition)
+            if instance is None:
+                return self._one(expr, UNKNOWN)
+            if instance.name.startswith("enum"):  # Mode("ring"): one of its members
+                return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
+            if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
+                # (the arguments are this module's nodes: another module's class is not looked into)
+                return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values()),
+                                                cls=definition if peer is self else None))
+            return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
+        if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+            return self._one(expr, Inferred(T.COROUTINE))
+        if isinstance(definition, cst.FunctionDef) and peer is self:
+            return self._function_result(expr, definition, depth)
+        if isinstance(definition, cst.FunctionDef):
+            return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
+        if isinstance(expr.func, cst.Attribute):
+            keyword = self._keyword_default(expr, depth)
+            if keyword is not None:
+                return keyword
+            return self._object_method(expr, depth) or self._method(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
+        """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""
+        origins = self.origins(expr, depth + 1)
+        models = {lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins if o.home is None}
+        if len(models) != 1 or len(origins) != sum(o.home is None for o in origins):
+            return frozenset()
+        (model,) = models
+        return model.names if model is not None and len(model.names) == 1 else frozenset()
+
+    def _keyword_default(self, expr: cst.Call, depth: int) -> list[Origin] | None:
+        """``params.get("k", default)`` / ``params.pop("k", default)`` of the function's ``**params``: the
+        default (a value like a parameter's default) or what a caller passes as ``k`` (unknown)."""
+        if len(expr.args) != 2:
+            return None
+        function = enclosing(self.parsed, expr, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or keyword_read(self.parsed, expr, function) is None:
+            return None
+        return self.origins(expr.args[1].value, depth + 1) + self._one(expr, UNKNOWN)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What ``await expr`` or ``asyncio.run(expr)`` gives: for a call of an ``async def`` of the project, its result."""
+        if isinstance(expr, cst.Call):
+            home, definition = self.parsed, local_definition(self.parsed, expr.func)
+            if definition is None:
+                home, definition = self._foreign_definition(expr.func) or (home, None)
+            if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
+                if home is self.parsed:
+                    return self._function_result(expr, definition, depth)
+                return [self._arrived(o, home, expr) for o in self._peer(home)._function_result(definition, definition, depth)]
+        return self._one(expr, UNKNOWN)
+
+    def _function_result(self, anchor: cst.CSTNode, function: cst.FunctionDef, depth: int) -> list[Origin]:
+        """What a call of ``function`` returns; ``anchor`` stands for a result known only by its annotation.
+
+        The returned expressions come first (a bad value returned is reported, whatever the
+        annotation says); the return annotation stands for what they cannot show, as an
+        annotation does for ``x: T = unknown()`` (``jax._src.util.canonicalize_axis(...) -> int``
+        returns ``operator.index(axis)``, an int: measured in ``tests/test_programs_oracle``).
+        """
+        values = [r.value for r in returns_of(function) if r.value is not None]
+        if values:
+            result: list[Origin] = []
+            for value in values:
+                result.extend(self.origins(value, depth + 1))
+            if function.returns is not None and any(o.inferred.type is None for o in result):
+                result = [o for o in result if o.inferred.type is not None]
+                result += [Origin(anchor, i) for i in self.from_annotation(function.returns.annotation)]
+            return result
+        if function.returns is not None:
+            return [Origin(anchor, i) for i in self.from_annotation(function.returns.annotation)]
+        return self._one(anchor, UNKNOWN)
+
+    def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
+        assert isinstance(expr.func, cst.Attribute)
+        method = expr.func.attr.value
+        if method == "tolist" and not expr.args:
+            listed = self._listed(expr, expr.func.value, depth)
+            if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]
+                return listed
+        modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
+        if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
+            return modelled
+        if method in SHAPE_METHODS:
+            receiver = self.origins(expr.func.value, depth + 1)
+            result = []
+            for origin in receiver:
+                t = origin.inferred.type
+                if T.array_kind(t) is T.NUMPY_ARRAY and origin.home is None and t is not T.STRUCTURED_ARRAY:
+                    result.append(Origin(expr, reshaped(origin.inferred, method)))
+                elif T.array_kind(t) is not None:
+                    result.append(Origin(expr, Inferred(T.array_kind(t))))
+                elif method == "copy" and t is T.DICT:
+                    result.append(replace(origin, node=expr))
+                else:
+                    result.append(Origin(expr, UNKNOWN))
+            return result
+        if method in T.METHOD_RESULTS:
+            if method in ("keys", "values", "items") and expr.args:  # not a dict view method
+                return self._one(expr, UNKNOWN)
+            return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
+        return self._one(expr, UNKNOWN)

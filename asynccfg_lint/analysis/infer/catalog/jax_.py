@@ -1,0 +1,161 @@
+"""jax, jax.numpy and the lowering context (measured on jax 0.12.0.1 with 8 forced CPU devices, inside
+the lowering rule of a primitive lowered under ``jax.jit(jax.shard_map(...))``, where the
+verification test binds ``ctx`` to the real ``LoweringRuleContext``).
+
+Surprises the rows pin: ``ctx.avals_in`` is a tuple but ``ctx.avals_out`` a list (of
+``AbstractFuture`` for an async primitive); ``mesh.shape`` is an ``OrderedDict`` that serializes
+while its ``keys()`` view does not; ``mesh.devices`` is an ndarray of ``Device`` objects, which
+passes the default hook (``.tolist()``) and then fails on its elements, while ``mesh.device_ids``
+is an ndarray of ints that serializes; ``module_context.new_channel()`` is a plain int.
+"""
+
+from __future__ import annotations
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
+
+IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
+           "from jax._src.interpreters import mlir; import jax.interpreters.mlir; "
+           "from jax._src import sharding_impls, mesh as mesh_lib")
+
+#: the module constants of ``jax._src.interpreters.mlir`` JAX's own lowering rules pass next to a
+#: config (``hlo.ChannelHandle.get(mlir.COLLECTIVE_CHANNEL_ID, mlir.DEVICE_TO_DEVICE_TYPE)`` in
+#: ``jax/_src/lax/parallel.py``), and which of them the public ``jax.interpreters.mlir`` re-exports
+_MLIR_INT_CONSTANTS = ("COLLECTIVE_CHANNEL_ID", "DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
+_MLIR_PUBLIC_INT_CONSTANTS = ("DEVICE_TO_DEVICE_TYPE", "SEND_TO_HOST_TYPE", "RECV_FROM_HOST_TYPE")
+
+CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
+MODULE_CONTEXT = "jax._src.interpreters.mlir.ModuleContext"
+SPMD = "jax._src.sharding_impls.SPMDAxisContext"
+MESH = "jax._src.mesh.Mesh"
+SHAPED = "jax._src.core.ShapedArray"
+FUTURE = "jax._src.core.AbstractFuture"
+PRIMITIVE = "jax._src.core.Primitive"
+DEVICE = "jax.Device"
+#: the ``dims_in`` a batching rule is called with (``jax/_src/interpreters/batching.py``)
+BATCH_DIMS = "tuple of batch dimensions"
+
+DEVICE_LIST = T.rejected("list of jax.Device", "use [d.id for d in devices]")
+DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.tolist() (or [d.id for d in x.flat])")
+#: ndarray methods that keep an object array's elements (numpy 2.5.5: each gives an object ndarray of Devices)
+_DEVICE_ARRAY_METHODS = {"ravel": "{}.ravel()", "flatten": "{}.flatten()", "reshape": "{}.reshape(-1)",
+                         "copy": "{}.copy()", "squeeze": "{}.squeeze()", "transpose": "{}.transpose()"}
+
+ROWS = (
+    # module constants (an int under channel_handle has no .handle: ACC104, as a literal 1)
+    *(CallRow(f"jax._src.interpreters.mlir.{name}", "builtins.int", f"mlir.{name} is a plain int",
+              f"mlir.{name}", value=True) for name in _MLIR_INT_CONSTANTS),
+    *(CallRow(f"jax.interpreters.mlir.{name}", "builtins.int", f"jax.interpreters.mlir.{name} is a plain int",
+              f"jax.interpreters.mlir.{name}", value=True) for name in _MLIR_PUBLIC_INT_CONSTANTS),
+    TypeRow(DEVICE, T.rejected("jax.Device", "use d.id"), "jaxlib._jax.Device", "jax.devices()[0]",
+            "a Device is rejected by the default hook; d.id is an int", annotation=("jax.Device",)),
+    TypeRow("list of jax.Device", DEVICE_LIST, "builtins.list", "jax.devices()",
+            "jax.devices() is a list of Device objects: json fails on its first element"),
+    CallRow("jax.devices", "list of jax.Device", "jax.devices() is a list of Devices", "jax.devices()"),
+    CallRow("jax.local_devices", "list of jax.Device", "jax.local_devices() is a list of Devices",
+            "jax.local_devices()"),
+    MemberRow("list of jax.Device", ELEMENT, "", DEVICE, "an element of jax.devices() is a Device"),
+    MemberRow("list of jax.Device", OPERATOR, "[:]", "list of jax.Device", "a slice of jax.devices() is a list of Devices",
+              "{}[:2]"),
+    MemberRow(DEVICE, ATTRIBUTE, "id", "builtins.int", "d.id is an int"),
+    MemberRow(DEVICE, ATTRIBUTE, "process_index", "builtins.int", "d.process_index is an int"),
+    MemberRow(DEVICE, ATTRIBUTE, "platform", "builtins.str", "d.platform is a str"),
+    MemberRow(DEVICE, ATTRIBUTE, "device_kind", "builtins.str", "d.device_kind is a str"),
+    CallRow("jax.process_index", "builtins.int", "jax.process_index() is an int", "jax.process_index()"),
+    CallRow("jax.process_count", "builtins.int", "jax.process_count() is an int", "jax.process_count()"),
+    CallRow("jax.device_count", "builtins.int", "jax.device_count() is an int", "jax.device_count()"),
+    CallRow("jax.local_device_count", "builtins.int", "jax.local_device_count() is an int",
+            "jax.local_device_count()"),
+    CallRow("jax.numpy.dtype", "numpy.dtype", "jnp.dtype(...) is a numpy.dtype", "jnp.dtype('float32')"),
+    CallRow("jax.default_backend", "builtins.str", "jax.default_backend() is a str", "jax.default_backend()"),
+    TypeRow("jax.Array", T.JAX_ARRAY, "jax.Array", "jnp.arange(3)", "a jax.Array is rejected by the default hook"),
+    # a primitive: `prim.bind(x, ...)`'s positional arguments are its operands, jax.Arrays (under jit
+    # the DynamicJaxprTracer the oracle's program fixtures measure: x.dtype a numpy.dtype,
+    # x.shape a tuple of ints, x.ndim an int; asynccfg_lint.analysis.programs.bind_operands)
+    TypeRow(PRIMITIVE, T.rejected("jax Primitive", "use its .name"), PRIMITIVE, "core.Primitive('probe')",
+            "a Primitive is rejected by the default hook"),
+    CallRow(PRIMITIVE, PRIMITIVE, "core.Primitive(name) is a Primitive", "core.Primitive('probe')"),
+    CallRow("jax.extend.core.Primitive", PRIMITIVE, "jax.extend.core.Primitive(name) is a Primitive",
+            "jax.extend.core.Primitive('probe')"),
+    MemberRow("jax.Array", ATTRIBUTE, "dtype", "numpy.dtype", "x.dtype of a jax.Array is a numpy.dtype"),
+    MemberRow("jax.Array", ATTRIBUTE, "shape", "tuple of int", "x.shape of a jax.Array is a tuple of ints"),
+    MemberRow("jax.Array", ATTRIBUTE, "ndim", "builtins.int", "x.ndim of a jax.Array is an int"),
+    MemberRow("jax.Array", ATTRIBUTE, "size", "builtins.int", "x.size of a jax.Array is an int"),
+    MemberRow("jax.Array", METHOD, "tolist", "JSON value", "x.tolist() of a jax.Array gives Python numbers"),
+    # batching rules (the positional dims_in JAX passes: params_rules.PARAMS_TABLES, tests/test_params_rules.py)
+    TypeRow(BATCH_DIMS, T.TUPLE.named("tuple of batch dimensions"), "builtins.tuple", "(0, None)",
+            "a batching rule's dims_in is a tuple of ints and Nones (batching.not_mapped): it serializes"),
+    MemberRow(BATCH_DIMS, ELEMENT, "", "builtins.int|builtins.NoneType",
+              "an element of dims_in is an operand's batch dimension, an int, or None when it is not batched"),
+    # abstract values
+    TypeRow(SHAPED, T.rejected("jax ShapedArray", "use its .shape and str(.dtype)"), SHAPED,
+            "core.ShapedArray((2, 4), np.float32)", "an abstract value is rejected by the default hook",
+            annotation=(SHAPED, "jax.core.ShapedArray")),
+    CallRow(SHAPED, SHAPED, "ShapedArray(shape, dtype) is a ShapedArray", "core.ShapedArray((2, 4), np.float32)"),
+    MemberRow(SHAPED, ATTRIBUTE, "dtype", "numpy.dtype", "aval.dtype is a numpy.dtype (Float32DType here)"),
+    MemberRow(SHAPED, ATTRIBUTE, "shape", "tuple of int", "aval.shape is a tuple of ints"),
+    MemberRow(SHAPED, ATTRIBUTE, "ndim", "builtins.int", "aval.ndim is an int"),
+    MemberRow(SHAPED, ATTRIBUTE, "size", "builtins.int", "aval.size is an int"),
+    MemberRow(SHAPED, ATTRIBUTE, "weak_type", "builtins.bool", "aval.weak_type is a bool"),
+    TypeRow(FUTURE, T.rejected("jax AbstractFuture", "use its .inner_aval's shape and dtype"), FUTURE,
+            "ctx.avals_out[0]", "an async primitive's output aval is an AbstractFuture, rejected by the default hook",
+            annotation=(FUTURE, "jax.core.AbstractFuture")),
+    MemberRow(FUTURE, ATTRIBUTE, "inner_aval", SHAPED, "future.inner_aval is the ShapedArray it wraps"),
+    MemberRow(FUTURE, ATTRIBUTE, "dtype", "numpy.dtype", "future.dtype is its inner aval's numpy.dtype"),
+    MemberRow(FUTURE, ATTRIBUTE, "shape", "tuple of int", "future.shape is its inner aval's tuple of ints"),
+    MemberRow(FUTURE, ATTRIBUTE, "ndim", "builtins.int", "future.ndim is an int"),
+    MemberRow(FUTURE, ATTRIBUTE, "size", "builtins.int", "future.size is an int"),
+    # the lowering context
+    TypeRow(CONTEXT, T.OBJECT.named("LoweringRuleContext"), CONTEXT, "ctx",
+            "the lowering rule's context is rejected by the default hook",
+            annotation=(CONTEXT, "jax.interpreters.mlir.LoweringRuleContext")),
+    TypeRow("tuple of ShapedArray", T.rejected("tuple of jax ShapedArray", "use each aval's .shape and str(.dtype)"),
+            "builtins.tuple", "ctx.avals_in", "ctx.avals_in is a tuple of ShapedArrays: json fails on its elements"),
+    TypeRow("list of output avals", T.rejected("list of jax abstract values", "use each aval's .shape and str(.dtype)"),
+            "builtins.list", "ctx.avals_out",
+            "ctx.avals_out is a list (of AbstractFuture for an async primitive): json fails on its elements"),
+    MemberRow(CONTEXT, ATTRIBUTE, "avals_in", "tuple of ShapedArray", "ctx.avals_in is a tuple of ShapedArrays"),
+    MemberRow(CONTEXT, ATTRIBUTE, "avals_out", "list of output avals", "ctx.avals_out is a list of avals"),
+    MemberRow("tuple of ShapedArray", ELEMENT, "", SHAPED, "an element of ctx.avals_in is a ShapedArray"),
+    MemberRow("list of output avals", ELEMENT, "", f"{FUTURE}|{SHAPED}",
+              "an element of ctx.avals_out is an AbstractFuture (async) or a ShapedArray"),
+    MemberRow(CONTEXT, ATTRIBUTE, "module_context", MODULE_CONTEXT, "ctx.module_context is a ModuleContext"),
+    TypeRow(MODULE_CONTEXT, T.OBJECT.named("ModuleContext"), MODULE_CONTEXT, "ctx.module_context",
+            "the module context is rejected by the default hook", annotation=(MODULE_CONTEXT,)),
+    MemberRow(MODULE_CONTEXT, METHOD, "new_channel", "builtins.int", "module_context.new_channel() is a plain int"),
+    MemberRow(MODULE_CONTEXT, ATTRIBUTE, "platforms", "tuple of str", "module_context.platforms is a tuple of strs"),
+    MemberRow(MODULE_CONTEXT, ATTRIBUTE, "axis_context", SPMD,
+              "module_context.axis_context is an SPMDAxisContext under shard_map (the lowering this models)"),
+    TypeRow(SPMD, T.OBJECT.named("SPMDAxisContext"), SPMD, "ctx.module_context.axis_context",
+            "an axis context is rejected by the default hook", annotation=(SPMD, "jax.sharding.SPMDAxisContext")),
+    MemberRow(SPMD, ATTRIBUTE, "mesh", MESH, "axis_context.mesh is a Mesh"),
+    MemberRow(SPMD, ATTRIBUTE, "manual_axes", "builtins.frozenset", "axis_context.manual_axes is a frozenset"),
+    TypeRow(MESH, T.OBJECT.named("jax.sharding.Mesh"), MESH, "ctx.module_context.axis_context.mesh",
+            "a Mesh is rejected by the default hook", annotation=(MESH, "jax.sharding.Mesh")),
+    TypeRow("numpy.ndarray of jax.Device", DEVICE_ARRAY, "numpy.ndarray", "ctx.module_context.axis_context.mesh.devices",
+            "mesh.devices is an object ndarray of Devices: the default hook's .tolist() gives Devices, which json rejects"),
+    TypeRow("numpy.ndarray of int", T.NUMPY_ARRAY.named("numpy.ndarray of int"), "numpy.ndarray",
+            "ctx.module_context.axis_context.mesh.device_ids", "mesh.device_ids is an int ndarray: it serializes"),
+    TypeRow("mesh shape", T.DICT.named("collections.OrderedDict"), "collections.OrderedDict",
+            "ctx.module_context.axis_context.mesh.shape", "mesh.shape is an OrderedDict of axis name to size: it serializes"),
+    MemberRow(MESH, ATTRIBUTE, "devices", "numpy.ndarray of jax.Device", "mesh.devices is an ndarray of Devices"),
+    MemberRow(MESH, ATTRIBUTE, "device_ids", "numpy.ndarray of int", "mesh.device_ids is an ndarray of ints"),
+    MemberRow(MESH, ATTRIBUTE, "shape", "mesh shape", "mesh.shape is an OrderedDict"),
+    MemberRow(MESH, ATTRIBUTE, "axis_names", "tuple of str", "mesh.axis_names is a tuple of strs"),
+    MemberRow(MESH, ATTRIBUTE, "size", "builtins.int", "mesh.size is an int"),
+    MemberRow("numpy.ndarray of jax.Device", METHOD, "tolist", "list of jax.Device",
+              "mesh.devices.tolist() is a list of Devices"),
+    *(MemberRow("numpy.ndarray of jax.Device", METHOD, name, "numpy.ndarray of jax.Device",
+                f"mesh.devices.{name}(...) is again an object ndarray of Devices", probe, with_arguments=True)
+      for name, probe in _DEVICE_ARRAY_METHODS.items()),
+    *(CallRow(f"numpy.{func}", "numpy.ndarray of jax.Device", f"np.{func} of {data} is an object ndarray of Devices",
+              f"np.{func}({probe})", argument=data)
+      for func in ("array", "asarray")
+      for data, probe in (("list of jax.Device", "jax.devices()"),
+                          ("numpy.ndarray of jax.Device", "ctx.module_context.axis_context.mesh.devices"))),
+    MemberRow("numpy.ndarray of int", METHOD, "tolist", "JSON value", "mesh.device_ids.tolist() is a list of ints"),
+    MemberRow("mesh shape", OPERATOR, "[]", "builtins.int", "mesh.shape[name] is the axis size, an int", "{}['i']"),
+    MemberRow("mesh shape", METHOD, "keys", "odict_keys", "mesh.shape.keys() is an odict_keys view, which is rejected"),
+    MemberRow("mesh shape", METHOD, "values", "odict_values", "mesh.shape.values() is an odict_values view"),
+    MemberRow("mesh shape", METHOD, "items", "odict_items", "mesh.shape.items() is an odict_items view"),
+)

@@ -1,0 +1,67 @@
+"""numpy (measured with numpy 2.5.5): arrays, their attributes and whole-array reductions, dtypes,
+numpy bools from ``.any()``/``.all()``, and the elements of ``np.unique``.
+
+JAX's ``_json_default`` converts ``np.integer``, ``np.floating`` and ``np.ndarray`` (with
+``.tolist()``); ``numpy.bool`` and ``numpy.dtype`` are rejected, and none of them is a valid key
+except the float subclass ``numpy.float64``.
+"""
+
+from __future__ import annotations
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, CallRow, MemberRow, TypeRow
+
+IMPORTS = "import numpy as np; import numpy"
+
+_ARRAY_REDUCTIONS = ("sum", "mean", "std", "var", "prod")
+
+ROWS = (
+    TypeRow("numpy.ndarray", T.NUMPY_ARRAY, "numpy.ndarray", "np.arange(3)",
+            "an ndarray is converted with .tolist() by the default hook", annotation=()),
+    TypeRow("numpy.ndarray of numbers", T.NUMPY_ARRAY.named("numpy.ndarray"), "numpy.ndarray",
+            "np.unique(np.array([2, 1, 2]))", "np.unique of numbers is an ndarray of numpy numbers"),
+    TypeRow("numpy.dtype", T.DTYPE, "numpy.dtype", "np.dtype('float32')",
+            "a dtype is rejected by the default hook; str(d) or d.name is a str", annotation=("numpy.dtype",)),
+    TypeRow("numpy.bool_", T.NUMPY_BOOL, "numpy.bool", "np.bool_(True)",
+            "a numpy bool is not an np.integer: the default hook rejects it", exact=True),
+    TypeRow("numpy number", T.NUMPY_NUMBER, "numpy.number", "np.array([1, 2]).sum()",
+            "a numpy int or float scalar is converted by the default hook; not a key (only float64 is, a float subclass)"),
+    TypeRow("numpy.float64", T.NUMPY_FLOAT64, "numpy.float64", "np.array([1]).mean()",
+            "a float64 is a float subclass: it serializes and is a valid key", exact=True),
+    TypeRow("numpy integer", T.NUMPY_INT, "numpy.integer", "np.unique(np.array([2, 1]))[0]",
+            "a numpy integer is converted by the default hook but is not a valid key (TypeError)"),
+    CallRow("numpy.dtype", "numpy.dtype", "np.dtype(...) is a dtype", "np.dtype('float32')"),
+    # (np.all/np.any are no rows: of a jax array they are a jax.Array; asynccfg_lint.analysis.infer.arrays._reduction)
+    CallRow("numpy.unique", "numpy.ndarray of numbers", "np.unique(a) is an ndarray", "np.unique(np.array([2, 1, 2]))"),
+    MemberRow("numpy.ndarray of numbers", ELEMENT, "", "numpy number",
+              "an element of np.unique is a numpy scalar of its dtype (an np.int64 here)"),
+    MemberRow("numpy.ndarray of numbers", METHOD, "tolist", "JSON value", "a.tolist() gives Python numbers"),
+    *(MemberRow(owner, ATTRIBUTE, "dtype", "numpy.dtype", "a.dtype is a numpy.dtype")
+      for owner in ("numpy.ndarray", "numpy.ndarray of numbers")),
+    *(MemberRow(owner, ATTRIBUTE, "shape", "tuple of int", "a.shape is a tuple of ints")
+      for owner in ("numpy.ndarray", "numpy.ndarray of numbers")),
+    *(MemberRow("numpy.ndarray", ATTRIBUTE, name, "builtins.int", f"a.{name} is an int")
+      for name in ("ndim", "size", "itemsize", "nbytes")),
+    *(MemberRow("numpy.ndarray", METHOD, name, "numpy number", f"a.{name}() over the whole array is a numpy scalar",
+                ("np.array([1, 2])." if name in ("sum", "prod") else "np.array([1.5], dtype=np.float32).") + name + "()")
+      for name in _ARRAY_REDUCTIONS),
+    *(MemberRow(owner, METHOD, name, "numpy.bool_", f"a.{name}() over the whole array is a numpy bool",
+                "np.array([0, 1])." + name + "()" if owner == "numpy.ndarray" else None)
+      for owner in ("numpy.ndarray", "numpy.bool_") for name in ("any", "all")),
+    MemberRow("numpy.ndarray", METHOD, "tolist", "JSON value", "a.tolist() of a numeric array gives Python numbers",
+              "np.array([1, 2]).tolist()"),
+    TypeRow("numpy.finfo", T.OBJECT.named("numpy.finfo"), "numpy.finfo", "np.finfo(np.float32)",
+            "a finfo object is rejected by the default hook"),
+    CallRow("numpy.finfo", "numpy.finfo", "np.finfo(t) is a finfo object", "np.finfo(np.float32)"),
+    *(MemberRow("numpy.finfo", ATTRIBUTE, name, "numpy number", f"np.finfo(t).{name} is a numpy float of t",
+                "np.finfo(np.float32)." + name) for name in ("max", "min", "eps", "tiny")),
+    MemberRow("numpy.finfo", ATTRIBUTE, "bits", "builtins.int", "np.finfo(t).bits is an int"),
+    MemberRow("numpy.dtype", ATTRIBUTE, "name", "builtins.str", "d.name is a str"),
+    MemberRow("numpy.dtype", ATTRIBUTE, "kind", "builtins.str", "d.kind is a str"),
+    MemberRow("numpy.dtype", ATTRIBUTE, "str", "builtins.str", "d.str is a str"),
+    MemberRow("numpy.dtype", ATTRIBUTE, "itemsize", "builtins.int", "d.itemsize is an int"),
+    MemberRow("numpy.bool_", METHOD, "item", "builtins.bool", "b.item() is a Python bool"),
+    MemberRow("numpy number", METHOD, "item", "builtins.int|builtins.float",
+              "x.item() of a numpy number is a Python int or float"),
+    MemberRow("numpy integer", METHOD, "item", "builtins.int", "x.item() of a numpy integer is a Python int"),
+)

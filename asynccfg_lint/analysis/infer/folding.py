@@ -1,0 +1,118 @@
+"""Number folding: the values of int and float constant expressions, as JAX's serializer would see them.
+
+``2**70`` and ``1 << 70`` matter under XLA's int64 keys (:func:`~asynccfg_lint.analysis.jax_facts.reads_as_int64`);
+``np.float32("1e39")`` is infinity (ACC103). Ints longer than Python prints
+(``INT_MAX_STR_DIGITS``, jax 0.12.0.1's ``json.dumps`` raises) are clamped to a stand-in.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import struct
+
+import libcst as cst
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer.values import Inferred
+from asynccfg_lint.analysis.jax_facts import INT_MAX_STR_DIGITS, reads_as_int64
+
+#: float constructors -> the ``struct`` format of their width when narrower than a double
+#: (``np.float32("1e39")`` is infinity; JAX's hook then emits ``float(x)``)
+FLOAT_CONSTRUCTORS: dict[str, str | None] = {
+    "builtins.float": None,
+    "numpy.float64": None,
+    "numpy.double": None,
+    "numpy.float_": None,
+    "numpy.longdouble": None,  # converted with float() by _json_default: past a double's range it is infinity
+    "numpy.float32": "f",
+    "numpy.single": "f",
+    "numpy.float16": "e",
+    "numpy.half": "e",
+}
+
+
+#: ints at least this large have more than INT_MAX_STR_DIGITS digits: json.dumps cannot print them.
+_UNPRINTABLE_INT = 10**INT_MAX_STR_DIGITS
+
+
+#: constant folding stops above this many bits; larger results are only known to be unprintable.
+_MAX_FOLD_BITS = 16 * INT_MAX_STR_DIGITS  # ~3.3 bits per decimal digit: far past the print limit
+
+
+_INT_OPERATORS = {
+    cst.Add: operator.add,
+    cst.Subtract: operator.sub,
+    cst.Multiply: operator.mul,
+    cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift,
+}
+
+
+def int_constant(expr: cst.BaseExpression) -> int | None:
+    """The value of an int constant expression (literals, unary -/+, ``+ - * ** <<``), else ``None``.
+
+    ``2**70`` and ``1 << 70`` matter under XLA's int64 keys. Results too long to compute
+    cheaply are clamped to a stand-in with the right sign that is still too long to print.
+    """
+    if isinstance(expr, cst.Integer):
+        text = expr.value.replace("_", "").lower()
+        if not text.startswith(("0x", "0o", "0b")) and len(text) > INT_MAX_STR_DIGITS:
+            return _UNPRINTABLE_INT  # int() would refuse the text itself
+        return int(text, 0)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        inner = int_constant(expr.expression)
+        if inner is None:
+            return None
+        return -inner if isinstance(expr.operator, cst.Minus) else inner
+    if not isinstance(expr, cst.BinaryOperation) or type(expr.operator) not in _INT_OPERATORS:
+        return None
+    left, right = int_constant(expr.left), int_constant(expr.right)
+    if left is None or right is None:
+        return None
+    if isinstance(expr.operator, (cst.Power, cst.LeftShift)):
+        if right < 0:
+            return None  # a float, or ValueError
+        if isinstance(expr.operator, cst.Power):
+            trivial, bits = abs(left) <= 1, left.bit_length() * right  # 0**n, 1**n, (-1)**n stay small
+        else:
+            trivial, bits = left == 0, left.bit_length() + right
+        if not trivial and bits > _MAX_FOLD_BITS:
+            negative = left < 0 and (isinstance(expr.operator, cst.LeftShift) or right % 2 == 1)
+            return -_UNPRINTABLE_INT if negative else _UNPRINTABLE_INT
+    result = _INT_OPERATORS[type(expr.operator)](left, right)
+    if result.bit_length() > _MAX_FOLD_BITS:
+        return _UNPRINTABLE_INT if result > 0 else -_UNPRINTABLE_INT
+    return result
+
+
+def int_inferred(value: int) -> Inferred:
+    """What an int of known ``value`` is: unprintable past 4300 digits (ValueError), else an int."""
+    if abs(value) >= _UNPRINTABLE_INT:
+        return Inferred(T.rejected(f"int with more than {INT_MAX_STR_DIGITS} digits", "keep ints in the int64 range"))
+    return Inferred(T.INT, beyond_int64=not reads_as_int64(value))
+
+
+def parse_float(text: str, width: str | None) -> float | None:
+    """The value a float constructor makes of the string ``text``; ``None`` when it is not a number.
+
+    ``width`` is the ``struct`` format of a type narrower than a double: a value past its
+    largest finite number becomes an infinity, as numpy rounds it.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if width is not None and math.isfinite(value):
+        try:
+            return struct.unpack(width, struct.pack(width, value))[0]  # "f" rounds past the range to inf
+        except OverflowError:  # "e" raises instead
+            return math.copysign(math.inf, value)
+    return value
+
+
+def float_inferred(pytype: T.PyType, value: float) -> Inferred:
+    """What a float of known ``value`` is: non-finite (ACC103), or maybe too large for XLA's integer keys."""
+    if math.isinf(value) or math.isnan(value):
+        return Inferred(pytype, nonfinite=True)
+    return Inferred(pytype, beyond_int64=not reads_as_int64(value))

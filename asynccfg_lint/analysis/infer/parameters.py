@@ -1,0 +1,188 @@
+"""What a parameter may hold: its default, its annotation, and what the callers the module shows pass.
+
+Mixed into :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`. Callers are never all visible in
+general (JAX calls a registered rule; anything public may be called from elsewhere), so a default
+is a value like any other and an unannotated parameter is unknown — unless its default is a
+JSON scalar literal, whose type stands for what unseen callers pass (as pyright infers it), or
+where the callers are known: a batching or differentiation rule registered here is called by JAX with the params
+of an equation of its primitive, i.e. with the keywords of that primitive's ``bind`` calls
+(:func:`asynccfg_lint.analysis.params_rules.params_rules`), and a module-private function whose every
+reference is a call is called only by those calls (:func:`asynccfg_lint.analysis.params_rules.visible_calls`),
+and a registered lowering rule's keyword that is not a derived sink holds what the module's binds of
+its primitive pass (:meth:`ParameterInference._bound_keyword`).
+The two feed each other (a batcher binds its primitive again with what it was given), so a
+parameter's sources are followed once at a time: a cycle adds nothing beyond what enters it from
+outside (the least fixed point), and what was found inside an unfinished cycle is not memoized.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from asynccfg_lint.analysis.infer import lookup
+from asynccfg_lint.analysis.infer.catalog.jax_ import BATCH_DIMS
+from asynccfg_lint.analysis.infer.model import Known
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.programs import (
+    JAX_ARRAY,
+    LOWERING_RULE_CONTEXT,
+    PRIMITIVE,
+    bind_operands,
+    is_rule_context,
+    rule_registrations,
+)
+from asynccfg_lint.analysis.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
+from asynccfg_lint.analysis.functions import summarised_name
+from asynccfg_lint.analysis.resolution import Binding, enclosing
+from asynccfg_lint.analysis.summaries import sink_uses
+
+
+class ParameterInference:
+    """Parameter inference for :class:`~asynccfg_lint.analysis.classifier.ValueClassifier` (uses ``_active``, ``_cut``)."""
+
+    def _parameter(self, expr: cst.CSTNode, binding: Binding, param: cst.Param, depth: int) -> list[Origin]:
+        """What a parameter may hold: its default, and what callers pass (its annotation, the callers
+        the module shows, else unknown). The first parameter of a registered lowering rule is
+        ``mlir.LoweringRuleContext``, annotated or not; an unannotated parameter the function passes
+        to a primitive's ``bind`` as an operand is a ``jax.Array``
+        (:func:`~asynccfg_lint.analysis.programs.bind_operands`)."""
+        if id(param) in self._following:  # a cycle through this parameter's own callers: nothing new
+            self._cut.add(id(param))
+            return []
+        result = self.origins(param.default, depth + 1) if param.default is not None else []
+        if is_rule_context(self.parsed, param):
+            result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
+        elif binding.annotation is not None:
+            result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+        elif self._is_bind_operand(param, depth):
+            result.append(Origin(expr, Inferred(self.catalog.types[JAX_ARRAY].verdict,
+                                                model=Known(frozenset({JAX_ARRAY})))))
+        else:
+            self._following.add(id(param))
+            try:
+                passed = self._passed(expr, param, depth)
+            finally:
+                self._following.discard(id(param))
+                self._cut.discard(id(param))
+            result += passed if passed is not None else [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
+        return result
+
+    def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
+        """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
+        function = self.parsed.parents.get(self.parsed.parents.get(param))
+        if not isinstance(function, cst.FunctionDef):
+            return False
+        receivers = bind_operands(self.parsed, function).get(param.name.value)
+        if not receivers:
+            return False
+        primitive = Known(frozenset({PRIMITIVE}))
+        return all(origins and all(lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) == primitive
+                                   for o in origins)
+                   for origins in (self.origins(r, depth + 1) for r in receivers))
+
+    def _passed(self, expr: cst.CSTNode, param: cst.Param, depth: int) -> list[Origin] | None:
+        """What the callers of ``param``'s function the module shows pass for it; ``None`` when they are not all shown."""
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef):
+            return None
+        name = param.name.value
+        lowerings = [r for r in rule_registrations(self.parsed, function) if name not in r.bound]
+        top_level = isinstance(self.parsed.parents.get(function), cst.Module)
+        if not top_level and not lowerings:  # (a registered static or class method is a rule too)
+            return None
+        rules = [r for r in params_rules(self.parsed) if r.function is function] if top_level else []
+        calls = visible_calls(self.parsed, function) if top_level else None
+        if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
+            calls = lowerings = []  # a derived sink's parameter: what its calls (binds) pass is checked at each
+        if not rules and not calls and not lowerings:
+            return None
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        # callers elsewhere: unknown (a lowering rule's caller is JAX, with a bind's keywords)
+        unseen = calls is None and not lowerings and not _literal_scalar(param.default)
+        result: list[Origin] = [Origin(expr, UNKNOWN)] if unseen else []
+        for rule in rules:
+            slot = index - rule.bound if index is not None else None
+            if slot is not None and slot < 0:  # bound by the registration's functools.partial: not followed
+                result.append(Origin(expr, UNKNOWN))
+            elif slot is not None and slot < len(rule.leading):  # what JAX passes positionally
+                known = Known(frozenset({BATCH_DIMS})) if rule.leading[slot] == DIMS_IN else None
+                result += self._typed(expr, lookup.typed(self.catalog, known)) or [Origin(expr, UNKNOWN)]
+            else:  # an equation param: what each bind of the primitive passes as this keyword
+                binds = bind_calls(self.parsed, rule.primitive)
+                for call in binds:
+                    result += self._argument_origins(call, name, None, [Origin(expr, UNKNOWN)], depth)
+                if param.default is None and not any(a.keyword is not None and a.keyword.value == name
+                                                     for call in binds for a in call.args):
+                    result.append(Origin(expr, UNKNOWN))  # no bind names it: a transpose's operand, or unseen binds
+        for registration in lowerings:  # JAX calls a lowering rule with the keywords of a bind of its primitive
+            result += self._bound_keyword(expr, param, registration.primitive, depth)
+        spread = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
+        for call in calls or ():
+            result += self._argument_origins(call, name, index, spread, depth)
+        return result
+
+    def _bound_keyword(self, expr: cst.CSTNode, param: cst.Param, primitive: frozenset[str], depth: int) -> list[Origin]:
+        """What a registered lowering rule's keyword ``param`` holds when the rule does not put it into
+        its config as it is (``knobs.level``, ``Tuner(n).eager``): what this module's binds of
+        ``primitive`` pass for it, as an argument reaches a parameter at a visible call; unknown as
+        well when another module of the project names the primitive (its binds are not followed),
+        or when no bind here passes it and it has no default."""
+        name = param.name.value
+        binds = bind_calls(self.parsed, primitive)
+        result: list[Origin] = []
+        for call in binds:
+            result += self._argument_origins(call, name, None, [Origin(expr, UNKNOWN)], depth)
+        elsewhere = self.workspace is not None and any(
+            self.workspace.named_elsewhere(q.rpartition(".")[2], q.rpartition(".")[0]) for q in primitive)
+        passed = any(a.keyword is not None and a.keyword.value == name for call in binds for a in call.args)
+        if elsewhere or not passed and param.default is None:
+            result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _argument_origins(self, call: cst.Call, name: str, index: int | None, spread: list[Origin],
+                          depth: int) -> list[Origin]:
+        """What ``call`` passes for the parameter ``name`` (at position ``index``, if positional).
+
+        ``spread`` is what a ``*args``/``**kwargs`` argument that may hold it passes: like an unseen
+        caller (``def all_gather_start(*args, **kwargs): return _all_gather(*args, **kwargs)``).
+        """
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return self._source(arg.value, depth)
+        positional = []
+        for arg in call.args:
+            if arg.star == "*":
+                return spread  # f(*args): any position
+            if arg.keyword is None and not arg.star:
+                positional.append(arg.value)
+        if index is not None and index < len(positional):
+            return self._source(positional[index], depth)
+        if any(arg.star == "**" for arg in call.args):
+            return spread  # f(**params): the keyword may be in it
+        return []  # left out: the default (already counted)
+
+    def _source(self, value: cst.BaseExpression, depth: int) -> list[Origin]:
+        """The origins of an argument, or nothing when it is being followed already (a cycle)."""
+        if id(value) in self._active:
+            self._cut.update(self._following)
+            return []
+        return self.origins(value, depth + 1)
+
+
+def _literal_scalar(default: cst.BaseExpression | None) -> bool:
+    """True for a default written as a JSON scalar literal: an int, float, str, ``True`` or ``False`` (not ``None``).
+
+    Such a default stands for what callers the module does not show pass, as pyright infers an
+    unannotated parameter's type from its default (``def all_gather(x, axis_name, *, tiled=False)``:
+    a bool). ``None`` says nothing of the type of the values it stands in for.
+    """
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, (cst.Minus, cst.Plus)):
+        default = default.expression
+    if isinstance(default, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(default, cst.Name):
+        return default.value in ("True", "False")
+    if isinstance(default, cst.SimpleString):
+        return "b" not in default.prefix.lower()
+    return False

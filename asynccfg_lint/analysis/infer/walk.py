@@ -1,0 +1,507 @@
+"""The inference walk: what each expression of one module is, by its syntax, bindings and the type catalog.
+
+The entry point is :meth:`InferenceWalk.origins`, memoized per node and bounded by
+:data:`~asynccfg_lint.analysis.tracer.MAX_DEPTH`; calls, arrays, classes and other modules' values are
+inferred by the mixins beside it (:mod:`.calls`, :mod:`.arrays`, :mod:`.classes`, :mod:`.relocation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from asynccfg_lint.analysis import type_verdicts as T
+from asynccfg_lint.analysis.infer import arguments, lookup
+from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, structured_item, tolist
+from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
+from asynccfg_lint.analysis.infer.folding import float_inferred, int_constant, int_inferred
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.resolution import (
+    Binding,
+    attribute_bindings,
+    bindings_of_name,
+    is_import,
+    qualified_names,
+    reaching,
+    string_value,
+    unpacked_value,
+)
+from asynccfg_lint.analysis.tracer import MAX_DEPTH
+from asynccfg_lint.analysis.functions import unpacked_values
+
+_OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
+
+
+class InferenceWalk:
+    """The walk over expressions, mixed into :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`.
+
+    Uses the attributes its ``__init__`` sets: ``parsed``, ``tracer``, ``catalog``, ``workspace``,
+    ``sanitizers``, and the memo ``_memo``/``_active``/``_synthetic``.
+    """
+
+    def origins(self, expr: cst.BaseExpression, depth: int = 0) -> list[Origin]:
+        """Return the sources ``expr`` may get its value from, each with what it is."""
+        key = id(expr)
+        if key in self._memo:
+            return self._memo[key]
+        if depth > MAX_DEPTH or key in self._active:
+            return [Origin(expr, UNKNOWN)]
+        self._active.add(key)
+        try:
+            result = self._origins(expr, depth)
+        finally:
+            self._active.discard(key)
+        if not self._cut:  # found inside an unfinished cycle through a parameter's callers: may be partial
+            self._memo[key] = result
+        return result
+
+    def _one(self, expr: cst.CSTNode, inferred: Inferred) -> list[Origin]:
+        return [Origin(expr, inferred)]
+
+    @staticmethod
+    def _typed(expr: cst.CSTNode, found: list[lookup.Typed] | None) -> list[Origin] | None:
+        """Origins at ``expr`` for the catalog types ``found`` (one per member of a union), or ``None``."""
+        if found is None:
+            return None
+        first = found[0][0]
+        if len(found) > 1 and all((t.json, t.key_ok) == (first.json, first.key_ok) for t, _ in found):
+            # a union whose members JAX treats alike (OmegaConf.create: a DictConfig or a ListConfig) is one
+            # value, with a fix only where every member has the same one
+            verdict = replace(first, name=" or ".join(t.name for t, _ in found),
+                              fix=first.fix if all(t.fix == first.fix for t, _ in found) else None,
+                              key_fix=first.key_fix if all(t.key_fix == first.key_fix for t, _ in found) else None)
+            names = frozenset(name for _, known in found for name in known.names)
+            return [Origin(expr, Inferred(verdict, model=Known(names)))]
+        return [Origin(expr, Inferred(pytype, model=known)) for pytype, known in found]
+
+    def _member(self, expr: cst.CSTNode, receiver: cst.BaseExpression, kind: str, name: str, depth: int,
+                with_arguments: bool = False) -> list[Origin] | None:
+        """What the catalog says ``receiver``'s member is, when it knows every possible receiver."""
+        origins = self.origins(receiver, depth + 1)
+        if not origins or any(o.home is not None for o in origins):
+            return None
+        models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
+        return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
+
+    def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        value = int_constant(expr)
+        if value is not None:
+            return self._one(expr, int_inferred(value))
+        if isinstance(expr, cst.Float):
+            return self._one(expr, float_inferred(T.FLOAT, float(expr.value.replace("_", ""))))
+        if isinstance(expr, cst.Imaginary):
+            return self._one(expr, Inferred(T.COMPLEX))
+        if isinstance(expr, cst.Ellipsis):
+            return self._one(expr, Inferred(T.CONSTANTS["builtins.Ellipsis"][0]))
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return self._one(expr, Inferred(self._string_type(expr)))
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            kind = T.LIST if isinstance(expr, cst.List) else T.TUPLE
+            elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
+            return self._one(expr, Inferred(kind, elements=elements))
+        if isinstance(expr, (cst.Set, cst.SetComp)):
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"]))
+        if isinstance(expr, cst.ListComp):
+            return self._one(expr, Inferred(T.LIST, elements=(expr.elt,)))
+        if isinstance(expr, cst.GeneratorExp):
+            return self._one(expr, Inferred(T.GENERATOR))
+        if isinstance(expr, (cst.Dict, cst.DictComp)):
+            return self._one(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))
+        if isinstance(expr, cst.Lambda):
+            return self._one(expr, Inferred(T.FUNCTION))
+        if isinstance(expr, cst.IfExp):
+            return self.origins(expr.body, depth + 1) + self.origins(expr.orelse, depth + 1)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.origins(expr.left, depth + 1) + self.origins(expr.right, depth + 1)
+        if isinstance(expr, cst.NamedExpr):
+            return self.origins(expr.value, depth + 1)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._unary(expr, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(expr, depth)
+        if isinstance(expr, cst.Comparison):
+            return self._one(expr, Inferred(self._comparison(expr, depth)))
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr, depth)
+        return self._one(expr, UNKNOWN)
+
+    @staticmethod
+    def _string_type(expr: cst.BaseExpression) -> T.PyType:
+        node = expr
+        while isinstance(node, cst.ConcatenatedString):
+            node = node.left
+        prefix = node.prefix if isinstance(node, (cst.SimpleString, cst.FormattedString)) else ""
+        if "b" in prefix.lower():
+            return T.CALL_RESULTS["builtins.bytes"]
+        return T.STR
+
+    def _unary(self, expr: cst.UnaryOperation, depth: int) -> list[Origin]:
+        if isinstance(expr.operator, cst.Not):
+            return self._one(expr, Inferred(T.BOOL))
+        inner = self.origins(expr.expression, depth + 1)
+        return [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
+
+    def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
+        symbol = _OPERATOR_SYMBOLS.get(type(expr.operator))
+        modelled = self._member(expr, expr.left, OPERATOR, symbol, depth) if symbol is not None else None
+        if modelled is not None:  # Path("/") / "x", a datetime minus a datetime
+            return modelled
+        return self._operation(expr, expr.operator, self.origins(expr.left, depth + 1),
+                               self.origins(expr.right, depth + 1))
+
+    def _operation(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left_origins: list[Origin],
+                   right_origins: list[Origin]) -> list[Origin]:
+        """What ``left <operator> right`` is at ``expr``, from what each operand may be (also for ``x op= y``)."""
+        # elements of another module's list are that module's nodes: they are not carried over
+        left = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in left_origins]
+        right = [o.inferred if o.home is None else replace(o.inferred, elements=()) for o in right_origins]
+        result = self._combined(expr, operator, left, right)
+        if result[0].inferred.type is None and (len(left) > 1 or len(right) > 1) \
+                and all(i.type is not None for i in left + right):
+            # operands that may each be one of several kinds: each pair alone (0 + 1 is an int, inf + 1 infinite)
+            pairs = [self._combined(expr, operator, [a], [b])[0] for a in left for b in right]
+            return [o for k, o in enumerate(pairs) if o not in pairs[:k]]
+        return result
+
+    def _combined(self, expr: cst.CSTNode, operator: cst.BaseBinaryOp | cst.BaseAugOp, left: list[Inferred],
+                  right: list[Inferred]) -> list[Origin]:
+        """``left <operator> right`` for operands that may be any of ``left`` and ``right`` at once."""
+        combined = left + right
+        if any(i.type is None for i in combined):
+            return self._one(expr, UNKNOWN)
+        types = [i.type for i in combined]
+        for kind in T.ARRAY_TYPES:
+            arrays = [t for t in types if T.array_kind(t) is kind]
+            if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
+                # the result's shape and dtype are the operands' combined (jnp.int32(3) / 2 is a float
+                # array): only .tolist() is certain to keep the value
+                result = tolist(arrays[0]) if arrays[0].fix is not None else arrays[0]
+                return self._one(expr, Inferred(result))
+        if any(t is T.COMPLEX for t in types):  # 1 + 2j
+            return self._one(expr, Inferred(T.COMPLEX))
+        bitwise = isinstance(operator, (cst.BitOr, cst.BitAnd, cst.BitXor, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign))
+        if bitwise and len(set(types)) == 1 and types[0].name.startswith("enum"):
+            return self._one(expr, Inferred(types[0]))  # Flag.A | Flag.B is a member of the same flag
+        # inf // 2 and inf % 2 are NaN, but x / inf, x // inf and x % inf are finite for finite x
+        nonfinite = any(i.nonfinite for i in left) or (
+            any(i.nonfinite for i in right) and not isinstance(operator, (cst.Divide, cst.FloorDivide, cst.Modulo, cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign))
+        )
+        if all(t.json is T.JsonKind.STRING for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
+            return self._one(expr, Inferred(T.STR))
+        if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
+            return self._one(expr, Inferred(T.STR))
+        if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t is T.NUMPY_BOOL for t in types):
+            dispatched = next((i.dispatched for i in combined if i.dispatched), None)
+            if dispatched:  # np.sum(x) + 1 of an x that may be a jax array: may be a jax.Array too
+                return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite, dispatched=dispatched))
+            if T.NUMPY_BOOL in types:  # np.True_ + 1 is a numpy.int64, np.True_ + True a numpy.bool (numpy 2.5.5)
+                booleans = all(t is T.NUMPY_BOOL or t is T.BOOL for t in types)
+                return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
+            if any(t.name.startswith("numpy") for t in types):
+                return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
+            if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
+                return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
+            return self._one(expr, Inferred(T.INT))
+        if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
+            elements = tuple(e for i in combined for e in i.elements)
+            return self._one(expr, Inferred(T.LIST, elements=elements))
+        return self._one(expr, UNKNOWN)
+
+    def _comparison(self, expr: cst.Comparison, depth: int) -> T.PyType | None:
+        operands = [expr.left] + [c.comparator for c in expr.comparisons]
+        if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+            return T.BOOL
+        return self._elementwise_bool(operands, depth, ufunc=False)
+
+    def _elementwise_bool(self, operands: list[cst.BaseExpression], depth: int, ufunc: bool) -> T.PyType | None:
+        """What a comparison of ``operands``, or a numpy predicate (``ufunc``) of them, gives.
+
+        An array operand makes it an array of bools (a jax.Array for a jax operand; a numpy predicate
+        of a list is an ndarray). Otherwise a numpy scalar operand, or any numpy predicate of
+        scalars, makes it a ``numpy.bool_`` (which JAX rejects), and a comparison of Python scalars
+        is a ``bool``. When an operand may be either a scalar or an array, the result is unknown.
+        Measured with numpy 2.5.5: ``np.sum(a) > 0``, ``np.array(True) > 0`` (a 0-d array),
+        ``np.isnan(1.0)`` are ``numpy.bool``; ``np.arange(3) > 0``, ``np.isnan([1.0])`` are arrays.
+        An ndarray of unknown shape counts as an array, as it always has for comparisons.
+        """
+        arrays: set[T.PyType] = set()
+        numpy_scalar = unknown = other = False
+        dispatched = None  # np.sum(x) of an x that may be a jax array: so may the comparison be
+        for operand in operands:
+            for origin in self.origins(operand, depth + 1):
+                inferred, pytype = origin.inferred, origin.inferred.type
+                dispatched = dispatched or inferred.dispatched
+                kind = T.array_kind(pytype)
+                if kind is T.NUMPY_ARRAY and inferred.ndim == 0 or inferred.numpy_scalar or T.is_numpy_scalar(pytype):
+                    numpy_scalar = True
+                elif kind is not None:
+                    arrays.add(kind)
+                elif ufunc and pytype is not None and pytype.json is T.JsonKind.ARRAY:
+                    arrays.add(T.NUMPY_ARRAY)  # numpy converts a list or tuple to an array
+                elif pytype is not None and pytype.json in SCALAR_KINDS:
+                    pass  # a Python scalar (or a str subclass such as numpy.str_)
+                elif pytype is None or pytype.name.startswith("numpy"):
+                    unknown = True  # unknown, or a "numpy value" that may be a scalar or an array
+                else:
+                    other = True  # a list, dict or object: Python compares it, numpy may broadcast against it
+        if ufunc and arrays:
+            # np.isnan(jax_array) is an ndarray, or a numpy.bool_ for a 0-d one: only numpy arrays are certain
+            return T.NUMPY_ARRAY if arrays == {T.NUMPY_ARRAY} else None
+        for kind in T.ARRAY_TYPES:  # element-wise comparison: an array of bools
+            if kind in arrays:
+                return kind
+        if unknown or other and (numpy_scalar or ufunc):
+            return None
+        if dispatched and numpy_scalar:
+            return T.dispatched_bool(dispatched)
+        return T.NUMPY_BOOL if numpy_scalar or ufunc else T.BOOL
+
+    def _constant(self, expr: cst.BaseExpression) -> list[Origin] | None:
+        for name in qualified_names(self.parsed, expr):
+            if name in T.CONSTANTS:
+                pytype, nonfinite = T.CONSTANTS[name]
+                return self._one(expr, Inferred(pytype, nonfinite=nonfinite))
+            module, _, attr = name.rpartition(".")
+            if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
+                return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
+            if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
+                dtype = self.catalog.types["torch.dtype"].verdict  # torch.float32 is a torch.dtype (catalog, by reading)
+                return self._one(expr, Inferred(dtype.named(f"torch.dtype ({name})"), model=TORCH_DTYPE))
+            read = self._typed(expr, lookup.typed(self.catalog, self.catalog.value(name)))
+            if read is not None:  # a library's module constant: mlir.COLLECTIVE_CHANNEL_ID is an int
+                return read
+        return None
+
+    def _name(self, expr: cst.Name, depth: int) -> list[Origin]:
+        constant = self._constant(expr)
+        if constant is not None:
+            return constant
+        bindings = bindings_of_name(self.parsed, expr)
+        if bindings and all(is_import(b) for b in bindings):
+            return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+        if not bindings:
+            return self._one(expr, UNKNOWN)
+        return self._from_bindings(expr, reaching(self.parsed, expr, bindings), depth)
+
+    def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
+        """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
+        result: list[Origin] = []
+        for binding in bindings:
+            node = binding.assignment.node if binding.assignment is not None else None
+            loop = self._loop_of(node) if isinstance(node, cst.Name) and binding.value is None else None
+            if isinstance(node, cst.Param):
+                result.extend(self._parameter(expr, binding, node, depth))
+            elif loop is not None:
+                result.extend(self._loop_element(expr, node, loop, depth))
+            elif binding.definition is not None:
+                kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
+                result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
+            elif binding.augmented is not None:
+                result.extend(self._augmented(expr, binding.augmented, depth))
+            elif binding.value is None and binding.unpacked is not None:  # `groups, n = helper(...)`
+                unpacked, index = binding.unpacked
+                elements = unpacked_values(self.parsed, unpacked, index)
+                if elements is None:  # `aval, = ctx.avals_in`: an element of what is unpacked
+                    result.extend(self._member(expr, unpacked, ELEMENT, "", depth) or [Origin(expr, UNKNOWN)])
+                for element in elements or ():
+                    result.extend(self.origins(element, depth + 1))
+            elif binding.value is not None:
+                found = self.origins(binding.value, depth + 1)
+                if binding.annotation is not None and any(o.inferred.type is None for o in found):
+                    # `x: T = unknown()`: the declared type stands for what the checker cannot see
+                    found = [o for o in found if o.inferred.type is not None]
+                    found += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
+                result.extend(found)
+            elif binding.annotation is not None:
+                result.extend(Origin(expr, i) for i in self.from_annotation(binding.annotation))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _loop_of(self, name: cst.Name) -> cst.For | cst.CompFor | None:
+        """The ``for`` loop or comprehension whose target binds ``name`` (also inside a tuple target)."""
+        parent = self.parsed.parents.get(name)
+        child: cst.CSTNode = name
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            child, parent = parent, self.parsed.parents.get(parent)
+        return parent if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child else None
+
+    def _loop_element(self, expr: cst.CSTNode, name: cst.Name, loop: cst.For | cst.CompFor, depth: int) -> list[Origin]:
+        """What the loop variable ``name`` takes: one element of what the loop or comprehension iterates.
+
+        The catalog's element type (``for d in jax.devices()``: a Device; ``range(...)``: ints); each
+        element of a list or tuple display the loop runs over (also through a name or a default; a
+        target ``a, b`` takes the matching parts of tuple-display elements); one element of a 1-d
+        numpy array whose element type the code shows (``np.arange(4)``: a numpy number); else unknown.
+        """
+        if loop.target is name:
+            modelled = self._member(expr, loop.iter, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
+        result: list[Origin] = []
+        for origin in self.origins(loop.iter, depth + 1):
+            inferred = origin.inferred
+            if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
+                result.append(Origin(expr, Inferred(T.INT)))
+            elif origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
+                    and inferred.elements and not isinstance(origin.node, cst.Call):
+                for element in inferred.elements:
+                    value = element if loop.target is name else unpacked_value(loop.target, name, element)
+                    result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
+            elif loop.target is name and T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 \
+                    and inferred.item is not None:
+                result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result or [Origin(expr, UNKNOWN)]
+
+    def _parsed_argument(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
+        """``args.<dest>`` of ``args = parser.parse_args(...)``: what the matching ``add_argument`` makes.
+
+        A ``type=`` callable's result (an Enum class of the module gives its member; ``int``, a
+        float; ``pathlib.Path``, a path), a ``str`` without one; a ``bool`` for ``store_true``; a
+        list of those for ``nargs``/``append``; plus the default when it is not a string (used as is).
+        """
+        receivers = self.origins(expr.value, depth + 1)
+        if not receivers or any(o.inferred.model != NAMESPACE or o.home is not None for o in receivers):
+            return None
+        result: list[Origin] = []
+        for receiver in receivers:
+            parser = arguments.parser_of(receiver.node)
+            found = arguments.argument(self.parsed, parser, expr.attr.value) if parser is not None else None
+            if found is None:
+                return None
+            if found.action in arguments.BOOL_ACTIONS:
+                values = [Origin(expr, Inferred(T.BOOL))]
+            elif found.action == "count":
+                values = [Origin(expr, Inferred(T.INT))]
+            elif found.type is None:
+                values = [Origin(expr, Inferred(T.STR))]
+            else:  # what calling type(...) on a string gives
+                call = cst.Call(func=found.type, args=[cst.Arg(cst.SimpleString('""'))])
+                self._synthetic.append(call)
+                values = [replace(o, node=expr) if o.node is call else o for o in self._call(call, depth + 1)]
+            if found.listed:
+                values = [Origin(expr, Inferred(T.LIST.named(f"list of {v.inferred.type.name}")
+                                                if v.inferred.type is not None and v.inferred.type.serializes
+                                                else v.inferred.type, model=v.inferred.model))
+                          for v in values]
+            result.extend(values)
+            if found.default is not None and string_value(found.default) is None:
+                result.extend(self.origins(found.default, depth + 1))
+        return result
+
+    def _augmented(self, expr: cst.Name, statement: cst.AugAssign, depth: int) -> list[Origin]:
+        """What ``name`` holds after ``name op= value``: the operation on what it held before and ``value``
+        (``d += 1`` of an int is an int, at the statement), as for ``name = name op value``."""
+        value = self.origins(statement.value, depth + 1)
+        if isinstance(statement.operator, cst.BitOrAssign) and all(o.inferred.type is T.DICT for o in value):
+            return [Origin(expr, Inferred(T.DICT, traced=self.tracer.trace(expr, depth + 1)))]
+        target = statement.target
+        if id(statement) in self._following:  # a loop's augmented assignments reach each other: nothing new
+            self._cut.add(id(statement))
+            return []
+        before = [b for b in bindings_of_name(self.parsed, target) or () if b.augmented is not statement] \
+            if isinstance(target, cst.Name) and depth <= MAX_DEPTH else []
+        previous: list[Origin] = []
+        if before:
+            self._following.add(id(statement))
+            try:
+                previous = self._from_bindings(target, reaching(self.parsed, target, before), depth + 1)
+            finally:
+                self._following.discard(id(statement))
+                self._cut.discard(id(statement))
+        if before and all(o.inferred.type is not None for o in previous + value):
+            return self._operation(statement, statement.operator, previous, value)  # n = 1; n += 2: an int
+        # an operand is not known: what is certain to be reported is a bad operand where it is written
+        bad = [o for o in previous if o.inferred.type is not None and not o.inferred.type.serializes]
+        bad += [replace(o, node=statement.value) if o.node is statement.value else o for o in value
+                if o.inferred.type is not None and not o.inferred.type.serializes]
+        return bad or [Origin(expr, UNKNOWN)]
+
+    def _attribute(self, expr: cst.Attribute, depth: int) -> list[Origin]:
+        constant = self._constant(expr)
+        if constant is not None:
+            return constant
+        member = self._enum_member(expr)
+        if member is not None:
+            return [member]
+        bindings = attribute_bindings(self.parsed, expr)
+        if bindings is not None:  # self.x / Cls.x: every assignment in the class
+            return self._from_bindings(expr, bindings, depth)
+        found = self._object_attribute(expr, depth)
+        if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
+            return found
+        attr = expr.attr.value
+        if attr in ("value", "name"):
+            base = self.origins(expr.value, depth + 1)
+            if base and all(o.inferred.member_value is not None or o.inferred.type is not None and o.inferred.type.name.startswith(("enum", "Enum")) for o in base):
+                if attr == "name":
+                    return self._one(expr, Inferred(T.STR))
+                result: list[Origin] = []
+                for origin in base:
+                    if origin.inferred.member_value is not None and origin.home is not None:
+                        peer = self._peer(origin.home)
+                        result.extend(self._arrived(o, origin.home, expr)
+                                      for o in peer.origins(origin.inferred.member_value, depth + 1))
+                    elif origin.inferred.member_value is not None:
+                        result.extend(self.origins(origin.inferred.member_value, depth + 1))
+                    elif origin.inferred.cls is not None and origin.home is None:  # some member: any member's value
+                        members = [v for name, v in class_assignments(origin.inferred.cls)
+                                   if v is not None and not (name.startswith("_") and name.endswith("_"))]
+                        result.extend(o for v in members for o in self.origins(v, depth + 1))
+                        if not members:
+                            result.append(Origin(expr, UNKNOWN))
+                    else:
+                        result.append(Origin(expr, UNKNOWN))
+                return result
+        modelled = self._member(expr, expr.value, ATTRIBUTE, attr, depth)
+        if modelled is not None:  # ctx.avals_in, aval.dtype, mesh.device_ids, p.parent
+            return modelled
+        parsed_argument = self._parsed_argument(expr, depth)
+        if parsed_argument is not None:  # args.mode of parser.add_argument("--mode", type=Mode)
+            return parsed_argument
+        # what an attribute of a receiver the catalog does not know is, by its name alone
+        if attr in ("ndim", "size", "itemsize", "nbytes"):
+            return self._one(expr, Inferred(T.INT))
+        if attr == "shape":
+            return self._one(expr, Inferred(T.TUPLE))
+        return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
+        index = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
+            modelled = self._member(expr, expr.value, OPERATOR, "[]", depth) or self._member(
+                expr, expr.value, ELEMENT, "", depth)
+            if modelled is not None:
+                return modelled
+        member = self._enum_member(expr)  # Mode["RING"]
+        if member is not None:
+            return [member]
+        if isinstance(index, cst.Slice):  # jax.devices()[:2]
+            modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
+            if modelled is not None:
+                return modelled
+        base = self.origins(expr.value, depth + 1)
+        result = []
+        for origin in base:
+            kind = T.array_kind(origin.inferred.type)
+            if origin.inferred.type is T.STRUCTURED_ARRAY:
+                result.append(Origin(expr, structured_item(expr)))
+            elif kind is T.NUMPY_ARRAY:
+                result.append(Origin(expr, array_item(origin.inferred, expr)))
+            elif kind is not None:  # indexing a jax.Array or torch.Tensor gives another one
+                result.append(Origin(expr, Inferred(kind)))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result

@@ -1,0 +1,189 @@
+"""Facts about JAX and XLA that the rules model, in one place.
+
+Source: ``jax/_src/lax/parallel.py`` of jax 0.12.0.1 (``_emit_async_start_custom_call``,
+``psum_scatter_start`` and the ``*_lowering`` rules that build async configs), and the
+measurements in the team's ``truth_table.md`` (jax 0.12.0.1, jaxlib 0.12.0.1, numpy 2.5.5,
+Python 3.12.1, CPU). Section numbers below refer to that table.
+
+``_emit_async_start_custom_call(target_name, ctx, x, cfg, called_computations=None)`` does::
+
+    cfg = dict(cfg)
+    if "channel_handle" in cfg:
+        cfg["channel_id"] = cfg.pop("channel_handle").handle
+    if "use_global_device_ids" in cfg:
+        cfg["use_global_device_ids"] = cfg["use_global_device_ids"].value
+    json.dumps(cfg, default=_json_default)   # default: np.integer, np.floating, np.ndarray only
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+JAX_VERSION = "0.12.0.1"
+
+EMIT_QUALNAME = "jax._src.lax.parallel._emit_async_start_custom_call"
+
+
+class SinkKind(Enum):
+    """What the sink argument carries."""
+
+    #: the argument is the whole config mapping
+    CONFIG = "config"
+    #: the argument is copied unconverted into the config under ``SinkSpec.key``, after being
+    #: bound as a jaxpr equation parameter (so it must also be hashable)
+    VALUE = "value"
+    #: the parameter is a ``**kwargs`` that becomes the config: the call's keyword arguments
+    #: other than ``SinkSpec.named`` are its entries
+    KEYWORDS = "keywords"
+
+
+@dataclass(frozen=True)
+class SinkSpec:
+    """A callable whose argument reaches JAX's config serializer.
+
+    Attributes:
+        qualnames: fully qualified names the callee may resolve to.
+        param: the parameter name (used for keyword arguments).
+        position: 0-based positional index, or ``None`` for keyword-only parameters.
+        kind: :class:`SinkKind` of the argument.
+        key: for ``SinkKind.VALUE``, the config key the value lands under.
+        wrapper_module: for a derived sink (a wrapper found by the summaries), the dotted name of
+            the module that defines it; ``None`` for built-in and configured sinks.
+        named: for ``SinkKind.KEYWORDS``, the wrapper's named parameters (keywords that are not
+            config entries).
+        used_at: for a sink of a primitive's ``bind`` (:mod:`asynccfg_lint.analysis.programs`), the
+            qualified name of the registered lowering rule that puts the keyword into its config;
+            diagnostics at a ``bind`` argument name where (``path:line``).
+        used_param: the rule's parameter the keyword ``param`` arrives in, when the two differ
+            (a lambda rule ``lambda ctx, x, *, g: rule(ctx, x, groups=g)``); ``None``: ``param``.
+    """
+
+    qualnames: frozenset[str]
+    param: str
+    position: int | None
+    kind: SinkKind
+    key: str | None = None
+    wrapper_module: str | None = None
+    named: frozenset[str] = frozenset()
+    used_at: str | None = None
+    used_param: str | None = None
+
+    @property
+    def short_names(self) -> frozenset[str]:
+        """The last dotted component of each qualified name: what the prefilter looks for.
+
+        For a primitive's ``bind`` (``used_at`` set) it is the primitive's name (``my_start_p``):
+        every call names it, and ``bind`` alone is in almost every file of JAX.
+        """
+        if self.used_at is not None:
+            return frozenset(name.rsplit(".", 2)[-2] for name in self.qualnames if name.count(".") >= 1)
+        return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
+
+
+BUILTIN_SINKS: tuple[SinkSpec, ...] = (
+    SinkSpec(frozenset({EMIT_QUALNAME}), param="cfg", position=3, kind=SinkKind.CONFIG),
+    # psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, tiled=False):
+    # `tiled` is copied into the config as {"tiled": tiled} (truth table section 5); the other
+    # public *_start arguments are converted or rejected before a config exists.
+    SinkSpec(
+        frozenset({"jax.lax.psum_scatter_start", "jax._src.lax.parallel.psum_scatter_start"}),
+        param="tiled",
+        position=None,
+        kind=SinkKind.VALUE,
+        key="tiled",
+    ),
+)
+
+#: key -> attribute that _emit_async_start_custom_call reads from its value (section 2).
+SPECIAL_KEY_ATTRIBUTE: dict[str, str] = {
+    "channel_handle": "handle",
+    "use_global_device_ids": "value",
+}
+
+#: the key a special key's attribute value is emitted under.
+SPECIAL_KEY_EMITTED_AS: dict[str, str] = {
+    "channel_handle": "channel_id",
+    "use_global_device_ids": "use_global_device_ids",
+}
+
+
+class XlaShape(Enum):
+    """The JSON shape XLA's collective config parser expects for a known key (section 4)."""
+
+    #: a number, bool or null read as a bool (``tiled``, ``use_global_device_ids``): any number will do
+    FLAG = "a number or bool"
+    #: a number, bool or null read as a 64-bit integer (``channel_id``, the ``*_dimension`` keys,
+    #: ``split_count``, the elements of ``replica_groups`` and ``permutation``; see :func:`reads_as_int64`)
+    SCALAR = "a number or bool that fits a 64-bit integer"
+    #: an array of arrays of numbers (``replica_groups``)
+    NESTED_NUMBERS = "a list of lists of numbers"
+    #: one row of ``NESTED_NUMBERS``
+    NUMBERS = "a list of numbers"
+    #: an array of [source, target] pairs (``permutation``; RET_CHECK pair.size() == 2)
+    PAIRS = "a list of [source, target] pairs"
+    #: one row of ``PAIRS``
+    PAIR = "a [source, target] pair"
+
+    @property
+    def element(self) -> XlaShape | None:
+        """The shape each element of a value of this shape must have."""
+        return {
+            XlaShape.NESTED_NUMBERS: XlaShape.NUMBERS,
+            XlaShape.NUMBERS: XlaShape.SCALAR,
+            XlaShape.PAIRS: XlaShape.PAIR,
+            XlaShape.PAIR: XlaShape.SCALAR,
+        }.get(self)
+
+    @property
+    def length(self) -> int | None:
+        """The number of elements a value of this shape must have, when fixed."""
+        return 2 if self is XlaShape.PAIR else None
+
+    @property
+    def scalar(self) -> bool:
+        """True for the shapes of a single number or bool (an array or a string aborts)."""
+        return self in (XlaShape.FLAG, XlaShape.SCALAR)
+
+
+#: keys XLA parses whatever the target; a value of another JSON shape aborts or fails compile.
+XLA_KEYS: dict[str, XlaShape] = {
+    "tiled": XlaShape.FLAG,
+    "channel_id": XlaShape.SCALAR,
+    "use_global_device_ids": XlaShape.FLAG,
+    "all_gather_dimension": XlaShape.SCALAR,
+    "scatter_dimension": XlaShape.SCALAR,
+    "split_dimension": XlaShape.SCALAR,
+    "concat_dimension": XlaShape.SCALAR,
+    "split_count": XlaShape.SCALAR,
+    "permutation": XlaShape.PAIRS,
+    "replica_groups": XlaShape.NESTED_NUMBERS,
+}
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+UINT64_MAX = 2**64 - 1
+
+
+def reads_as_int64(number: int | float) -> bool:
+    """True when XLA's JSON reader can take ``number`` as a 64-bit integer (measured by the oracle).
+
+    XLA's parser keeps an integer literal as int64 when it fits, as uint64 when it fits that,
+    and as a double otherwise; a float literal is a double. Reading the value as int64 then
+    aborts the process for a uint64 above ``INT64_MAX`` and for a double outside
+    ``[-2**63, 2**63]`` (compared as doubles: ``-(2**63) - 1024`` rounds to ``-2**63`` and
+    passes, ``2**63`` as a float passes, ``1e19`` aborts).
+    """
+    if isinstance(number, int):
+        if INT64_MIN <= number <= UINT64_MAX:
+            return number <= INT64_MAX
+        try:
+            number = float(number)
+        except OverflowError:
+            return False
+    return -(2.0**63) <= number <= 2.0**63
+
+
+#: CPython refuses to print ints longer than this (sys.get_int_max_str_digits); json.dumps then
+#: raises ValueError (section 1, "int with 5000 digits").
+INT_MAX_STR_DIGITS = 4300

@@ -1,0 +1,105 @@
+"""Mutations of a traced dict before its use: ``cfg[k] = v``, ``cfg.update(...)``,
+``cfg.setdefault(k, v)``, and the removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path
+to the use (a later iteration of a loop sees what an earlier one added)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import Binding, enclosing, inside, starts_before, string_value
+
+
+class DictMutations:
+    """Mixed into :class:`~asynccfg_lint.analysis.tracer.DictTracer`, which provides ``parsed`` and ``_dict_call``."""
+
+    parsed: ParsedModule
+
+    def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
+        raise NotImplementedError  # the tracer's
+
+    def _is_unconditional_before(self, statement: cst.CSTNode, use: cst.CSTNode) -> bool:
+        """True when ``statement`` runs on every path to ``use``: its block also encloses ``use``."""
+        block = enclosing(self.parsed, statement, (cst.IndentedBlock, cst.Module))
+        ancestor = self.parsed.parents.get(use)
+        while ancestor is not None and ancestor is not block:
+            ancestor = self.parsed.parents.get(ancestor)
+        return ancestor is block
+
+    def _mutations(
+        self, use: cst.Name, bindings: list[Binding], depth: int
+    ) -> tuple[TracedDict, list[tuple[str, cst.CSTNode]]]:
+        """Mutations of the binding before ``use``.
+
+        Returns:
+            the entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, and
+            the ``(key, node)`` of each literal-key removal (``del cfg[k]``, ``cfg.pop(k)``) that runs
+            on every path to ``use``: entries for that key set before the removal are gone.
+        """
+        parsed = self.parsed
+        removals: list[tuple[str, cst.CSTNode]] = []
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        assignments = {id(b.assignment) for b in bindings}
+        seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
+        for scope in seen_scopes.values():
+            for access in scope.accesses:
+                node = access.node
+                if node is use or not isinstance(node, cst.Name) or node.value != use.value:
+                    continue
+                if not any(id(r) in assignments for r in access.referents):
+                    continue
+                before = starts_before(parsed, node, use)
+                if not before and not self._loops_back(node, use, bindings):
+                    continue
+                parent = parsed.parents.get(node)
+                if isinstance(parent, cst.Subscript) and parent.value is node:
+                    removed = self._replaced_key(parent)
+                    if removed is not None and before and self._is_unconditional_before(parent, use):
+                        removals.append((removed, parent))
+                    target = parsed.parents.get(parent)
+                    statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
+                    if isinstance(statement, cst.Assign) and len(parent.slice) == 1:
+                        index = parent.slice[0].slice
+                        if isinstance(index, cst.Index):
+                            entries.append(Entry(string_value(index.value), index.value, statement.value))
+                elif isinstance(parent, cst.Attribute) and parent.value is node:
+                    call = parsed.parents.get(parent)
+                    if not isinstance(call, cst.Call) or call.func is not parent:
+                        continue
+                    method = parent.attr.value
+                    if method == "update":
+                        inner = self._dict_call(call, depth + 1)
+                        entries.extend(inner.entries)
+                        complete &= inner.complete
+                        opaque.extend(inner.opaque)
+                    elif method == "setdefault" and len(call.args) == 2:
+                        key, value = call.args[0].value, call.args[1].value
+                        entries.append(Entry(string_value(key), key, value))
+                    elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
+                        if before and self._is_unconditional_before(call, use):
+                            removals.append((string_value(call.args[0].value), call))
+        return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+
+    def _loops_back(self, mutation: cst.CSTNode, use: cst.CSTNode, bindings: list[Binding]) -> bool:
+        """True when a loop around ``mutation`` also runs ``use`` and binds none of ``bindings``: a later
+        iteration's use sees what an earlier one added (``for ...: emit(cfg); cfg[k] = v``)."""
+        loop = enclosing(self.parsed, mutation, (cst.For, cst.While, cst.FunctionDef))
+        while isinstance(loop, (cst.For, cst.While)):
+            if inside(self.parsed, use, loop):
+                return not any(b.assignment is not None and inside(self.parsed, b.assignment.node, loop)
+                               for b in bindings)
+            loop = enclosing(self.parsed, loop, (cst.For, cst.While, cst.FunctionDef))
+        return False
+
+    def _replaced_key(self, subscript: cst.Subscript) -> str | None:
+        """The literal key whose earlier value ``del cfg["k"]`` or ``cfg["k"] = v`` discards, else ``None``."""
+        parent = self.parsed.parents.get(subscript)
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            parent = self.parsed.parents.get(parent)
+        if not isinstance(parent, (cst.Del, cst.AssignTarget)) or len(subscript.slice) != 1:
+            return None
+        index = subscript.slice[0].slice
+        return string_value(index.value) if isinstance(index, cst.Index) else None

@@ -1,0 +1,149 @@
+"""Objects of project classes: where ``obj.attr`` and ``obj.method()`` get their values.
+
+An instance of a class defined in the project (a dataclass, an attrs class, a ``typing.NamedTuple``,
+a plain class with annotated or assigned attributes) has, for attribute ``name``:
+
+- the constructor's argument for the field ``name`` (by position in field order, or by keyword),
+  else the field's default, else its annotation — when the instance comes from a visible
+  constructor call;
+- otherwise (an annotated parameter, an attribute of ``self``) the field's annotation, the class
+  attribute's value and every ``self.name = ...`` of its methods (an ``__init__`` parameter
+  assigned there stands for the constructor's argument, when the call is visible);
+- a ``@property`` / ``functools.cached_property`` method named ``name``: its return annotation,
+  else the values it returns.
+
+``types.SimpleNamespace(k=v).k`` is ``v``. These are syntax facts of the class body; what the
+values are is the classifier's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import class_attribute_bindings, qualified_names
+from asynccfg_lint.analysis.functions import bind_arguments
+from asynccfg_lint.analysis.resolution import Binding
+from asynccfg_lint.analysis.records import dataclass_fields
+
+PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+SIMPLE_NAMESPACE = frozenset({"types.SimpleNamespace"})
+
+
+@dataclass(frozen=True)
+class Member:
+    """Where an attribute of an instance may come from.
+
+    Attributes:
+        arguments: constructor arguments (nodes of the module that calls the constructor).
+        values: expressions of the class's module (defaults, class attributes, ``self.x = ...``).
+        annotations: annotations of the class's module that stand for the value.
+        getters: ``@property`` methods (their results are the value).
+        bindings: the ``self.x = ...`` bindings of the class's module (with the ``__init__``
+            parameters they may name, resolved by the caller).
+    """
+
+    arguments: tuple[cst.BaseExpression, ...] = ()
+    values: tuple[cst.BaseExpression, ...] = ()
+    annotations: tuple[cst.BaseExpression, ...] = ()
+    getters: tuple[cst.FunctionDef, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+
+    @property
+    def found(self) -> bool:
+        return bool(self.arguments or self.values or self.annotations or self.getters or self.bindings)
+
+
+def class_function(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    """The method ``name`` defined in the body of ``cls`` (the last one, as Python keeps it)."""
+    found = None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+            found = statement
+    return found
+
+
+def is_property(home: ParsedModule, function: cst.FunctionDef) -> bool:
+    """True for a method decorated ``@property`` or ``@functools.cached_property``."""
+    return any(qualified_names(home, d.decorator) & PROPERTY_DECORATORS for d in function.decorators)
+
+
+def _constructor_argument(home: ParsedModule, cls: cst.ClassDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """The argument ``call`` (a call of ``cls``) passes for the field ``name``, in the fields' order."""
+    if any(arg.star for arg in call.args):
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    fields = [field for field, _, _ in dataclass_fields(home, cls)]
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    if name in fields and fields.index(name) < len(positional):
+        return positional[fields.index(name)]
+    return None
+
+
+def _init_arguments(cls: cst.ClassDef, call: cst.Call | None) -> dict[str, cst.BaseExpression]:
+    """``__init__``'s parameters (after ``self``) mapped to what ``call`` passes, or their defaults."""
+    init = class_function(cls, "__init__")
+    if init is None:
+        return {}
+    if call is None:
+        return {p.name.value: p.default for p in [*init.params.params, *init.params.kwonly_params]
+                if p.default is not None}
+    self_arg = cst.Arg(cst.Name("self"))
+    return bind_arguments(init, call.with_changes(args=[self_arg, *call.args])) or {}
+
+
+def member(home: ParsedModule, cls: cst.ClassDef, name: str, call: cst.Call | None) -> Member:
+    """Where ``<instance of cls>.name`` may come from; ``call`` is the visible constructor call, if any.
+
+    ``cls`` belongs to ``home``; ``call`` may belong to another module (its arguments are
+    returned as ``arguments``). An ``__init__`` parameter assigned to ``self.name`` is resolved
+    to the call's argument (an argument node) or the parameter's default (a value node).
+    """
+    getter = class_function(cls, name)
+    if getter is not None and is_property(home, getter):
+        return Member(getters=(getter,))
+    fields = {field: (annotation, default) for field, annotation, default in dataclass_fields(home, cls)}
+    if call is not None and name in fields:
+        argument = _constructor_argument(home, cls, call, name)
+        if argument is not None:
+            return Member(arguments=(argument,))
+    values: list[cst.BaseExpression] = []
+    annotations: list[cst.BaseExpression] = []
+    arguments: list[cst.BaseExpression] = []
+    bindings: list[Binding] = []
+    if name in fields:
+        annotation, default = fields[name]
+        if default is not None:
+            values.append(default)
+        elif call is None or class_function(cls, "__init__") is None:
+            annotations.append(annotation)
+    init_arguments = _init_arguments(cls, call)
+    init = class_function(cls, "__init__")
+    init_params = {p.name.value for p in [*init.params.params, *init.params.kwonly_params]} if init else set()
+    for binding in class_attribute_bindings(home, cls, name) or ():
+        value = binding.value
+        if binding.annotation is not None and value is None:
+            continue  # the class body's `name: T` is the field above
+        if isinstance(value, cst.Name) and value.value in init_params:  # self.name = <__init__ parameter>
+            passed = init_arguments.get(value.value)
+            if passed is None:
+                bindings.append(binding)  # what callers pass: unknown, or the parameter's annotation
+            elif call is not None and any(passed is arg.value for arg in call.args):
+                arguments.append(passed)
+            else:
+                values.append(passed)
+        elif name not in fields or value is not fields[name][1]:
+            bindings.append(binding)
+    return Member(tuple(arguments), tuple(values), tuple(annotations), (), tuple(bindings))
+
+
+def namespace_argument(parsed: ParsedModule, call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """For ``types.SimpleNamespace(k=v, ...)``: the value of keyword ``name``, else ``None``."""
+    if not qualified_names(parsed, call.func) & SIMPLE_NAMESPACE:
+        return None
+    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == name), None)

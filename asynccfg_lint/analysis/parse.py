@@ -1,0 +1,485 @@
+"""Parse stage: source bytes or text to a libcst module with the metadata every stage uses."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import io
+import os
+import re
+import threading
+import tokenize
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import QualifiedName
+from libcst.metadata.name_provider import FullyQualifiedNameVisitor
+
+from asynccfg_lint.run.discovery import ModuleName, module_name_for
+from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
+from asynccfg_lint.analysis.libcst_workarounds import repair_validation
+from asynccfg_lint.analysis.normalise import (
+    LIBCST_MAX_STRINGS,
+    MappedPositions,
+    PositionMap,
+    decode_with_placeholders,
+    indentation_as_spaces,
+    merge_long_string_runs,
+    without_line_start_form_feeds,
+)
+from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.analysis.scopes import module_scopes
+
+
+repair_validation()
+
+
+_Fact = TypeVar("_Fact")
+_Result = TypeVar("_Result")
+
+
+class ModuleMemo(Generic[_Fact]):
+    """What one analysis stage derives from a whole :class:`ParsedModule`, kept per module.
+
+    Each stage owns its memo (a module-level ``ModuleMemo[T]``), so the facts are typed where they
+    are made and go away with the module (weak keys). ``of(parsed)`` gives the module's fact,
+    made by ``make()`` on first use; a stage that fills it in place (a dict of sub-results) gets
+    the same object back each time.
+    """
+
+    def __init__(self, make: Callable[[], _Fact]) -> None:
+        self._make = make
+        self._facts: weakref.WeakKeyDictionary[ParsedModule, _Fact] = weakref.WeakKeyDictionary()
+
+    def of(self, parsed: ParsedModule) -> _Fact:
+        """The fact of ``parsed``, made empty on first use."""
+        fact = self._facts.get(parsed)
+        if fact is None:
+            fact = self._facts[parsed] = self._make()
+        return fact
+
+    def known(self, parsed: ParsedModule) -> _Fact | None:
+        """The fact of ``parsed`` if one was made, else ``None`` (nothing is made)."""
+        return self._facts.get(parsed)
+
+    def put(self, parsed: ParsedModule, fact: _Fact) -> _Fact:
+        """Keep ``fact`` as ``parsed``'s and return it."""
+        self._facts[parsed] = fact
+        return fact
+
+
+@dataclass(eq=False)  # compared and hashed by identity: the key of each stage's ModuleMemo
+class ParsedModule:
+    """A parsed file and its resolved metadata.
+
+    Attributes:
+        path: the display path.
+        text: the decoded source text (positions index into it; an undecodable byte is
+            :data:`~asynccfg_lint.analysis.normalise.PLACEHOLDER`).
+        wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
+        name: the module's dotted name and package (for fully qualified local names).
+        scopes: node -> its libcst ``Scope``, as ``ScopeProvider`` gives it (:func:`asynccfg_lint.analysis.scopes.module_scopes`).
+        parents: node -> its parent node (the module has none), as ``ParentNodeProvider`` gives.
+        calls: every ``Call`` node of the module, in a pre-order walk (an outer call before the
+            calls in its arguments).
+    """
+
+    path: str
+    text: str
+    wrapper: MetadataWrapper
+    name: ModuleName
+    scopes: dict
+    parents: dict
+    calls: list
+    #: the tree is deeper than :data:`DEEP_TREE_DEPTH` (or libcst recursed too deep on it): analyse it,
+    #: generate its code and fix it through :meth:`run` (on a large stack)
+    deep: bool = False
+    #: why libcst's tree is not the file's text byte for byte (it was read through a normalised
+    #: copy, or libcst drops characters), or ``None``; ``fix`` writes no such file
+    inexact: str | None = None
+    _position_map: PositionMap | None = field(default=None, repr=False)
+    _positions: Mapping | None = field(default=None, repr=False)
+    _qualnames: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def positions(self) -> Mapping:
+        """Node -> ``CodeRange`` (1-based lines, 0-based columns), resolved on first use.
+
+        Summaries never need positions; only a module with something to report pays for them.
+        Where libcst dropped characters of the file, its ranges are mapped back to the file's.
+        A tree too deep for libcst's position visitor on this thread is resolved by
+        :func:`~asynccfg_lint.analysis.large_stack.on_a_large_stack` (the parse's own walks are shallower and took it here).
+        """
+        if self._positions is None:
+            try:
+                positions = self.wrapper.resolve(PositionProvider)
+            except RecursionError:  # a deep tree the parse took on the default stack: libcst's visitor is deeper
+                positions = on_a_large_stack(lambda: self.wrapper.resolve(PositionProvider))
+            mapping = self._position_map
+            self._positions = positions if mapping is None else MappedPositions(positions, mapping)
+        return self._positions
+
+    def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """The fully qualified names ``node`` may refer to, as ``FullyQualifiedNameProvider`` gives them.
+
+        Computed on demand for the few nodes the analysis asks about: resolving the provider for
+        every node of a large module costs more than the rest of the analysis together.
+        """
+        key = id(node)
+        if key not in self._qualnames:
+            scope = self.scopes.get(node)
+            names = scope.get_qualified_names_for(node) if scope is not None else ()
+            self._qualnames[key] = frozenset(self.absolute(q) for q in names)
+        return self._qualnames[key]
+
+    def absolute(self, qualified: QualifiedName) -> str:
+        """``qualified`` made absolute against this module's package (relative imports)."""
+        try:
+            return FullyQualifiedNameVisitor._fully_qualify(self.name.name, self.name.package, qualified).name
+        except ImportError:  # a relative import beyond the top-level package
+            return qualified.name
+
+    @property
+    def module(self) -> cst.Module:
+        """The parsed module."""
+        return self.wrapper.module
+
+    def run(self, function: Callable[[], _Result]) -> _Result:
+        """``function()`` (a stage that walks this module), on a large stack when the module is :attr:`deep`.
+
+        A shallow module's stage that recurses too deep (its analysis reached a deep module of the
+        project: a builder imported from it) runs again on the large stack. What the first try kept
+        in the modules' ``facts`` is complete or added to the same way again (each fact is written
+        once it is known, or with ``setdefault``).
+
+        Raises:
+            what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
+            :data:`~asynccfg_lint.analysis.large_stack.DEEP_ANALYSIS_SECONDS`.
+        """
+        if not self.deep:
+            try:
+                return function()
+            except RecursionError:
+                pass
+        return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
+
+
+#: the names of each node class's dataclass fields
+_FIELDS: dict[type, tuple[str, ...]] = {}
+#: what a field value of each type is to the walk (``isinstance`` on libcst's abstract classes is slow)
+_NODE, _SEQUENCE, _LEAF = 1, 2, 0
+_KINDS: dict[type, int] = {}
+
+
+def _kind(value: object) -> int:
+    if isinstance(value, cst.CSTNode):
+        return _NODE
+    return _SEQUENCE if type(value) is tuple or type(value) is list else _LEAF
+
+
+def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.Call]]:
+    """Return ``(parents, calls)`` of ``module`` in one walk: each node's parent, and every call (pre-order).
+
+    The same mapping as libcst's ``ParentNodeProvider``, which dispatches a visitor callback per
+    node and costs about 13 times this walk over the nodes' dataclass fields (measured on the
+    benchmark's dense tree).
+    """
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    calls: list[cst.Call] = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Call:
+            calls.append(node)
+        names = _FIELDS.get(type(node))
+        if names is None:
+            names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+        children: list[cst.CSTNode] = []
+        for name in names:
+            value = getattr(node, name)
+            kind = _KINDS.get(type(value))
+            if kind is None:
+                kind = _KINDS[type(value)] = _kind(value)
+            if kind == _NODE:
+                children.append(value)
+            elif kind == _SEQUENCE:
+                for item in value:
+                    if _KINDS.get(type(item)) == _NODE or isinstance(item, cst.CSTNode):
+                        children.append(item)
+        for child in children:
+            parents[child] = node
+        stack.extend(reversed(children))
+    return parents, calls
+
+
+def _decode_failure(source: str | bytes) -> ParseFailure | None:
+    """Say why ``source`` bytes do not decode in their declared (or the default UTF-8) encoding, if so."""
+    if isinstance(source, str):
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        source.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = source.count(b"\n", 0, exc.start) + 1
+        return ParseFailure(f"cannot decode the file as {exc.encoding}: {exc.reason} at byte {exc.start}", line)
+    except SyntaxError as exc:  # an unknown coding cookie
+        return ParseFailure(f"cannot decode the file: {exc.msg if hasattr(exc, 'msg') else exc}")
+    return None
+
+
+#: syntax trees deeper than this (AST levels) are parsed and analysed on a thread with a large stack
+#: (:func:`~asynccfg_lint.analysis.large_stack.on_a_large_stack`): libcst's parse, its metadata, code generation and the analysis recurse
+#: a few frames per level, and the default stack and recursion limit (1 000) end near 150 levels
+#: (``tests/fixtures/hard/deep_calls.py``: 180 nested calls). CPython imports up to about 3 000
+#: levels (``x + x + ...`` of 2 994 terms inside a ``def`` on 3.12.1); each of them is analysed
+DEEP_TREE_DEPTH = 100
+
+
+def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool]:
+    """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
+
+    libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
+    more than 200 nested brackets); CPython's ``compile`` gives what flake8 reports as E999
+    (e.g. "'(' was never closed" at the bracket). A deep tree CPython gives up on (its recursion
+    limit while building the AST or compiling the bytecode, which an import also does) gives
+    CPython's message; the verdict is the one of a fresh thread (:func:`_compiles_on_a_fresh_thread`).
+
+    Returns:
+        ``(failure or None, deep)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`.
+    """
+    try:
+        tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1)), False
+    except (RecursionError, MemoryError):  # the caller's stack counts against CPython's limit: ask a fresh thread
+        return _compiles_on_a_fresh_thread(source, path), True
+    except ValueError as error:  # null bytes (before Python 3.12.4)
+        return ParseFailure(f"syntax error: {error}"), False
+    if _depth(tree) > DEEP_TREE_DEPTH:
+        return _compile_failure(source, path) and _compiles_on_a_fresh_thread(source, path), True
+    return None, False
+
+
+def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseFailure | None:
+    """:func:`_compile_failure` on a new thread (of the default stack size, at the top of its own call stack).
+
+    CPython's compiler counts the C (3.12) or Python (3.11) recursion depth of its caller against
+    its limit, so the verdict inside this linter's call stack would be stricter than an import's:
+    ``x + x + ...`` of 2 990 terms compiles at the top of a thread and fails a few calls deeper.
+    Only the bytecode compile (what an import runs) decides: CPython 3.12.1 sometimes refuses to
+    build the ``ast`` objects of a tree it compiles.
+    """
+    outcome: list[ParseFailure | None] = []
+    thread = threading.Thread(target=lambda: outcome.append(_compile_failure(source, path)), name="asynccfg-lint compile")
+    thread.start()
+    thread.join()
+    return outcome[0] if outcome else ParseFailure("Python cannot compile the file")
+
+
+def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
+    """CPython's message when compiling ``source`` to bytecode (what an import does) fails, else ``None``.
+
+    Only for deep trees: the compiler gives up on some (``x + x + ...`` of 10 000 terms) that
+    its parser took.
+    """
+    try:
+        compile(source, path or "<stdin>", "exec", dont_inherit=True)
+    except (RecursionError, MemoryError) as error:
+        return ParseFailure(f"Python cannot compile the file: {type(error).__name__}: {error}")
+    except SyntaxError as error:
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
+    return None
+
+
+def _depth(tree: ast.AST) -> int:
+    """The number of nodes on ``tree``'s longest path from the root (iteratively: the tree may be deep)."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+#: the position libcst's native parser writes into its message ("error at 8:38902", 0-based column)
+_NATIVE_POSITION = re.compile(r"error at (\d+):(\d+)")
+
+
+def _libcst_failure(source: str | bytes, exc: cst.ParserSyntaxError) -> ParseFailure:
+    """ACC001 for a file CPython accepts and libcst does not, at a position inside the file.
+
+    The native parser's ``raw_line``/``raw_column`` can point past the end of a line (or at the
+    next line); its message carries the right position, and either is kept inside the file.
+    """
+    match = _NATIVE_POSITION.search(exc.message)
+    line, column = (int(match[1]), int(match[2]) + 1) if match else (exc.raw_line, exc.raw_column + 1)
+    text = _text(source)
+    lines = io.StringIO(text, newline="").readlines() or [""]
+    line = min(max(line, 1), len(lines))
+    column = min(max(column, 1), len(lines[line - 1].rstrip("\r\n")) + 1)
+    return ParseFailure(f"libcst cannot parse this file: {exc.message}", line, column)
+
+
+def _differs_only_at_the_end(original: str, text: str) -> bool:
+    """Whether ``text`` is ``original`` less trailing whitespace (a last lone ``\\r``): positions still agree."""
+    return original.startswith(text) and not original[len(text):].strip()
+
+
+def _first_difference(original: str, other: str) -> tuple[int, int]:
+    """The 1-based line and column in ``original`` where ``other`` first differs from it."""
+    same = len(os.path.commonprefix([original, other]))
+    lines = io.StringIO(original[:same] + "|", newline="").readlines()  # \n, \r\n, \r only, as Python splits
+    return len(lines), len(lines[-1])
+
+
+def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
+    """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
+
+    A file CPython accepts and libcst refuses (mixed tabs and spaces, more concatenated strings
+    than its parser takes, nesting beyond the default recursion limit) is parsed again on a
+    thread with a large stack and recursion limit, from a copy in which no character moves
+    (:mod:`asynccfg_lint.analysis.normalise`); an undecodable byte CPython accepts (in a comment) is read
+    as a placeholder; what libcst drops (a form feed or backslash continuation before a line's
+    first token) is mapped back. Such a module's :attr:`ParsedModule.inexact` says why.
+
+    Returns:
+        a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
+    Raises:
+        ParseFailure: when the running Python rejects the file (a decode error, a syntax error,
+            CPython's own recursion limit: its message), for a tree deeper than
+            :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
+    """
+    undecodable = _decode_failure(source)
+    rejected, deep = _interpreter_failure(source, path)
+    if rejected is not None:
+        raise undecodable or rejected
+    inexact = []
+    if undecodable is not None:  # CPython compiled it: the bad bytes are in comments
+        assert isinstance(source, bytes)
+        source = decode_with_placeholders(source, _encoding(source))
+        inexact.append("an undecodable byte in a comment, read as U+FFFD")
+    try:
+        first: BaseException | None = None
+        if not deep:
+            try:
+                module, wrapper, scopes, parents, calls, positions, code = _parse(source)
+                file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
+                position_map = _position_map(file_text, code) if code is not None else None
+            except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
+                first = error
+        if deep or first is not None:
+            file_text = given = _text(source)
+            spaced = indentation_as_spaces(given)
+            copy = merge_long_string_runs(spaced)
+            dropped = without_line_start_form_feeds(copy)  # the one normalisation that moves characters
+            if first is not None and dropped == given and not isinstance(first, RecursionError):
+                raise first  # the same text gives the same failure: only the stack was worth another try
+            target = source if dropped == given else dropped  # the file's own bytes keep their encoding for fix
+            try:
+                parts = on_a_large_stack(lambda: _parse(target, positions=True))
+                module, wrapper, scopes, parents, calls, positions, code = parts
+                code = dropped if code is None and dropped != copy else code
+                position_map = _position_map(copy, code) if code is not None else None
+            except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
+                if isinstance(second, ParseFailure) and second.timed_out or first is None:
+                    raise second from None
+                raise first from None
+            deep = True
+            if spaced != given:
+                inexact.append("indentation mixing tabs and spaces, read as spaces")
+            if copy != spaced:
+                inexact.append(f"more than {LIBCST_MAX_STRINGS} implicitly concatenated strings, read joined")
+    except cst.ParserSyntaxError as exc:  # CPython accepted it: a syntax libcst does not support
+        raise _libcst_failure(source, exc) from None
+    except UnicodeDecodeError:
+        raise _decode_failure(source) or ParseFailure("cannot decode the file") from None
+    except RecursionError:
+        raise ParseFailure("the file nests too deeply for the parser (RecursionError)") from None
+    except (SyntaxError, LookupError, ValueError) as exc:
+        raise _decode_failure(source) or ParseFailure(f"cannot read the file: {_brief(exc)}") from None
+    if position_map is not None:
+        inexact.append("a form feed or backslash continuation before the first token of a line, which libcst drops")
+        if positions is not None:
+            positions = MappedPositions(positions, position_map)
+    return ParsedModule(
+        path=path or "-",
+        text=file_text,
+        wrapper=wrapper,
+        name=module_name_for(path),
+        scopes=scopes,
+        parents=parents,
+        calls=calls,
+        inexact="; ".join(inexact) or None,
+        deep=deep,
+        _position_map=position_map,
+        _positions=positions,
+    )
+
+
+def _brief(error: BaseException) -> str:
+    """``str(error)``, or its type's name when that text recurses too deep (a message holding a deep node's repr)."""
+    try:
+        return str(error)
+    except RecursionError:
+        return type(error).__name__
+
+
+#: where libcst may not give back a file's text: a form feed, a carriage return (``\r\n``, a lone ``\r``),
+#: a vertical tab, a line that is a backslash continuation before its first token. Elsewhere libcst's
+#: round trip is exact (its design; checked over the tests' and docs' files and the jax tree), so the
+#: code generation that compares the texts (about an eighth of a parse) is skipped.
+_MAY_DIFFER = re.compile(r"[\f\r\v]|^[ \t]*\\$", re.MULTILINE)
+
+
+def _position_map(given: str, code: str) -> PositionMap | None:
+    """How positions in libcst's ``code`` map back to the ``given`` text (``None``: they are the same).
+
+    Raises:
+        ParseFailure: when ``code`` is not ``given`` with characters dropped (at the first difference).
+    """
+    if code == given or _differs_only_at_the_end(given, code):
+        return None
+    try:
+        return PositionMap(given, code)
+    except ValueError:
+        line, column = _first_difference(given, code)
+        raise ParseFailure("libcst does not give back this file's text, so positions would be wrong",
+                           line, column) from None
+
+
+def _text(source: str | bytes) -> str:
+    """``source`` as text (bytes decoded as Python decodes them; they decode)."""
+    if isinstance(source, str):
+        return source
+    return source.decode(_encoding(source))
+
+
+def _encoding(source: bytes) -> str:
+    """The encoding Python reads ``source`` in (BOM, PEP 263 cookie, else UTF-8), for a file CPython compiled.
+
+    ``tokenize.detect_encoding`` also refuses a first or second line that does not decode,
+    which CPython's compiler accepts in a comment: that file is UTF-8.
+    """
+    try:
+        return tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    except SyntaxError:
+        return "utf-8"
+
+
+def _parse(source: str | bytes, positions: bool = False) -> tuple:
+    """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
+    positions, and its generated code where it may differ from the text (:data:`_MAY_DIFFER`; else
+    ``None``), on the same stack: code generation recurses per level."""
+    module = cst.parse_module(source)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    scopes = module_scopes(module)
+    parents, calls = index_tree(module)
+    position_map = wrapper.resolve(PositionProvider) if positions else None
+    text = source.decode(module.encoding) if isinstance(source, bytes) else source
+    code = module.code if _MAY_DIFFER.search(text) else None
+    return module, wrapper, scopes, parents, calls, position_map, code

@@ -1,0 +1,396 @@
+"""JAX extension programs: primitives whose lowering rules are registered, and the ``bind`` calls that reach them.
+
+JAX calls a registered lowering rule itself, as ``rule(ctx, *operands, **params)`` where
+``params`` are the keywords of ``prim.bind(x, **params)`` (``jax._src.core.Primitive.bind``
+stores them in the jaxpr equation, then ``jax._src.interpreters.mlir.jaxpr_subcomp`` passes them
+to the rule). So a rule's keyword parameters that reach a sink are sinks of every
+``prim.bind(...)``: this module finds the registrations of a module and turns the rule's derived
+sinks into sinks of ``<primitive>.bind``. The rule's first parameter is the lowering context,
+``mlir.LoweringRuleContext``, whatever its annotation says.
+
+Registration forms (``jax/_src/interpreters/mlir.py``: ``register_lowering(prim, rule,
+platform=None, inline=True, cacheable=True)``): ``mlir.register_lowering(prim, rule)``, the rule
+given as ``functools.partial(rule, ...)``, and the decorator ``@partial(mlir.register_lowering, prim)``
+(also called as ``partial(mlir.register_lowering, prim)(rule)``); the rule may be a
+``@staticmethod``/``@classmethod`` of a top-level class (``Lowerings.start``) or a ``lambda`` whose
+body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx, x, **kw)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names
+
+REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
+                               "jax._src.interpreters.mlir.register_lowering"})
+#: the type of a lowering rule's first parameter (``jax/_src/interpreters/mlir.py``)
+LOWERING_RULE_CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
+#: the catalog type of a primitive (``jax._src.core.Primitive``) and of its operands
+PRIMITIVE, JAX_ARRAY = "jax._src.core.Primitive", "jax.Array"
+PARTIAL = frozenset({"functools.partial"})
+
+
+#: per module: its lowering rules' registrations; each function's bind operands (by ``id`` of the ``def``)
+_REGISTRATIONS: ModuleMemo[list[Registration]] = ModuleMemo(list)
+_BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
+
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One lowering rule registered for one primitive.
+
+    Attributes:
+        primitive: the fully qualified names the primitive expression may have (``pkg.ext.my_start_p``).
+        rule: the fully qualified names of the rule function (``pkg.ext._my_lowering``).
+        function: the rule's ``def`` when it is in this module, else ``None``.
+        bound: the keywords a ``functools.partial`` rule already binds.
+    """
+
+    primitive: frozenset[str]
+    rule: frozenset[str]
+    function: cst.FunctionDef | None
+    bound: frozenset[str]
+    forwarding: Forwarding | None = None
+
+
+@dataclass(frozen=True)
+class Forwarding:
+    """How a ``lambda`` rule passes the keywords JAX gives it on to the call its body is.
+
+    JAX calls the lambda as ``rule(ctx, *operands, **params)``; ``lambda ctx, x, *, groups:
+    _grouped(ctx, x, groups)`` hands ``bind``'s ``groups`` to ``_grouped``'s third parameter.
+
+    Attributes:
+        node: the lambda.
+        positional: for each positional argument of the body's call, the lambda parameter it is
+            (``None``: another expression).
+        keywords: the call's keyword -> the lambda parameter it passes.
+        rest: the call passes the lambda's ``**kw`` on (``_rule(ctx, x, **kw)``).
+        named: the lambda's named parameters (keywords that never reach its ``**kw``).
+    """
+
+    node: cst.Lambda
+    positional: tuple[str | None, ...]
+    keywords: tuple[tuple[str, str], ...]
+    rest: bool
+    named: frozenset[str]
+
+    def keyword_for(self, param: str, position: int | None) -> str | None:
+        """The ``bind`` keyword that reaches the callee's parameter ``param`` (at ``position``), else ``None``."""
+        for keyword, name in self.keywords:
+            if keyword == param:
+                return name
+        if position is not None and position < len(self.positional):
+            return self.positional[position]
+        return param if self.rest and param not in self.named else None
+
+
+def call_argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument ``call`` passes at position ``index`` or as ``keyword``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[index] if index < len(positional) else None
+
+
+def _partial_of_register(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """For ``functools.partial(mlir.register_lowering, prim)``: the primitive expression, else ``None``."""
+    if not isinstance(expr, cst.Call) or not expr.args or not qualified_names(parsed, expr.func) & PARTIAL:
+        return None
+    if not qualified_names(parsed, expr.args[0].value) & REGISTER_LOWERING:
+        return None
+    return call_argument(expr.with_changes(args=expr.args[1:]), 0, "prim")
+
+
+def _lambda_parameters(lam: cst.Lambda) -> list[cst.Param]:
+    params = lam.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _forwarding(lam: cst.Lambda) -> Forwarding | None:
+    """How ``lam`` (whose body is a call) passes its parameters on; ``None`` when its body is no call."""
+    call = lam.body
+    if not isinstance(call, cst.Call):
+        return None
+    names = {p.name.value for p in _lambda_parameters(lam)}
+    star = lam.params.star_kwarg.name.value if isinstance(lam.params.star_kwarg, cst.Param) else None
+
+    def passed(value: cst.BaseExpression) -> str | None:
+        return value.value if isinstance(value, cst.Name) and value.value in names else None
+
+    positional = tuple(passed(a.value) for a in call.args if a.keyword is None and not a.star)
+    keywords = tuple((a.keyword.value, name) for a in call.args
+                     if a.keyword is not None and (name := passed(a.value)) is not None)
+    rest = star is not None and any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == star
+                                    for a in call.args)
+    return Forwarding(lam, positional, keywords, rest, frozenset(names))
+
+
+def _class_method(parsed: ParsedModule, expr: cst.Attribute) -> cst.FunctionDef | None:
+    """The ``@staticmethod``/``@classmethod`` ``def`` that ``Cls.name`` (a top-level class of the module) is."""
+    if not isinstance(expr.value, cst.Name):
+        return None
+    owner = _top_level_definition(parsed, expr.value)
+    if not isinstance(owner, cst.ClassDef) or not isinstance(owner.body, cst.IndentedBlock):
+        return None
+    methods = [s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == expr.attr.value]
+    if len(methods) == 1 and summarised_name(parsed, methods[0]) is not None:
+        return methods[0]
+    return None
+
+
+def top_level_function(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | None:
+    """The module-level ``def`` (or class's static or class method) the name ``expr`` is bound to, if it is one."""
+    if isinstance(expr, cst.Attribute):
+        return _class_method(parsed, expr)
+    definition = _top_level_definition(parsed, expr)
+    return definition if isinstance(definition, cst.FunctionDef) else None
+
+
+def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | cst.ClassDef | None:
+    """The module-level ``def`` or ``class`` the name ``expr`` is bound to, if it is one."""
+    if not isinstance(expr, cst.Name):
+        return None
+    scope = parsed.scopes.get(parsed.module)
+    if scope is None or expr.value not in scope:
+        return None
+    definitions = [a.node for a in scope[expr.value]]
+    if len(definitions) == 1 and isinstance(definitions[0], (cst.FunctionDef, cst.ClassDef)):
+        return definitions[0]
+    return None
+
+
+def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
+                  rule: cst.BaseExpression | None) -> Registration | None:
+    if primitive is None or rule is None:
+        return None
+    bound: frozenset[str] = frozenset()
+    if isinstance(rule, cst.Call) and rule.args and qualified_names(parsed, rule.func) & PARTIAL:
+        bound = frozenset(a.keyword.value for a in rule.args[1:] if a.keyword is not None)
+        rule = rule.args[0].value
+    forwarding = _forwarding(rule) if isinstance(rule, cst.Lambda) else None
+    if isinstance(rule, cst.Lambda):
+        if forwarding is None:
+            return None
+        rule = forwarding.node.body.func
+    names = frozenset(qualified_names(parsed, rule))
+    function = top_level_function(parsed, rule)
+    if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
+        first = _lambda_parameters(forwarding.node)[:1]
+        if not first or forwarding.positional[:1] != (first[0].name.value,):
+            function = None
+    primitives = frozenset(qualified_names(parsed, primitive))
+    if not names or not primitives:
+        return None
+    return Registration(primitives, names, function, bound, forwarding)
+
+
+def loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
+    """For a call inside ``for p, f in [(a_p, a_rule), ...]`` (or ``zip([...], [...])``): each row's loop variables.
+
+    JAX's own modules register rules this way (``jax/_src/lax/parallel.py``). Returns ``[{}]``
+    outside such a loop, and ``[]`` when the loop's rows cannot be read.
+    """
+    loop = enclosing(parsed, call, (cst.For, cst.FunctionDef, cst.ClassDef))
+    if not isinstance(loop, cst.For):
+        return [{}]
+    names = [loop.target] if isinstance(loop.target, cst.Name) else [
+        e.value for e in loop.target.elements] if isinstance(loop.target, (cst.Tuple, cst.List)) else []
+    if not names or not all(isinstance(n, cst.Name) for n in names):
+        return []
+    rows: list[list[cst.BaseExpression]] = []
+    iterable = loop.iter
+    if isinstance(iterable, cst.Call) and qualified_names(parsed, iterable.func) & {"builtins.zip"}:
+        columns = [a.value for a in iterable.args]
+        if len(columns) != len(names) or not all(isinstance(c, (cst.List, cst.Tuple)) for c in columns):
+            return []
+        rows = [list(row) for row in zip(*[[e.value for e in c.elements] for c in columns])]
+    elif isinstance(iterable, (cst.List, cst.Tuple)):
+        for element in iterable.elements:
+            value = element.value
+            if len(names) == 1:
+                rows.append([value])
+            elif isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names):
+                rows.append([e.value for e in value.elements])
+            else:
+                return []
+    else:
+        return []
+    return [{n.value: v for n, v in zip(names, row)} for row in rows]
+
+
+def substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
+    """``expr``, or the row's value when ``expr`` is one of the loop's variables."""
+    return row.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
+
+
+def registrations(parsed: ParsedModule) -> list[Registration]:
+    """Every lowering rule registered in ``parsed`` (computed once per module)."""
+    known = _REGISTRATIONS.known(parsed)
+    if known is not None:
+        return known
+    found: list[Registration] = []
+    for call in parsed.calls:
+        names = qualified_names(parsed, call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else set()
+        if names & REGISTER_LOWERING:  # mlir.register_lowering(prim, rule)
+            primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
+        else:  # partial(mlir.register_lowering, prim)(rule)
+            primitive = _partial_of_register(parsed, call.func)
+            rule = call_argument(call, 0, "rule") if primitive is not None else None
+        if primitive is None or rule is None:
+            continue
+        for row in loop_rows(parsed, call):
+            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row))
+            if registration is not None:
+                found.append(registration)
+    for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim) on a def
+        if not isinstance(statement, cst.FunctionDef):
+            continue
+        for decorator in statement.decorators:
+            primitive = _partial_of_register(parsed, decorator.decorator)
+            if primitive is not None and qualified_names(parsed, primitive):
+                found.append(Registration(frozenset(qualified_names(parsed, primitive)),
+                                          frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,
+                                          frozenset()))
+    return _REGISTRATIONS.put(parsed, found)
+
+
+def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
+    """True when ``param`` is the first parameter (the lowering context) of a rule registered in
+    ``parsed``: a ``def`` (after a ``@classmethod``'s ``cls``), a ``lambda``, or the function a
+    lambda rule hands its context to."""
+    function = enclosing(parsed, param, (cst.FunctionDef, cst.Lambda))
+    if isinstance(function, cst.Lambda):
+        first = _lambda_parameters(function)[:1]
+        return first == [param] and any(r.forwarding is not None and r.forwarding.node is function
+                                        for r in registrations(parsed))
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
+    if not positional or positional[0] is not param:
+        return False
+    return any(r.function is function for r in registrations(parsed))
+
+
+def lambda_parameter(parsed: ParsedModule, node: cst.CSTNode, lam: cst.Lambda,
+                     checked_at_calls: set[tuple[str, str]]) -> bool:
+    """True when ``node`` is a parameter of the registered ``lambda`` rule ``lam`` that is a sink of
+    the primitive's ``bind`` (``checked_at_calls``: ``(qualified name, parameter)`` of every sink):
+    what ``bind`` passes there is checked at the ``bind`` call."""
+    if not isinstance(node, cst.Name):
+        return False
+    bindings = bindings_of_name(parsed, node)
+    if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+        return False
+    param = bindings[0].assignment.node
+    if not isinstance(param, cst.Param) or not any(param is p for p in _lambda_parameters(lam)):
+        return False
+    return any(r.forwarding is not None and r.forwarding.node is lam
+               and any((f"{name}.bind", param.name.value) in checked_at_calls for name in r.primitive)
+               for r in registrations(parsed))
+
+
+def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+    """The sinks of ``<primitive>.bind`` for the rules registered in ``parsed``, given the sinks known so far.
+
+    A rule's derived sink for a parameter JAX passes as a keyword (``bind``'s keywords are the
+    rule's keyword arguments) becomes a sink of the primitive's ``bind`` for that keyword; a rule
+    whose ``**params`` is the config makes every ``bind`` keyword an entry. The new spec's
+    ``used_at`` is the rule's qualified name; where in the rule the keyword reaches the config is
+    looked up only when a finding names it (:func:`asynccfg_lint.analysis.checker.use_location`), since a
+    position costs a code generation of the rule's whole module.
+    """
+    found: set[SinkSpec] = set()
+    by_name: dict[str, list[SinkSpec]] = {}
+    for spec in sinks:
+        for name in spec.qualnames:
+            by_name.setdefault(name, []).append(spec)
+    for registration in registrations(parsed):
+        binds = frozenset(f"{name}.bind" for name in registration.primitive)
+        module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
+        forwarding = registration.forwarding
+        for rule in registration.rule:
+            for spec in by_name.get(rule, ()):
+                if spec.position == 0:  # the first parameter is the lowering context
+                    continue
+                if forwarding is None:
+                    found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule))
+                elif spec.kind is SinkKind.KEYWORDS:  # lambda ctx, x, **kw: rule(ctx, x, **kw)
+                    if forwarding.rest:
+                        found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,
+                                          named=spec.named | forwarding.named))
+                elif (keyword := forwarding.keyword_for(spec.param, spec.position)) is not None:
+                    found.add(replace(spec, qualnames=binds, param=keyword, position=None, wrapper_module=module,
+                                      used_at=rule, used_param=spec.param if keyword != spec.param else None))
+    return found
+
+
+def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
+    """``function``'s parameters that it passes positionally to a ``.bind(...)`` call, each with the
+    receivers of those calls (the classifier checks that they are primitives).
+
+    ``jax._src.core.Primitive.bind(*args, **params)``: the positional arguments are the
+    primitive's operands, JAX values; under ``jit`` each is a tracer, an instance of ``jax.Array``
+    (measured on jax 0.12.0.1 in the program fixtures, ``tests/fixtures/programs/operands.py``).
+    Computed once per module, in one pass over its calls.
+    """
+    memo = _BIND_OPERANDS.known(parsed)
+    if memo is None:
+        memo = _BIND_OPERANDS.of(parsed)
+        for call in parsed.calls:
+            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
+                continue
+            caller = enclosing(parsed, call, (cst.FunctionDef, cst.Lambda))
+            if not isinstance(caller, cst.FunctionDef):
+                continue
+            for arg in call.args:
+                if arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name):
+                    param = parameter_of(parsed, arg.value, caller)
+                    if param is not None:
+                        memo.setdefault(id(caller), {}).setdefault(param, []).append(call.func.value)
+    return memo.get(id(function), {})
+
+
+def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
+    """The registrations whose rule JAX calls is ``function``: a ``def`` given directly (or through
+    ``functools.partial``), or a ``lambda`` (the function a lambda calls is not one: the lambda's call is visible)."""
+    return [r for r in registrations(parsed) if (r.forwarding.node is function if r.forwarding is not None
+                                                  else r.function is function)]
+
+
+def _may_be(parsed: ParsedModule, receiver: cst.BaseExpression, primitive: frozenset[str]) -> bool:
+    """True when ``receiver`` names the primitive, or is a name bound to an expression that names it
+    (``prim = a_p if is_async else b_p; prim.bind(...)``, as ``jax/_src/lax/parallel.py`` writes it)."""
+    if qualified_names(parsed, receiver) & primitive:
+        return True
+    bindings = bindings_of_name(parsed, receiver) if isinstance(receiver, cst.Name) else None
+    pending = [b.value for b in bindings or () if b.value is not None]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and qualified_names(parsed, node) & primitive:
+            return True
+        pending.extend(node.children)
+    return False
+
+
+def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Callable[[str, str], bool]) -> bool:
+    """True when a ``bind`` of ``registration``'s primitive may be seen: a call ``<primitive>.bind(...)``
+    in ``parsed``, or the primitive's name in the text of another module of the project
+    (``elsewhere(name, module)``, :meth:`asynccfg_lint.analysis.workspace.Workspace.named_elsewhere`).
+
+    Without one, what the rule's parameters hold is known to no analysed code (ACC201 where it is used).
+    """
+    for call in parsed.calls:
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind" \
+                and _may_be(parsed, call.func.value, registration.primitive):
+            return True
+    return any(elsewhere(name.rpartition(".")[2], name.rpartition(".")[0]) for name in registration.primitive)

@@ -1,0 +1,477 @@
+"""Name resolution over libcst metadata: qualified names and the bindings a name may refer to."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import Assignment, ComprehensionScope, ImportAssignment
+
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+
+
+#: per module: the comprehension scopes with a walrus target of each name; each node's children
+#: in source order (by ``id``); every attribute write by attribute name
+_WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
+_CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
+_ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One place a name may get its value from.
+
+    Attributes:
+        value: the bound expression (``x = <value>``), or ``None`` when there is none to see.
+        annotation: the annotation expression of a parameter or annotated assignment, if any.
+        definition: a ``FunctionDef``/``ClassDef`` when the name is bound by ``def``/``class``.
+        augmented: the ``AugAssign`` when the binding is ``name op= value``.
+        assignment: the libcst assignment record (its ``.scope`` and ``.node``) of a name
+            binding; ``None`` for an attribute binding (``self.cfg = ...``).
+        unpacked: for ``a, b = call(...)`` or ``a, = iterable``, the value and the position of the
+            name in the target tuple (``value`` is then ``None``): the name is that element of it.
+    """
+
+    value: cst.BaseExpression | None
+    annotation: cst.BaseExpression | None
+    definition: cst.FunctionDef | cst.ClassDef | None
+    augmented: cst.AugAssign | None
+    assignment: Assignment | None
+    unpacked: tuple[cst.BaseExpression, int] | None = None
+
+
+def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
+    """Return the fully qualified names ``node`` may refer to (empty when unknown)."""
+    return set(parsed.qualified_names(node))
+
+
+def unpacked_value(target: cst.BaseExpression, name: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """For ``a, b = x, y`` return the element of ``value`` that lands in ``name``."""
+    if target is name:
+        return value
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+        if len(target.elements) == len(value.elements):
+            for t_el, v_el in zip(target.elements, value.elements):
+                if isinstance(t_el, cst.StarredElement) or isinstance(v_el, cst.StarredElement):
+                    return None
+                found = unpacked_value(t_el.value, name, v_el.value)
+                if found is not None:
+                    return found
+    return None
+
+
+def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
+                   value: cst.BaseExpression) -> tuple[cst.BaseExpression, int] | None:
+    """For ``a, b = f(...)`` or ``aval, = ctx.avals_in`` (a flat target tuple without a starred name,
+    a value that is not a tuple display), the value and ``name``'s position in the target; also
+    inside a display (``(x,), (d,) = vals_in, dims_in``: ``d`` is element 0 of ``dims_in``)."""
+    if isinstance(value, (cst.Tuple, cst.List)) and isinstance(target, (cst.Tuple, cst.List)) \
+            and len(value.elements) == len(target.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)):
+        for t_el, v_el in zip(target.elements, value.elements):
+            if _holds(t_el.value, name):
+                return _unpacked_from(t_el.value, name, v_el.value)
+        return None
+    if isinstance(value, (cst.Tuple, cst.List)) or not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    elements = target.elements
+    if any(isinstance(e, cst.StarredElement) for e in elements):
+        return None
+    for index, element in enumerate(elements):
+        if element.value is name:
+            return value, index
+    return None
+
+
+def _holds(target: cst.BaseExpression, name: cst.Name) -> bool:
+    """True when the assignment target ``target`` is ``name`` or a tuple or list holding it."""
+    if target is name:
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and any(
+        _holds(e.value, name) for e in target.elements if not isinstance(e, cst.StarredElement))
+
+
+def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:
+    """The ``bindings`` of a name that may still hold at ``use``: those not overwritten on every path to it.
+
+    A plain assignment ``name = ...`` (or ``name op= ...``, whose value is made from what the name
+    held before) in a block that also holds ``use``, before it and in the same scope, runs on
+    every path to ``use`` (exceptions aside): the bindings that start before it cannot reach
+    ``use`` (``groups = attr(); ...; groups = helper(); emit(..., groups)``). Later bindings are
+    kept only inside a loop around ``use`` (it may carry them round); loop targets and closures
+    are kept (the use may run after any of them).
+    """
+    scope = parsed.scopes.get(use)
+    last: Binding | None = None
+    for binding in bindings:
+        node = binding.assignment.node if binding.assignment is not None else None
+        parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
+        plain = isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None
+        if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
+            continue
+        statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if inside(parsed, use, getattr(statement, "value", None)):
+            continue  # `x = x + 1`, `x += x`: the value is computed before the name is bound
+        block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))
+        ancestor = parsed.parents.get(use)
+        while ancestor is not None and ancestor is not block:
+            ancestor = parsed.parents.get(ancestor)
+        if ancestor is block and (last is None or starts_before(parsed, last.assignment.node, node)):
+            last = binding
+    kept = [b for b in bindings if not _after_outside_loops(parsed, b, use, scope)]
+    if last is None:
+        return kept
+    return [b for b in kept if b is last or b.assignment is None
+            or not starts_before(parsed, b.assignment.node, last.assignment.node)]
+
+
+def _after_outside_loops(parsed: ParsedModule, binding: Binding, use: cst.CSTNode, scope: object) -> bool:
+    """True when ``binding`` is an assignment statement of ``use``'s scope that comes after ``use`` (or
+    whose own value holds ``use``) and no loop around ``use`` holds it: it cannot run before ``use`` does."""
+    node = binding.assignment.node if binding.assignment is not None else None
+    if not isinstance(node, cst.Name) or binding.assignment.scope is not scope:
+        return False
+    parent = parsed.parents.get(node)
+    if not isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        return False  # a loop or comprehension target, a walrus: kept as before
+    statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    if starts_before(parsed, node, use) and not inside(parsed, use, getattr(statement, "value", None)):
+        return False  # before the use (`x = x + 1` binds after its value is computed)
+    ancestor = parsed.parents.get(use)
+    while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+        if isinstance(ancestor, (cst.For, cst.While)) and inside(parsed, node, ancestor):
+            return False
+        ancestor = parsed.parents.get(ancestor)
+    return True
+
+
+def inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode | None) -> bool:
+    """True when ``node`` is ``ancestor`` or inside it."""
+    while node is not None and ancestor is not None:
+        if node is ancestor:
+            return True
+        node = parsed.parents.get(node)
+    return False
+
+
+def is_import(binding: Binding) -> bool:
+    """True when ``binding`` is an ``import``/``from ... import`` of the name (its value is in another module)."""
+    return isinstance(binding.assignment, ImportAssignment)
+
+
+def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
+    """Describe how ``assignment`` binds its name; ``None`` for imports and builtins."""
+    if not isinstance(assignment, Assignment):
+        return None
+    node = assignment.node
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return Binding(None, None, node, None, assignment)
+    if isinstance(node, cst.Param):
+        annotation = node.annotation.annotation if node.annotation else None
+        return Binding(None, annotation, None, None, assignment)
+    if not isinstance(node, cst.Name):
+        return Binding(None, None, None, None, assignment)
+    # climb from the target name to its statement, through tuple/list unpacking
+    child: cst.CSTNode = node
+    parent = parsed.parents.get(child)
+    while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.StarredElement)):
+        child, parent = parent, parsed.parents.get(parent)
+    if isinstance(parent, cst.AssignTarget):
+        statement = parsed.parents.get(parent)
+        if isinstance(statement, cst.Assign):
+            value = unpacked_value(parent.target, node, statement.value)
+            return Binding(value, None, None, None, assignment, _unpacked_from(parent.target, node, statement.value))
+    if isinstance(parent, cst.AnnAssign):
+        return Binding(parent.value, parent.annotation.annotation, None, None, assignment)
+    if isinstance(parent, cst.AugAssign):
+        return Binding(parent.value, None, None, parent, assignment)
+    if isinstance(parent, cst.NamedExpr):
+        return Binding(parent.value, None, None, None, assignment)
+    return Binding(None, None, None, None, assignment)
+
+
+def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | None:
+    """Return the bindings the name access ``name`` may refer to.
+
+    Returns ``None`` when some referent cannot be described (an import or builtin: use its
+    qualified name instead) or the name is not an access libcst recorded.
+    """
+    scope = parsed.scopes.get(name)
+    if scope is None:
+        return None
+    accesses = scope.accesses[name]
+    if not accesses:
+        return None
+    referents = [referent for access in accesses for referent in access.referents]
+    if not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
+        referents = _leaked_walrus_targets(parsed, scope, name.value)
+    return _described(parsed, referents)
+
+
+def _leaked_walrus_targets(parsed: ParsedModule, scope: object, name: str) -> list[Assignment]:
+    """The assignments of ``name`` by walrus targets inside comprehensions whose enclosing scope is ``scope``.
+
+    libcst records them in the comprehension's scope; Python binds them in the nearest enclosing
+    function or module scope, so a use after the comprehension refers to them.
+    """
+    found: list[Assignment] = []
+    for comprehension in _walrus_scopes(parsed).get(name, ()):
+        outer = comprehension.parent
+        while isinstance(outer, ComprehensionScope):
+            outer = outer.parent
+        if outer is scope:
+            found.extend(a for a in comprehension.assignments[name]
+                         if isinstance(parsed.parents.get(a.node), cst.NamedExpr))
+    return found
+
+
+def _walrus_scopes(parsed: ParsedModule) -> dict[str, list[ComprehensionScope]]:
+    """Name -> the comprehension scopes with a walrus target of that name (once per module)."""
+    known = _WALRUS_SCOPES.known(parsed)
+    if known is None:
+        found: dict[str, list[ComprehensionScope]] = {}
+        for node, scope in parsed.scopes.items():
+            if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) \
+                    and isinstance(scope, ComprehensionScope) and scope not in found.get(node.target.value, []):
+                found.setdefault(node.target.value, []).append(scope)
+        known = _WALRUS_SCOPES.put(parsed, found)
+    return known
+
+
+def _described(parsed: ParsedModule, assignments: Iterable[object]) -> list[Binding] | None:
+    """:func:`binding_of` each assignment once; ``None`` when one cannot be described (an import)."""
+    result: list[Binding] = []
+    seen: set[int] = set()
+    for assignment in assignments:
+        if id(assignment) in seen:
+            continue
+        seen.add(id(assignment))
+        binding = binding_of(parsed, assignment)
+        if binding is None:
+            return None
+        result.append(binding)
+    return result
+
+
+def module_bindings(parsed: ParsedModule, name: str) -> list[Binding] | None:
+    """The top-level bindings of ``name`` in ``parsed`` (what ``module.name`` may be, seen from another module).
+
+    Returns ``None`` when there is none, or when one is an import (follow its qualified name
+    instead: :func:`module_qualified_names`).
+    """
+    scope = parsed.scopes.get(parsed.module)
+    if scope is None or name not in scope:
+        return None
+    return _described(parsed, scope[name]) or None
+
+
+def module_qualified_names(parsed: ParsedModule, name: str) -> set[str]:
+    """The fully qualified names a top-level ``name`` of ``parsed`` stands for (an import's target)."""
+    scope = parsed.scopes.get(parsed.module)
+    if scope is None:
+        return set()
+    return {parsed.absolute(qualified) for qualified in scope.get_qualified_names_for(name)}
+
+
+def enclosing(parsed: ParsedModule, node: cst.CSTNode, kinds: tuple[type, ...]) -> cst.CSTNode | None:
+    """Return the nearest ancestor of ``node`` that is an instance of one of ``kinds``."""
+    parent = parsed.parents.get(node)
+    while parent is not None and not isinstance(parent, kinds):
+        parent = parsed.parents.get(parent)
+    return parent
+
+
+def starts_before(parsed: ParsedModule, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+    """True when ``first`` starts before ``second`` in the file.
+
+    Compared through the tree, not positions (which cost a code generation of the whole module):
+    below their nearest common ancestor, the child holding ``first`` comes before the one holding
+    ``second`` in that ancestor's ``children`` (libcst lists them in source order). When one node
+    contains the other, positions decide (they may start at the same place).
+    """
+    if first is second:
+        return False
+    first_chain, second_chain = _chain(parsed, first), _chain(parsed, second)
+    depth = 0
+    while (depth < len(first_chain) and depth < len(second_chain)
+           and first_chain[depth] is second_chain[depth]):
+        depth += 1
+    if depth in (len(first_chain), len(second_chain)):
+        a, b = parsed.positions[first].start, parsed.positions[second].start
+        return (a.line, a.column) < (b.line, b.column)
+    order = _child_order(parsed, first_chain[depth - 1])
+    return order[id(first_chain[depth])] < order[id(second_chain[depth])]
+
+
+def _chain(parsed: ParsedModule, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node``'s ancestors from the module down, ending with ``node``."""
+    chain = [node]
+    parent = parsed.parents.get(node)
+    while parent is not None:
+        chain.append(parent)
+        parent = parsed.parents.get(parent)
+    chain.reverse()
+    return chain
+
+
+def _child_order(parsed: ParsedModule, node: cst.CSTNode) -> dict[int, int]:
+    """id(child) -> its index among ``node``'s children in source order (kept per module)."""
+    orders = _CHILD_ORDERS.of(parsed)
+    if id(node) not in orders:
+        orders[id(node)] = {id(child): index for index, child in enumerate(node.children)}
+    return orders[id(node)]
+
+
+def local_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.FunctionDef | cst.ClassDef | None:
+    """Return the ``def``/``class`` in this module that ``expr`` (a name or ``Cls.attr``) names, if unique."""
+    if isinstance(expr, cst.Name):
+        bindings = bindings_of_name(parsed, expr)
+        if bindings and len(bindings) == 1 and bindings[0].definition is not None:
+            return bindings[0].definition
+    return None
+
+
+def method_owner(parsed: ParsedModule, name: cst.Name) -> cst.ClassDef | None:
+    """The class whose method takes ``name`` (a use of ``self`` or ``cls``) as its first parameter, else ``None``.
+
+    Static methods and nested functions have no such parameter.
+    """
+    bindings = bindings_of_name(parsed, name)
+    if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+        return None
+    param = bindings[0].assignment.node
+    function = enclosing(parsed, param, (cst.FunctionDef,)) if isinstance(param, cst.Param) else None
+    if function is None:
+        return None
+    positional = [*function.params.posonly_params, *function.params.params]
+    if not positional or positional[0] is not param:
+        return None
+    if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators):
+        return None
+    block = parsed.parents.get(function)
+    owner = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+    return owner if isinstance(owner, cst.ClassDef) else None
+
+
+#: an attribute written where the checker cannot tell the object (``setattr(obj, name, v)``)
+_ANY_ATTRIBUTE = "*"
+
+
+def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpression, Binding | None]]]:
+    """Every write of an attribute in ``parsed``: attribute name -> ``(object expression, binding)``.
+
+    The binding is ``None`` for a write whose value cannot be seen (``del obj.x``, a ``for``
+    target, ``setattr``/``delattr``). Computed once per module.
+    """
+    known = _ATTRIBUTE_WRITES.known(parsed)
+    if known is not None:
+        return known
+    writes: dict[str, list[tuple[cst.BaseExpression, Binding | None]]] = {}
+
+    def add(target: cst.BaseExpression, binding: Binding | None) -> None:
+        if isinstance(target, cst.Attribute):
+            writes.setdefault(target.attr.value, []).append((target.value, binding))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value, None)
+
+    class _Writes(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Attribute):
+                    add(target.target, Binding(node.value, None, None, None, None))
+                elif isinstance(target.target, (cst.Tuple, cst.List)):
+                    for element in target.target.elements:
+                        if isinstance(element.value, cst.Attribute):
+                            value = unpacked_value(target.target, element.value, node.value)
+                            add(element.value, Binding(value, None, None, None, None))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if node.value is not None:
+                add(node.target, Binding(node.value, node.annotation.annotation, None, None, None))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            add(node.target, Binding(node.value, None, None, node, None))
+
+        def visit_Del(self, node: cst.Del) -> None:
+            add(node.target, None)
+
+        def visit_For(self, node: cst.For) -> None:
+            add(node.target, None)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in ("setattr", "delattr") and len(node.args) >= 2:
+                name = string_value(node.args[1].value)
+                writes.setdefault(name or _ANY_ATTRIBUTE, []).append((node.args[0].value, None))
+
+    parsed.module.visit(_Writes())
+    return _ATTRIBUTE_WRITES.put(parsed, writes)
+
+
+def class_attribute_bindings(parsed: ParsedModule, cls: cst.ClassDef, name: str) -> list[Binding] | None:
+    """The bindings ``<instance of cls>.name`` or ``cls.name`` may refer to (may-analysis).
+
+    Every assignment of ``name`` in the class body and every ``self.name = ...`` (also
+    ``cls.name = ...`` and ``Cls.name = ...``) in the module contributes. Returns ``None`` when
+    there is none, or when ``name`` is also written where the object cannot be told (an
+    attribute of another name, ``setattr``, ``del``, a ``for`` target): the value is then unknown.
+    """
+    result: list[Binding] = []
+    statements = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    scope = parsed.scopes.get(statements[0]) if statements else None
+    if scope is not None and scope is not parsed.scopes.get(cls) and name in scope.assignments:
+        found = _described(parsed, scope.assignments[name])
+        if found is None:
+            return None
+        result.extend(found)
+    writes = _attribute_writes(parsed)
+    for obj, binding in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:
+        owner = None
+        if isinstance(obj, cst.Name):
+            owner = method_owner(parsed, obj) or local_definition(parsed, obj)
+            if owner is not None and owner is not cls and isinstance(owner, cst.ClassDef):
+                continue  # another class's attribute of the same name
+        if owner is not cls or binding is None:
+            return None
+        result.append(binding)
+    return result or None
+
+
+def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Binding] | None:
+    """The bindings ``self.x`` (in a method) or ``Cls.x`` (a class of this module) may refer to.
+
+    See :func:`class_attribute_bindings`; ``None`` when the object is neither.
+    """
+    if not isinstance(expr.value, cst.Name):
+        return None
+    cls = local_definition(parsed, expr.value)
+    if not isinstance(cls, cst.ClassDef):
+        cls = method_owner(parsed, expr.value)
+    return class_attribute_bindings(parsed, cls, expr.attr.value) if cls is not None else None
+
+
+def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
+    """``path:line`` of ``node`` in ``parsed``, the path relative to the working directory as the checked
+    files are shown (``../builders.py`` when the run starts inside the package), normalised
+    (``./pkg/a.py`` is ``pkg/a.py``) so every front end names it alike whatever path it was given;
+    1-based line."""
+    path = os.path.normpath(parsed.path)
+    if os.path.isabs(path):
+        try:
+            path = os.path.relpath(path)
+        except ValueError:  # another drive (Windows): keep it absolute
+            pass
+    return f"{path}:{parsed.positions[node].start.line}"
+
+
+def string_value(node: cst.CSTNode | None) -> str | None:
+    """Return the value of a plain string literal (not bytes, not an f-string), else ``None``."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            value = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd escapes; treat as unknown
+            return None
+        return value if isinstance(value, str) else None
+    return None

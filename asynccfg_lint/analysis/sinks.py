@@ -1,0 +1,139 @@
+"""Sink finder: calls whose callee resolves to a sink, and the argument that reaches the config.
+
+Callees are resolved to fully qualified names through libcst's scope analysis (every import form and
+alias), through a name assigned the sink (``emit = P._emit_async_start_custom_call``), and
+through ``functools.partial(<sink>, ...)``: either the partial call itself carries
+the argument, or a name bound to the partial is called later with the positions shifted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import bindings_of_name, qualified_names
+from asynccfg_lint.analysis.tracer import DictTracer
+from asynccfg_lint.analysis.entries import TracedDict
+
+_PARTIAL = frozenset({"functools.partial"})
+
+
+@dataclass(frozen=True)
+class SinkCall:
+    """A call that passes ``argument`` to the sink parameter described by ``spec``.
+
+    Attributes:
+        call: the call node (the sink call, a ``functools.partial`` call, or a call of a partial).
+        spec: the sink.
+        argument: the expression passed for ``spec.param``.
+    """
+
+    call: cst.Call
+    spec: SinkSpec
+    argument: cst.BaseExpression
+
+
+def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression | None:
+    """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``.
+
+    For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
+    does a ``prim.bind(x, **params)`` call for a keyword it does not name.
+    """
+    if spec.kind is SinkKind.KEYWORDS:
+        return call
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == spec.param:
+            return arg.value
+    if spec.used_at is not None and any(arg.star == "**" for arg in call.args):
+        return call  # prim.bind(x, **params): the keyword may be in `params`
+    if spec.position is None:
+        return None
+    index = spec.position - shift
+    if index < 0:
+        return None
+    positional = []
+    for arg in call.args:
+        if arg.keyword is not None:
+            continue
+        if arg.star:  # *args: positions after it are unknown
+            break
+        positional.append(arg.value)
+    return positional[index] if index < len(positional) else None
+
+
+class SinkFinder:
+    """Collect :class:`SinkCall` s of one module.
+
+    Args:
+        parsed: the module, with metadata.
+        sinks: the sink specs to look for.
+    """
+
+    def __init__(self, parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> None:
+        self.parsed = parsed
+        self.by_name: dict[str, list[SinkSpec]] = {}
+        for spec in sinks:  # a wrapper can have several sink parameters
+            for name in spec.qualnames:
+                self.by_name.setdefault(name, []).append(spec)
+        self.found: list[SinkCall] = []
+
+    def _specs_for(self, callee: cst.BaseExpression) -> list[SinkSpec]:
+        for name in qualified_names(self.parsed, callee):
+            if name in self.by_name:
+                return self.by_name[name]
+        return []
+
+    def _partial_target(self, call: cst.Call) -> tuple[list[SinkSpec], int]:
+        """For ``functools.partial(sink, a, b)``: the sink's specs and the number of bound positionals."""
+        if not call.args or not qualified_names(self.parsed, call.func) & _PARTIAL:
+            return [], 0
+        bound = sum(1 for a in call.args[1:] if a.keyword is None and not a.star)
+        return self._specs_for(call.args[0].value), bound
+
+    def _add(self, call: cst.Call, specs: list[SinkSpec], shift: int, arguments: cst.Call | None = None) -> None:
+        """Record ``call`` for each spec whose argument it passes (read from ``arguments``, default ``call``)."""
+        for spec in specs:
+            argument = _argument(arguments or call, spec, shift)
+            if argument is not None:
+                self.found.append(SinkCall(call, spec, argument))
+
+    def add_call(self, node: cst.Call) -> None:
+        """Record ``node`` if it calls a sink, directly, through a partial, or through an alias."""
+        specs = self._specs_for(node.func)
+        if specs:
+            self._add(node, specs, 0)
+            return
+        specs, _ = self._partial_target(node)
+        if specs:  # the partial call itself may bind the config
+            self._add(node, specs, 0, cst.Call(func=node.args[0].value, args=node.args[1:]))
+            return
+        if isinstance(node.func, cst.Name):
+            for binding in bindings_of_name(self.parsed, node.func) or ():
+                aliased = self._specs_for(binding.value) if binding.value is not None else []
+                if aliased:  # `emit = P._emit_async_start_custom_call`, then `emit(...)`
+                    self._add(node, aliased, 0)
+                    return
+                if isinstance(binding.value, cst.Call):
+                    specs, shift = self._partial_target(binding.value)
+                    if specs:
+                        self._add(node, specs, shift)
+                        return
+
+
+def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:
+    """Yield every sink call in ``parsed`` (an outer call before the calls in its arguments)."""
+    finder = SinkFinder(parsed, sinks)
+    for call in parsed.calls:  # the parse already listed them: no second walk of the tree
+        finder.add_call(call)
+    yield from finder.found
+
+
+def traced_config(tracer: DictTracer, sink_call: SinkCall) -> TracedDict | None:
+    """The entries of the config ``sink_call`` passes (a config sink's argument, or a ``**kwargs`` sink's keywords)."""
+    if sink_call.spec.kind is SinkKind.KEYWORDS and isinstance(sink_call.argument, cst.Call):
+        return tracer.trace_keywords(sink_call.argument, sink_call.spec.named)
+    return tracer.trace(sink_call.argument)

@@ -1,0 +1,204 @@
+"""Function summaries: wrappers whose parameters reach a sink become sinks themselves (derived sinks).
+
+``def send(ctx, x, cfg): return emit("t", ctx, x, {**cfg, "k": 1})`` makes ``send``'s ``cfg`` a
+config sink, and ``def gather(ctx, x, tiled): emit("t", ctx, x, {"tiled": tiled})`` makes
+``gather``'s ``tiled`` a value sink under key ``"tiled"``; ``def send(ctx, x, **cfg): return
+emit("t", ctx, x, cfg)`` makes the keyword arguments of ``send(ctx, x, mode=...)`` config entries. Calls to them are then checked at the
+call site, where the value is visible. Summaries are computed to a fixed point, so a wrapper of
+a wrapper is a sink too; recursion cannot loop, because each round only adds specs that were
+not there before and there are finitely many parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+import libcst as cst
+
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+from asynccfg_lint.analysis.programs import bind_sinks
+from asynccfg_lint.analysis.resolution import enclosing
+from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
+from asynccfg_lint.analysis.sinks import find_sink_calls, traced_config
+from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
+
+#: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
+MAX_ROUNDS = 8
+#: per module: where each derived sink's parameter reaches the config, and its summary for each set of sinks given
+_SINK_USES: ModuleMemo[dict[tuple[str, str], cst.CSTNode]] = ModuleMemo(dict)
+#: (the other modules it read, by dotted name: it holds while the project gives the same parses)
+_SUMMARIES: ModuleMemo[dict[frozenset[SinkSpec], tuple[frozenset[SinkSpec], dict[str, ParsedModule | None] | None]]] = \
+    ModuleMemo(dict)
+
+
+class SummaryPeers(TracerPeers, Protocol):
+    """The project as a summary sees it (``Workspace.for_summary``): builders imported from other modules
+    are followed there, so ``cfg = base(dim)`` with ``base`` from ``.cfgs`` shows where ``dim`` goes."""
+
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module of dotted name ``name``, else ``None``."""
+        ...
+
+    def consulted(self) -> dict[str, ParsedModule | None]:
+        """The other modules looked up so far, by dotted name."""
+        ...
+
+
+def sink_uses(parsed: ParsedModule) -> dict[tuple[str, str], cst.CSTNode]:
+    """``(derived sink's qualified name, parameter)`` -> the expression of ``parsed`` where that
+    parameter reaches the config, for the derived sinks summarised so far (empty before)."""
+    return _SINK_USES.known(parsed) or {}
+
+
+def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
+    """0-based position of ``param`` among the positional arguments a call passes ``function`` (a
+    ``@classmethod``'s ``cls`` is not passed), else ``None``."""
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
+    for index, candidate in enumerate(positional):
+        if candidate.name.value == param:
+            return index
+    return None
+
+
+def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> set[SinkSpec]:
+    """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
+
+    ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
+    :func:`~asynccfg_lint.analysis.functions.keyword_read`), passed by keyword only.
+    """
+    qualname = summarised_name(parsed, function)
+    if qualname is None:
+        return set()
+    params = function.params
+    named: frozenset[str] = frozenset()
+    if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == param:
+        if kind is SinkKind.VALUE:
+            return set()
+        kind = SinkKind.KEYWORDS  # the call's extra keywords are the config's entries
+        named = frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
+    return {SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
+                     key=key, wrapper_module=parsed.name.name, named=named)}
+
+
+def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) -> str | None:
+    """``keyword`` when ``call`` passes ``function``'s ``**kwargs`` on (``p.bind(x, **params)`` in ``def
+    start(x, **params)``) and ``function`` has no parameter of that name: ``start(x, keyword=v)``
+    then reaches the sink as ``keyword``. Else ``None``."""
+    params = function.params
+    if not isinstance(params.star_kwarg, cst.Param):
+        return None
+    named = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    forwarded = any(arg.star == "**" and isinstance(arg.value, cst.Name)
+                    and arg.value.value == params.star_kwarg.name.value for arg in call.args)
+    return keyword if forwarded and keyword not in named else None
+
+
+def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The summarised ``def`` containing ``node`` (a top-level ``def``, or a static or class method
+    of a top-level class: :func:`~asynccfg_lint.analysis.functions.summarised_name`), also through
+    functions nested in it; ``None`` in an instance method.
+
+    A function nested in a summarised one reads the outer function's parameters as closure
+    variables (``def bind(leaf): return p.bind(leaf, tiled=tiled)`` in ``def start(x, *, tiled=False)``,
+    as ``jax/_src/lax/parallel.py`` writes its public functions), so a sink reached there makes
+    the outer function a wrapper.
+    """
+    function = enclosing(parsed, node, (cst.FunctionDef,))
+    while isinstance(function, cst.FunctionDef) and summarised_name(parsed, function) is None:
+        function = enclosing(parsed, function, (cst.FunctionDef, cst.ClassDef))
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    return function
+
+
+def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:
+    """Return the derived sinks defined in ``parsed``: one round, given the sinks known so far.
+
+    ``peers`` gives the project's other modules (``None``: ``parsed`` alone), whose builders the
+    tracer follows with ``parsed``'s arguments bound.
+
+    Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
+    here (:func:`asynccfg_lint.analysis.programs.bind_sinks`). Where each derived sink's parameter reaches
+    the config is kept in :func:`sink_uses`.
+    """
+    sinks = set(sinks)
+    derived: set[SinkSpec] = set()
+    uses = _SINK_USES.of(parsed)
+    tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
+
+    def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode) -> None:
+        if param is None:
+            return
+        specs = _spec(parsed, function, param, kind, key)
+        for spec in specs:
+            uses.setdefault((min(spec.qualnames), param), use)
+        derived.update(specs)
+
+    for call in find_sink_calls(parsed, sinks):
+        function = module_level_function(parsed, call.call)
+        if function is None:
+            continue
+        if call.spec.kind is SinkKind.VALUE:
+            param = parameter_of(parsed, call.argument, function)
+            if param is None and call.argument is call.call:  # `prim.bind(x, **params)` in `def f(x, **params)`
+                param = _forwarded_keyword(function, call.call, call.spec.param)
+            if param is None:  # `wrapper(ctx, x, params["k"])`
+                param = keyword_read(parsed, call.argument, function)
+            add(function, param, SinkKind.VALUE, call.spec.key, call.argument)
+            continue
+        param = parameter_of(parsed, call.argument, function)
+        traced = traced_config(tracer, call)
+        if param is not None and traced is None:
+            add(function, param, SinkKind.CONFIG, None, call.argument)
+            continue
+        if traced is None:
+            continue
+        for opaque in traced.opaque:
+            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque)
+        for entry in traced.entries:
+            param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
+            if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
+                param = keyword_read(parsed, entry.value, function)
+            if entry.key is not None:
+                add(function, param, SinkKind.VALUE, entry.key, entry.value)
+    return derived | bind_sinks(parsed, sinks | derived)
+
+
+def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:
+    """``sinks`` plus the derived sinks of ``parsed``, to the module's own fixed point.
+
+    A wrapper of a wrapper in the same module, or a recursive one, is found here; only sinks
+    added by other modules can change this module's summary later. ``peers`` (``Workspace.for_summary``)
+    lets the tracer follow builders imported from other project modules; ``None`` stays in ``parsed``.
+    The result is kept on ``parsed`` for the sinks given and for itself (a fixed point summarises to
+    itself), so the check after a project's summary does not derive it again; it is used again only
+    while ``peers`` gives the same parses of the other modules it read (one edited since is parsed anew).
+    """
+    memo = _SUMMARIES.of(parsed)
+    given = frozenset(sinks)
+    if given in memo and not _still_valid(memo[given][1], peers):
+        del memo[given]
+    if given not in memo:
+        known: set[SinkSpec] = set(given)
+        converged = False
+        for _ in range(MAX_ROUNDS):
+            new = derive_sinks(parsed, known, peers) - known
+            if not new:
+                converged = True
+                break
+            known |= new
+        read = peers.consulted() if peers is not None else None
+        memo[given] = (frozenset(known), read)
+        if converged:
+            memo[memo[given][0]] = memo[given]
+    return set(memo[given][0])
+
+
+def _still_valid(read: dict[str, ParsedModule | None] | None, peers: SummaryPeers | None) -> bool:
+    """Whether a summary that read the modules ``read`` (``None``: made without peers) holds for
+    ``peers``: made the same way, and each module it read is the same parse."""
+    if read is None or peers is None:
+        return read is None and peers is None
+    return all(peers.module(name) is home for name, home in read.items())

@@ -1,0 +1,495 @@
+"""Dict tracer: follow a config expression back to what builds it and collect its entries.
+
+Data flow is may-analysis: a name bound on several paths contributes the entries of every
+binding that reaches the use; mutations of the same binding before the use (``cfg[k] = v``,
+``cfg.update(...)``, ``cfg.setdefault(k, v)``, ``cfg |= {...}``) add entries. ``self.cfg`` and
+``Cls.CFG`` contribute every assignment of the attribute in the class. With a
+:class:`~asynccfg_lint.analysis.workspace.Workspace`, builders and constants imported from other project
+modules are traced there, by that module's own tracer; their entries say which module they
+belong to (``Entry.home``) and through which expression of this module they arrived (``Entry.via``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from collections.abc import Sequence
+from typing import Protocol
+
+import libcst as cst
+
+from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values
+from asynccfg_lint.analysis.mutations import DictMutations
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.records import dataclass_fields, is_dataclass, is_typed_dict
+from asynccfg_lint.analysis.resolution import (
+    Binding,
+    attribute_bindings,
+    bindings_of_name,
+    is_import,
+    local_definition,
+    qualified_names,
+    starts_before,
+    string_value,
+)
+
+_DICT_CONSTRUCTORS = frozenset(
+    {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
+)
+_DEFAULTDICT = frozenset({"collections.defaultdict"})
+_COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
+_ASDICT = frozenset({"dataclasses.asdict"})
+MAX_DEPTH = 12
+#: calls that run a coroutine and give its result
+ASYNC_RUNNERS = frozenset({"asyncio.run"})
+
+
+class ForeignBinding(Protocol):
+    """A binding of a name in another module of the check (``Workspace.foreign`` gives them)."""
+
+    @property
+    def home(self) -> ParsedModule:
+        """The module that binds the name; the binding's nodes belong to it."""
+        ...
+
+    @property
+    def binding(self) -> Binding:
+        """How the name is bound there."""
+        ...
+
+
+class TracerPeers(Protocol):
+    """What a module's tracer asks of the other modules of the check (``Workspace`` provides it).
+
+    The tracer depends on this interface, not on :mod:`asynccfg_lint.analysis.workspace` (which builds the
+    tracers and classifiers of a check), nor on the classifier: no import circle.
+    """
+
+    def tracer(self, parsed: ParsedModule) -> DictTracer:
+        """The tracer of ``parsed`` (one per module per check)."""
+        ...
+
+    def foreign(self, parsed: ParsedModule, expr: cst.BaseExpression) -> Sequence[ForeignBinding] | None:
+        """Where the name or dotted attribute ``expr`` of ``parsed`` is bound in other project modules, if known."""
+        ...
+
+    def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
+                         depth: int) -> list[cst.FunctionDef | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
+        instance of (``None``: not such an instance, or no such method)."""
+        ...
+
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+        """For each origin of ``expr``'s value (a parameter: what its known callers pass), the call of a
+        class of ``parsed`` that makes it (``None``: not such an instance)."""
+        ...
+
+
+class DictTracer(DictMutations):
+    """Trace dict-valued expressions of one parsed module.
+
+    Args:
+        parsed: the module, with metadata.
+        workspace: the check's modules, to follow names imported from other project modules;
+            ``None`` stays within ``parsed``.
+    """
+
+    def __init__(self, parsed: ParsedModule, workspace: TracerPeers | None = None) -> None:
+        self.parsed = parsed
+        self.workspace = workspace
+        self._memo: dict[int, TracedDict | None] = {}
+        self._active: set[int] = set()
+
+    def trace(self, expr: cst.BaseExpression, depth: int = 0) -> TracedDict | None:
+        """Return the entries of ``expr`` if it evaluates to a dict the tracer can follow.
+
+        Each expression is traced once and each entry listed once: a name rebound from itself
+        on many paths (``cfg = {**cfg, ...}`` in a run of ``if`` s) stays linear, not exponential.
+
+        Returns ``None`` when ``expr`` is not recognisably a dict (unknown call, parameter,
+        non-dict literal), or on a cycle.
+        """
+        key = id(expr)
+        if key in self._memo:
+            return self._memo[key]
+        if depth > MAX_DEPTH or key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            traced = self._trace(expr, depth)
+        finally:
+            self._active.discard(key)
+        if traced is not None:
+            traced = TracedDict(tuple(dict.fromkeys(traced.entries)), traced.complete,
+                                tuple(dict.fromkeys(traced.opaque)))
+        self._memo[key] = traced
+        return traced
+
+    def _trace(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        if isinstance(expr, cst.Dict):
+            return self._dict_display(expr, depth)
+        if isinstance(expr, cst.DictComp):
+            return TracedDict((Entry(string_value(expr.key), expr.key, expr.value),), True)
+        if isinstance(expr, cst.IfExp):
+            return self._union([expr.body, expr.orelse], depth)
+        if isinstance(expr, cst.BooleanOperation):
+            return self._union([expr.left, expr.right], depth)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+            return self._merge([self.trace(expr.left, depth + 1), self.trace(expr.right, depth + 1)], [expr.left, expr.right])
+        if isinstance(expr, cst.NamedExpr):
+            return self.trace(expr.value, depth + 1)
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.Await):
+            return self._awaited(expr.expression, depth)
+        return None
+
+    def trace_keywords(self, call: cst.Call, named: frozenset[str]) -> TracedDict:
+        """The entries a ``**kwargs`` wrapper's call puts in its config: keywords not in ``named``, and ``**x``."""
+        extra = [arg for arg in call.args if arg.star == "**" or arg.keyword is not None and arg.keyword.value not in named]
+        return self._dict_call(call.with_changes(args=extra), 0)
+
+    # -- forms -------------------------------------------------------------------------
+    def _dict_display(self, expr: cst.Dict, depth: int) -> TracedDict:
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for element in expr.elements:
+            if isinstance(element, cst.DictElement):
+                key = string_value(element.key)
+                if key is not None:  # {**base, "k": v}: v replaces what base (or an earlier "k") put there
+                    entries = [entry for entry in entries if entry.key != key]
+                entries.append(Entry(key, element.key, element.value))
+            else:  # StarredDictElement: {**base}
+                inner = self.trace(element.value, depth + 1)
+                if inner is None:
+                    complete = False
+                    opaque.append(element.value)
+                else:
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+                    opaque.extend(inner.opaque)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _union(self, exprs: list[cst.BaseExpression], depth: int) -> TracedDict | None:
+        traced = [self.trace(e, depth + 1) for e in exprs]
+        if all(t is None for t in traced):
+            return None
+        return self._merge(traced, exprs)
+
+    @staticmethod
+    def _merge(parts: list[TracedDict | None], exprs: list[cst.BaseExpression]) -> TracedDict:
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for part, expr in zip(parts, exprs):
+            if part is None:
+                complete = False
+                opaque.append(expr)
+            else:
+                entries.extend(part.entries)
+                complete &= part.complete
+                opaque.extend(part.opaque)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _call(self, call: cst.Call, depth: int) -> TracedDict | None:
+        names = qualified_names(self.parsed, call.func)
+        if names & _DICT_CONSTRUCTORS:
+            if names & _DEFAULTDICT and call.args and call.args[0].keyword is None and not call.args[0].star:
+                call = call.with_changes(args=call.args[1:])  # the first argument is the default factory
+            return self._dict_call(call, depth)
+        if names & _COPIERS and call.args:
+            return self.trace(call.args[0].value, depth + 1)
+        if names & _ASDICT and call.args:
+            return self._asdict(call.args[0].value, depth)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
+            return self.trace(call.func.value, depth + 1)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_asdict" and not call.args:
+            return self._asdict(call.func.value, depth, named_tuple=True)
+        if names & ASYNC_RUNNERS and call.args:
+            return self._awaited(call.args[0].value, depth)
+        return self._result(call, depth, asynchronous=False)
+
+    def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """The dict ``await f(...)`` or ``asyncio.run(f(...))`` gives for an ``async def f`` of the project."""
+        return self._result(expr, depth, asynchronous=True) if isinstance(expr, cst.Call) else None
+
+    def _result(self, call: cst.Call, depth: int, asynchronous: bool) -> TracedDict | None:
+        """The dict a call of a builder returns (an ``async def`` only when awaited or run)."""
+        home, definition = self.parsed, local_definition(self.parsed, call.func)
+        if definition is None and self.workspace is not None:
+            found = self.workspace.foreign(self.parsed, call.func)
+            if found and len(found) == 1:
+                home, definition = found[0].home, found[0].binding.definition
+        if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
+            return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
+        if isinstance(definition, cst.FunctionDef) and (definition.asynchronous is not None) == asynchronous:
+            returns = [r.value for r in returns_of(definition) if r.value is not None]
+            tracer = self if home is self.parsed else self.workspace.tracer(home)
+            if returns:
+                traced = tracer._union(returns, depth)
+                return self._bind(traced, definition, call, depth, home) if traced is not None else None
+        if definition is None and isinstance(call.func, cst.Attribute) and not asynchronous:
+            return self._method_result(call, depth)
+        return None
+
+    def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
+        """``obj.config()`` for an instance of a class of this module: the dicts the method returns.
+
+        What the object is comes from the classifier (a constructor call, an annotation); the
+        method's ``self.x`` are the class's attributes. Only within this module, and only in a
+        check (the summaries have no classifier).
+        """
+        if self.workspace is None:
+            return None
+        methods = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
+        if not methods or any(m is None for m in methods):
+            return None
+        returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]
+        return self._union(returns, depth) if returns else None
+
+    def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
+              home: ParsedModule) -> TracedDict:
+        """Put ``call``'s arguments where the builder's result uses its parameters directly.
+
+        ``def make(dim, mode): return {"dim": dim, "mode": mode}`` called as ``make(0, Mode.FAST)``
+        has entries ``"dim": 0`` and ``"mode": Mode.FAST`` (reported at the arguments); a parameter
+        spread into the result (``{**base}``) contributes the argument's own entries. ``home`` is
+        the builder's module: what the builder writes itself is reported through ``call`` when
+        that is another module.
+        """
+        arguments = bind_arguments(builder, call) or {}
+        passed = {id(arg.value) for arg in call.args}
+        foreign = home is not self.parsed
+        entries = []
+        for entry in traced.entries:
+            own = entry.home is None and entry.value is not None
+            param = parameter_of(home, entry.value, builder) if own else None
+            if param not in arguments:
+                entries.append(self._arrived(entry, home, call) if foreign else entry)
+            elif foreign and id(arguments[param]) not in passed:  # a default, written in the builder's module
+                entries.append(self._arrived(replace(entry, value=arguments[param]), home, call))
+            elif foreign:  # an argument, written here; the key is still the builder's
+                entries.append(replace(entry, key_node=None, value=arguments[param]))
+                if entry.key_node is not None:
+                    entries.append(self._arrived(replace(entry, value=None), home, call))
+            else:
+                entries.append(replace(entry, value=arguments[param]))
+        opaque: list[cst.BaseExpression] = []
+        complete = True
+        for expr in traced.opaque:
+            param = parameter_of(home, expr, builder)
+            inner = None
+            if param in arguments and (not foreign or id(arguments[param]) in passed):
+                inner = self.trace(arguments[param], depth + 1)
+            elif param in arguments:  # `{**base}` with the default of `base`, in the builder's module
+                inner = self._imported(self.workspace.tracer(home).trace(arguments[param], depth + 1), home, call)
+            if inner is None:
+                opaque.append(call if foreign else expr)
+                continue
+            entries.extend(inner.entries)
+            opaque.extend(inner.opaque)
+            complete = complete and inner.complete
+        # every part the builder could not see is now either resolved or still listed as opaque
+        return TracedDict(tuple(entries), complete and not opaque, tuple(opaque))
+
+    def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
+        replaceable: set[str] = set()  # keys of the positional mapping, which a keyword replaces
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.keyword is not None:
+                if arg.keyword.value in replaceable:  # dict(base, k=v): v replaces base's "k"
+                    entries = [entry for entry in entries if entry.key != arg.keyword.value]
+                entries.append(Entry(arg.keyword.value, None, arg.value))
+            elif arg.star == "**":
+                inner = self.trace(arg.value, depth + 1)
+                if inner is None:
+                    complete = False
+                    opaque.append(arg.value)
+                else:  # what `base` could not show stays untraceable in dict(**base), as in {**base}
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+                    opaque.extend(inner.opaque)
+            elif arg.star == "":
+                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value)
+                if inner is None:
+                    complete = False
+                    opaque.append(arg.value)
+                else:
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+                    opaque.extend(inner.opaque)
+                    replaceable.update(entry.key for entry in inner.entries if entry.key is not None)
+            else:
+                complete = False
+                opaque.append(arg.value)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    @staticmethod
+    def _pairs(expr: cst.BaseExpression) -> TracedDict | None:
+        """``dict([("a", 1), ("b", 2)])``: a literal sequence of literal pairs."""
+        if not isinstance(expr, (cst.List, cst.Tuple)):
+            return None
+        entries = []
+        for element in expr.elements:
+            pair = element.value
+            if not isinstance(pair, (cst.Tuple, cst.List)) or len(pair.elements) != 2:
+                return None
+            key, value = pair.elements[0].value, pair.elements[1].value
+            entries.append(Entry(string_value(key), key, value))
+        return TracedDict(tuple(entries), True)
+
+    def _arrived(self, entry: Entry, home: ParsedModule, via: cst.BaseExpression) -> Entry:
+        """``entry``, traced in ``home``, as seen from this module: it arrived through ``via``."""
+        home = entry.home or home
+        if home is self.parsed:  # a module that imports from the checked one
+            return replace(entry, home=None, via=None)
+        return replace(entry, home=home, via=via)
+
+    def _imported(self, traced: TracedDict | None, home: ParsedModule, via: cst.BaseExpression) -> TracedDict | None:
+        """``traced``, found by ``home``'s tracer, as seen from this module: every part arrived through ``via``."""
+        if traced is None:
+            return None
+        entries = tuple(self._arrived(entry, home, via) for entry in traced.entries)
+        return TracedDict(entries, traced.complete, (via,) if traced.opaque else ())
+
+    def _foreign(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """A dict bound in another project module (``from .consts import CFG``, ``defaults.CFG``)."""
+        found = self.workspace.foreign(self.parsed, expr) if self.workspace is not None else None
+        if not found:
+            return None
+        parts = [self._imported(self.workspace.tracer(item.home)._bindings([item.binding], depth + 1), item.home, expr)
+                 for item in found]
+        if all(part is None for part in parts):
+            return None
+        return self._merge(parts, [expr] * len(parts))
+
+    def _attribute(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
+        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), or a dict of another module."""
+        bindings = attribute_bindings(self.parsed, expr)
+        if bindings is not None:
+            return self._bindings(bindings, depth)
+        return self._foreign(expr, depth)
+
+    def _annotated(self, annotation: cst.BaseExpression) -> TracedDict | None:
+        """The entries a parameter annotated with a ``TypedDict`` of this module has: one per field, by its annotation."""
+        cls = local_definition(self.parsed, annotation)
+        if not isinstance(cls, cst.ClassDef) or not is_typed_dict(self.parsed, cls):
+            return None
+        return TracedDict(tuple(Entry(name, None, None, field) for name, field, _ in dataclass_fields(self.parsed, cls)),
+                          True)
+
+    def _bindings(self, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
+        """The merged entries of every binding (``name |= {...}`` adds its right-hand side)."""
+        if not bindings:
+            return None
+        parts: list[TracedDict | None] = []
+        exprs: list[cst.BaseExpression] = []
+        for binding in bindings:
+            if binding.value is None and binding.annotation is not None and isinstance(
+                    binding.assignment.node if binding.assignment is not None else None, cst.Param):
+                typed = self._annotated(binding.annotation)  # `cfg: MyTypedDict`
+                if typed is None:
+                    return None
+                parts.append(typed)
+                exprs.append(binding.annotation)
+                continue
+            if binding.augmented is not None:
+                # `cfg |= {...}` adds the right-hand side; the earlier bindings are referents too
+                if isinstance(binding.augmented.operator, cst.BitOrAssign):
+                    parts.append(self.trace(binding.augmented.value, depth + 1))
+                    exprs.append(binding.augmented.value)
+                continue
+            if binding.value is None and binding.unpacked is not None:
+                # `perm, other_args = helper(...)`: that element of every tuple the helper returns
+                elements = unpacked_values(self.parsed, *binding.unpacked)
+                if elements is None:
+                    return None
+                parts.extend(self.trace(element, depth + 1) for element in elements)
+                exprs.extend(elements)
+                continue
+            if binding.value is None:
+                return None
+            parts.append(self.trace(binding.value, depth + 1))
+            exprs.append(binding.value)
+        if not parts or all(p is None for p in parts):
+            return None
+        return self._merge(parts, exprs)
+
+    def _name(self, name: cst.Name, depth: int) -> TracedDict | None:
+        bindings = bindings_of_name(self.parsed, name)
+        if bindings and all(is_import(b) for b in bindings):
+            return self._foreign(name, depth)
+        merged = self._bindings(bindings, depth)
+        if merged is None:
+            return None
+        mutations, removals = self._mutations(name, bindings, depth)
+        entries = tuple(
+            entry for entry in merged.entries + mutations.entries
+            if not any(entry.key == key and starts_before(self.parsed, entry.anchor, removal)
+                       for key, removal in removals)
+        )
+        return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
+
+    def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
+        """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
+        keyword: this module's binds): the fields of each instance they pass. Only in a check."""
+        calls = self.workspace.constructions(self.parsed, param, depth + 1) if self.workspace is not None else []
+        if not any(calls):
+            return None
+        # an origin that is no such instance (a bind elsewhere: unknown) leaves the param opaque beside the others
+        return self._merge([self._asdict(call, depth + 1, named_tuple) if call is not None else None for call in calls],
+                           [call if call is not None else param for call in calls])
+
+    def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
+        """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
+        constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``
+        for any class of the project called so (a ``typing.NamedTuple``). ``x`` may also be a
+        parameter annotated with such a class (``opts: CommOpts``): any instance, each field what
+        its default or annotation says."""
+        call: cst.Call | None = expr if isinstance(expr, cst.Call) else None
+        class_expr = call.func if call is not None else None
+        if isinstance(expr, cst.Name):
+            bindings = bindings_of_name(self.parsed, expr)
+            if not bindings or len(bindings) != 1:
+                return None
+            if isinstance(bindings[0].value, cst.Call):
+                call = bindings[0].value
+                class_expr = call.func
+            elif bindings[0].value is None and bindings[0].annotation is not None:
+                class_expr = bindings[0].annotation
+            elif bindings[0].value is None and isinstance(
+                    bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
+                return self._asdict_of_parameter(expr, depth, named_tuple)
+        if class_expr is None:
+            return None
+        home, cls = self.parsed, local_definition(self.parsed, class_expr)
+        if cls is None and self.workspace is not None:  # a dataclass of another project module
+            found = self.workspace.foreign(self.parsed, class_expr)
+            if found and len(found) == 1:
+                home, cls = found[0].home, found[0].binding.definition
+        if not isinstance(cls, cst.ClassDef) or not (is_dataclass(home, cls) if named_tuple is None else named_tuple):
+            return None
+        fields = dataclass_fields(home, cls)
+        arguments = call.args if call is not None else ()
+        positional = [a for a in arguments if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}
+        entries = []
+        for index, (name, annotation, default) in enumerate(fields):
+            if index < len(positional):
+                entries.append(Entry(name, None, positional[index].value))
+            elif name in keywords:
+                entries.append(Entry(name, None, keywords[name]))
+            elif home is self.parsed:
+                entries.append(Entry(name, None, default, annotation))
+            else:  # the field's default or annotation, written in the dataclass's module
+                entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
+        return TracedDict(tuple(entries), True)
+
+

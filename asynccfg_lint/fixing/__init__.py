@@ -1,0 +1,1 @@
+"""fixing stage of asynccfg_lint (see docs/design.md)."""

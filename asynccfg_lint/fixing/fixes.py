@@ -1,0 +1,220 @@
+"""Fix building: a catalog :class:`~asynccfg_lint.analysis.type_verdicts.FixTemplate` applied to one value expression.
+
+This is the only place that turns a template (``"bool({})"``, ``"{}.tolist()"``) into libcst nodes,
+so the ``fix`` data every diagnostic carries and the edit the ``fix`` command makes are the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from asynccfg_lint.diagnostics import Fix
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import bindings_of_name
+from asynccfg_lint.analysis.type_verdicts import UNSAFE, FixTemplate
+
+if TYPE_CHECKING:
+    from asynccfg_lint.analysis.classifier import Finding
+
+_PLACEHOLDER = "__asynccfg_lint_value__"
+
+#: expressions that bind tighter than attribute access: ``x.tolist()`` needs no parentheses around them
+_ATOMS = (
+    cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set,
+    cst.ListComp, cst.SetComp, cst.DictComp, cst.SimpleString, cst.FormattedString,
+)
+
+
+class _Substitute(cst.CSTTransformer):
+    """Replace the placeholder name of a parsed template by the value expression."""
+
+    def __init__(self, value: cst.BaseExpression) -> None:
+        super().__init__()
+        self.value = value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.value if original_node.value == _PLACEHOLDER else updated_node
+
+
+def _parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _plain_parentheses(value: cst.BaseExpression) -> bool:
+    """True when ``value`` has exactly one pair of parentheses with no comment or line break inside them."""
+    if len(value.lpar) != 1 or len(value.rpar) != 1:
+        return False
+    return (isinstance(value.lpar[0].whitespace_after, cst.SimpleWhitespace)
+            and isinstance(value.rpar[0].whitespace_before, cst.SimpleWhitespace))
+
+
+def apply_template(template: FixTemplate, value: cst.BaseExpression) -> cst.BaseExpression:
+    """Return the expression ``template`` makes of ``value``, keeping ``value``'s own formatting and comments.
+
+    ``value`` is parenthesized when precedence needs it: ``a + b`` with ``{}.tolist()`` gives
+    ``(a + b).tolist()``; a value that already has parentheses, or is an atom (a name, call,
+    subscript, display, string), gets none. As a call argument only a bare tuple needs them, and
+    a generator expression loses its own plain pair (``list(x for x in y)``).
+
+    Raises:
+        libcst.ParserSyntaxError: if ``template.template`` is not an expression (a catalog bug).
+    """
+    shell = cst.parse_expression(template.template.format(_PLACEHOLDER))
+    if not value.lpar:
+        if template.appends and not isinstance(value, _ATOMS):
+            value = _parenthesized(value)
+        elif not template.appends and isinstance(value, cst.Tuple):
+            value = _parenthesized(value)
+    elif not template.appends and isinstance(value, cst.GeneratorExp) and _plain_parentheses(value):
+        value = value.with_changes(lpar=[], rpar=[])  # list(x for x in y), not list((x for x in y))
+    result = shell.visit(_Substitute(value))
+    assert isinstance(result, cst.BaseExpression)
+    return result
+
+
+def edit_range(parsed: ParsedModule, node: cst.CSTNode) -> tuple[int, int, int, int]:
+    """Return the source range a fix of ``node`` replaces, parentheses of the node included.
+
+    Returns:
+        ``(line, column, end_line, end_column)``: 1-based lines, 1-based character columns
+        (as flake8 prints them), ``end_column`` exclusive.
+    """
+    first = node.lpar[0] if getattr(node, "lpar", None) else node
+    last = node.rpar[-1] if getattr(node, "rpar", None) else node
+    start = parsed.positions[first].start
+    end = parsed.positions[last].end
+    return start.line, start.column + 1, end.line, end.column + 1
+
+
+def is_fixable_site(parsed: ParsedModule, node: cst.CSTNode) -> bool:
+    """True when ``node`` is an expression that can be rewritten in place.
+
+    A finding may point at an annotation (a dataclass field seen through ``dataclasses.asdict``,
+    a parameter's declared type): rewriting the annotation would not change the value, so such
+    sites get no fix.
+    """
+    if not isinstance(node, cst.BaseExpression):
+        return False
+    parent = parsed.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, cst.Annotation):
+            return False
+        if isinstance(parent, cst.BaseStatement):
+            return True
+        parent = parsed.parents.get(parent)
+    return True
+
+
+def _within(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    """True when ``node`` is ``ancestor`` or inside it."""
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = parsed.parents.get(current)
+    return False
+
+
+def _through_parameter(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
+    """True when ``use`` reads a parameter of the function it is in (``knobs.level``) and ``node`` is
+    written outside that function: a caller's argument (a ``bind`` keyword's value). Rewriting the use
+    would break callers that pass what it needs, so the fix stays at ``node``."""
+    root = use
+    while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+        root = root.func if isinstance(root, cst.Call) else root.value
+    if not isinstance(root, cst.Name):
+        return False
+    bindings = bindings_of_name(parsed, root) or []
+    params = [b.assignment.node for b in bindings if b.assignment is not None and isinstance(b.assignment.node, cst.Param)]
+    if not params or len(params) != len(bindings):
+        return False
+    function = parsed.parents.get(parsed.parents.get(params[0]))
+    return isinstance(function, cst.FunctionDef) and not _within(parsed, node, function)
+
+
+def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
+    """True when ``node`` is (part of) the value of a plain ``name = ...`` whose one reader is the name ``use``.
+
+    Only then does rewriting ``node`` change nothing but what reaches the config. Readers are
+    libcst's references of that assignment, closures and later branches included; anything else
+    (several targets, unpacking, an attribute, a ``return``, a parameter's default) is not plain.
+    """
+    if not isinstance(use, cst.Name):
+        return False
+    child, parent = node, parsed.parents.get(node)
+    while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseStatement, cst.Lambda)):
+        child, parent = parent, parsed.parents.get(parent)
+    if isinstance(parent, cst.Assign) and child is parent.value and len(parent.targets) == 1:
+        target = parent.targets[0].target
+    elif isinstance(parent, cst.AnnAssign) and child is parent.value:
+        target = parent.target
+    else:
+        return False
+    scope = parsed.scopes.get(target) if isinstance(target, cst.Name) else None
+    if scope is None:
+        return False
+    for assignment in scope.assignments[target]:
+        if getattr(assignment, "node", None) is target:
+            return {access.node for access in assignment.references} == {use}
+    return False
+
+
+def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression, FixTemplate] | None:
+    """Where ``finding``'s fix goes and with what safety; ``None`` when it has no fix or no site to rewrite.
+
+    The value is rewritten where it is written (``finding.node``) when that is inside the config
+    expression it arrives through (``finding.use``), or when it is the value of a plain binding
+    whose only reader is that expression. A binding read elsewhere too (``groups * 2`` after
+    ``{"replica_groups": groups}``) must keep its value, so the fix goes to the config's use of
+    the name instead (``{"replica_groups": groups.tolist()}``); when that use cannot be
+    rewritten, the fix at the binding is kept but marked unsafe. A value inside a container that
+    reaches the config through a name read elsewhere (an element of ``flags``, with ``flags``
+    also passed on) cannot be fixed at a use at all: that fix is unsafe too. A parameter's default
+    is fixed where it is written: what callers pass reaches the same use.
+    """
+    if finding.fix is None or not is_fixable_site(parsed, finding.node):
+        return None
+    site, template = finding.node, finding.fix
+    parent = parsed.parents.get(site)
+    if isinstance(parent, cst.Param) and parent.default is site:
+        return site, template  # a default: callers pass the parameter other values, so its use must stay
+    # a config expression of another module (a builder's parameter there, bound to an argument
+    # written here) is that module's business: the argument is the value itself
+    use = finding.use if finding.use in parsed.parents else None
+    if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use):
+        if _through_parameter(parsed, site, use):  # other callers (binds) may pass what the use needs as it is
+            template = replace(template, safety=UNSAFE)
+        elif is_fixable_site(parsed, use):
+            site = use
+        else:
+            template = replace(template, safety=UNSAFE)
+    for container in finding.outer:
+        if container not in parsed.parents:
+            continue
+        if not _within(parsed, site, container) and not _flows_only_into(parsed, site, container):
+            template = replace(template, safety=UNSAFE)
+    assert isinstance(site, cst.BaseExpression)
+    return site, template
+
+
+def build_fix(parsed: ParsedModule, node: cst.CSTNode, template: FixTemplate) -> Fix:
+    """Return the :class:`~asynccfg_lint.diagnostics.Fix` data of applying ``template`` to ``node``.
+
+    The replacement text is the new expression as it will be written (in the module's own
+    line endings), replacing :func:`edit_range` of ``node``.
+    """
+    assert isinstance(node, cst.BaseExpression)
+    replacement = parsed.module.code_for_node(apply_template(template, node))
+    line, column, end_line, end_column = edit_range(parsed, node)
+    return Fix(
+        safety=template.safety,
+        replacement=replacement,
+        description=template.describe(),
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+    )

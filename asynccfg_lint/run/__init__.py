@@ -1,0 +1,1 @@
+"""run stage of asynccfg_lint (see docs/design.md)."""

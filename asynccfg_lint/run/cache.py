@@ -1,0 +1,229 @@
+"""The result cache: a file's :class:`~asynccfg_lint.run.tasks.FileOutcome`, keyed on everything it depends on.
+
+The key is a SHA-256 digest of the tool (its version and the size and modification time of
+each of its own modules, so an edited checkout never reads a stale entry), the file's display
+path and bytes, the sinks it may call and its check settings. A changed file, setting or
+wrapper gives a new key; nothing is ever invalidated in place. An outcome also lists the other
+modules its analysis looked up (with their digests); the project uses it only while they are
+unchanged. Entries are JSON files written
+atomically (a temporary file, then ``os.replace``), so concurrent runs at worst write the same
+entry twice; an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
+a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean`` removes it.
+Beside the outcomes, ``units/`` keeps each module's binding units (what the prefilter reads with
+``ast`` to find the modules a file may reach, :class:`~asynccfg_lint.analysis.prefilter.SinkNames`), keyed
+by the digest of its bytes, so a run over one changed file does not read the package again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from asynccfg_lint import __version__
+from asynccfg_lint.diagnostics import Diagnostic, Fix
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.prefilter import Unit
+from asynccfg_lint.run.tasks import FileOutcome, FileTask
+
+#: the cache folder's default name, under the working directory
+DEFAULT_CACHE_DIR = ".asynccfg_lint_cache"
+#: the environment variable that moves the cache (``--cache-dir`` wins over it)
+CACHE_DIR_ENV = "ASYNCCFG_LINT_CACHE_DIR"
+_CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# asynccfg-lint's result cache (https://bford.info/cachedir/)\n"
+
+
+class Missing:
+    """The type of :data:`MISSING`: no entry (distinct from a stored ``None``)."""
+
+
+MISSING = Missing()
+
+
+def default_cache_dir() -> str:
+    """Where the cache goes unless ``--cache-dir`` says: ``$ASYNCCFG_LINT_CACHE_DIR`` when set, else
+    ``.asynccfg_lint_cache`` in the project root (as ruff's ``.ruff_cache``): the nearest folder
+    at or above the working directory holding a ``pyproject.toml``, else the working directory.
+    The path is relative to the working directory when the root is the working directory itself.
+    """
+    configured = os.environ.get(CACHE_DIR_ENV)
+    if configured:
+        return configured
+    folder = os.getcwd()
+    while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return DEFAULT_CACHE_DIR
+        folder = parent
+    return DEFAULT_CACHE_DIR if folder == os.getcwd() else os.path.join(folder, DEFAULT_CACHE_DIR)
+
+
+def tool_fingerprint() -> str:
+    """The tool's version and the (name, size, mtime) of each of its modules, as one digest."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).parent.parent  # the whole package, from run/
+    for module in sorted(package.rglob("*.py")):
+        status = module.stat()
+        digest.update(f"{module.relative_to(package)}:{status.st_size}:{status.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _spec_json(spec: SinkSpec) -> dict[str, Any]:
+    return {"qualnames": sorted(spec.qualnames), "param": spec.param, "position": spec.position,
+            "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module,
+            "named": sorted(spec.named), "used_at": spec.used_at, "used_param": spec.used_param}
+
+
+def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
+    return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
+                    data["key"], data["wrapper_module"], frozenset(data["named"]),
+                    data.get("used_at"), data.get("used_param"))
+
+
+def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
+    """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
+    return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
+            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
+            "dependencies": [list(dependency) for dependency in outcome.dependencies]}
+
+
+def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
+    """Inverse of :func:`outcome_to_json`.
+
+    Raises:
+        KeyError, TypeError, ValueError: when ``data`` is not such an object.
+    """
+    diagnostics = []
+    for item in data["diagnostics"]:
+        fix = Fix(**item["fix"]) if item["fix"] else None
+        diagnostics.append(Diagnostic(**{**item, "fix": fix}))
+    dependencies = tuple((name, path, digest) for name, path, digest in data["dependencies"])
+    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])), dependencies)
+
+
+def task_key(task: FileTask) -> str:
+    """The hex digest of everything ``task``'s outcome depends on but other modules: its display path,
+    the digest of its bytes, the sinks it may call and its check settings."""
+    digest = hashlib.sha256()
+    digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(hashlib.sha256(task.source).digest())
+    sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
+    check = None
+    if task.check is not None:
+        check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
+    digest.update(json.dumps([sinks, check]).encode())
+    return digest.hexdigest()
+
+
+class ResultCache:
+    """File outcomes on disk under ``folder/<fingerprint>/``.
+
+    Args:
+        folder: the cache folder (created on the first write).
+    """
+
+    def __init__(self, folder: str) -> None:
+        self.folder = Path(folder)
+        self.entries = self.folder / tool_fingerprint()
+
+    def key(self, task: FileTask) -> str:
+        """The hex digest naming ``task``'s entry (:func:`task_key`)."""
+        return task_key(task)
+
+    def _entry(self, key: str) -> Path:
+        return self.entries / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> FileOutcome | None:
+        """The stored outcome of ``key``, or ``None`` (absent, unreadable or malformed)."""
+        try:
+            return outcome_from_json(self._read(self._entry(key)))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, outcome: FileOutcome) -> None:
+        """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
+        self._write(self._entry(key), outcome_to_json(outcome))
+
+    def binding_units(self, digest: str) -> list[Unit] | None | Missing:
+        """The stored :func:`~asynccfg_lint.analysis.prefilter.module_units` of the module whose bytes have the
+        SHA-256 hex ``digest`` (``None``: Python cannot parse it), or :data:`MISSING`."""
+        try:
+            data = self._read(self._units_entry(digest))["units"]
+            if data is None:
+                return None
+            return [(frozenset(bound), frozenset(mentioned)) for bound, mentioned in data]
+        except (OSError, ValueError, KeyError, TypeError):
+            return MISSING
+
+    def put_binding_units(self, digest: str, units: list[Unit] | None) -> None:
+        """Store ``units`` for the module bytes of ``digest`` (see :meth:`binding_units`); skipped when unwritable."""
+        data = None if units is None else [[sorted(bound), sorted(mentioned)] for bound, mentioned in units]
+        self._write(self._units_entry(digest), {"units": data})
+
+    def _units_entry(self, digest: str) -> Path:
+        return self.entries / "units" / digest[:2] / f"{digest}.json"
+
+    @staticmethod
+    def _read(entry: Path) -> Any:
+        with open(entry, encoding="utf-8") as handle:
+            return json.load(handle)
+
+    def _write(self, entry: Path, data: Any) -> None:
+        """Write ``data`` as JSON to ``entry`` atomically (a temporary file, then ``os.replace``); never raises OSError."""
+        try:
+            self._prepare(entry.parent)
+            descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.stem[:8]}.", suffix=".tmp")
+            try:
+                with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                    json.dump(data, handle)
+                os.replace(temporary, entry)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError:
+            pass
+
+    def _prepare(self, folder: Path) -> None:
+        if folder.is_dir():
+            return
+        new = not self.folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        if new:  # keep the cache out of version control and backups
+            (self.folder / ".gitignore").write_text("# created by asynccfg-lint\n*\n", encoding="utf-8")
+            (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+class NotACacheError(Exception):
+    """``clean`` was pointed at a folder this tool did not create as its cache; ``str(exc)`` says which."""
+
+
+def is_cache_folder(folder: str) -> bool:
+    """True when ``folder`` holds the ``CACHEDIR.TAG`` this tool writes when it creates its cache."""
+    try:
+        with open(os.path.join(folder, "CACHEDIR.TAG"), encoding="utf-8") as handle:
+            return handle.read() == _CACHEDIR_TAG
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def clean(folder: str) -> bool:
+    """Remove the cache folder ``folder``; return whether there was one.
+
+    Only a folder this tool created as its cache (see :func:`is_cache_folder`) is removed: a
+    mistyped ``--cache-dir .`` must never delete a project.
+
+    Raises:
+        NotACacheError: when ``folder`` exists but is not such a folder (nothing is removed).
+        OSError: when it cannot be removed.
+    """
+    if not os.path.isdir(folder):
+        return False
+    if not is_cache_folder(folder):
+        raise NotACacheError(f"{folder} is not an asynccfg-lint cache (it has no CACHEDIR.TAG written by "
+                             f"asynccfg-lint); nothing removed")
+    shutil.rmtree(folder)
+    return True
