@@ -9,15 +9,17 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import json
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
@@ -398,7 +400,12 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
     from asynccfg_lint.fixing.fixer import fix_file
 
     if jobs == 1 or len(files) <= 1:
-        yield from (fix_file(file, option, project) for file, option in zip(files, options))
+        with _interrupt_latch() as interrupted:
+            for file, option in zip(files, options):
+                result = fix_file(file, option, project)
+                if interrupted():  # a Ctrl-C that code under the analysis swallowed still ends the run here
+                    raise KeyboardInterrupt
+                yield result
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -412,6 +419,30 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
         end_idle_workers()
         raise
     executor.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _interrupt_latch() -> Iterator[Callable[[], bool]]:
+    """While it is open, SIGINT raises KeyboardInterrupt as Python's default handler does and is also
+    remembered: ``interrupted()`` says whether one came. A Ctrl-C that lands inside a library which
+    turns the exception into its own (libcst's native parser, a file's error boundary) then makes
+    that file an internal error instead of stopping the run; the caller asks after each file. A
+    no-op latch (never interrupted) off the main thread, where handlers cannot be set.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    came: list[int] = []
+
+    def remember(signum: int, frame: object) -> None:
+        came.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield lambda: bool(came)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _start_fix_worker(files: list[str]) -> None:
