@@ -186,6 +186,13 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         """
         if entry.value is not None:
             origins = self.origins(entry.value, depth + 1)
+            if isinstance(entry.value, cst.Name) and entry.home is None and depth < MAX_DEPTH \
+                    and any(o.inferred.traced is not None for o in origins):
+                # a dict bound to a name: what is added to it before this use (tile_map[(r, c)] = v) is part of it
+                traced = self.tracer.trace(entry.value, depth + 1)
+                if traced is not None:
+                    origins = [replace(o, inferred=replace(o.inferred, traced=traced)) if o.inferred.traced is not None
+                               else o for o in origins]
         else:
             origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
         if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
