@@ -73,9 +73,10 @@ def _inside_strings(tokens: list[tokenize.TokenInfo]) -> set[int]:
     return lines
 
 
-def indentation_as_spaces(text: str) -> str:
-    """``text`` with each tab of a line's leading whitespace made a space (lines inside strings kept)."""
-    if "\t" not in text:
+def _replaced_in_leading_whitespace(text: str, leading: re.Pattern[str], char: str, by: str) -> str:
+    """``text`` with ``char`` replaced by ``by`` in each line's leading whitespace (as ``leading``
+    matches it); lines that start inside a string keep theirs, and a text ``tokenize`` rejects is kept."""
+    if char not in text:
         return text
     tokens = _tokens(text)
     if tokens is None:
@@ -85,11 +86,15 @@ def indentation_as_spaces(text: str) -> str:
     for number, line in enumerate(lines, start=1):
         if number in inside:
             continue
-        indentation = _INDENTATION.match(line).group()  # type: ignore[union-attr]  # always matches
-        if "\t" in indentation:
-            lines[number - 1] = indentation.replace("\t", " ") + line[len(indentation):]
+        indentation = leading.match(line).group()  # type: ignore[union-attr]  # always matches
+        if char in indentation:
+            lines[number - 1] = indentation.replace(char, by) + line[len(indentation):]
     return "".join(lines)
 
+
+def indentation_as_spaces(text: str) -> str:
+    """``text`` with each tab of a line's leading whitespace made a space (lines inside strings kept)."""
+    return _replaced_in_leading_whitespace(text, _INDENTATION, "\t", " ")
 
 
 def without_line_start_form_feeds(text: str) -> str:
@@ -100,20 +105,8 @@ def without_line_start_form_feeds(text: str) -> str:
     :class:`PositionMap` (characters dropped, none moved) cannot map. The copy drops them instead:
     positions in it map back by a ``PositionMap(text, copy)``.
     """
-    if "\f" not in text:
-        return text
-    tokens = _tokens(text)
-    if tokens is None:
-        return text
-    inside = _inside_strings(tokens)
-    lines = io.StringIO(text, newline="").readlines()
-    for number, line in enumerate(lines, start=1):
-        if number in inside:
-            continue
-        indentation = _LEADING_WHITESPACE.match(line).group()  # type: ignore[union-attr]  # always matches
-        if "\f" in indentation:
-            lines[number - 1] = indentation.replace("\f", "") + line[len(indentation):]
-    return "".join(lines)
+    return _replaced_in_leading_whitespace(text, _LEADING_WHITESPACE, "\f", "")
+
 
 def _string_parts(text: str) -> tuple[str, str] | None:
     """(prefix, quote) of a string token that is not triple-quoted, else ``None``."""
