@@ -9,7 +9,6 @@ import os
 import re
 import threading
 import tokenize
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -46,33 +45,33 @@ class ModuleMemo(Generic[_Fact]):
     """What one analysis stage derives from a whole :class:`ParsedModule`, kept per module.
 
     Each stage owns its memo (a module-level ``ModuleMemo[T]``), so the facts are typed where they
-    are made and go away with the module (weak keys). ``of(parsed)`` gives the module's fact,
-    made by ``make()`` on first use; a stage that fills it in place (a dict of sub-results) gets
-    the same object back each time.
+    are made. They are kept on the module (its private ``_memos``, keyed by the memo), so they go
+    away with it and no weak-reference callback runs (one that a Ctrl-C lands in swallows it).
+    ``of(parsed)`` gives the module's fact, made by ``make()`` on first use; a stage that fills it
+    in place (a dict of sub-results) gets the same object back each time.
     """
 
     def __init__(self, make: Callable[[], _Fact]) -> None:
         self._make = make
-        self._facts: weakref.WeakKeyDictionary[ParsedModule, _Fact] = weakref.WeakKeyDictionary()
 
     def of(self, parsed: ParsedModule) -> _Fact:
         """The fact of ``parsed``, made empty on first use."""
-        fact = self._facts.get(parsed)
+        fact = parsed._memos.get(self)
         if fact is None:
-            fact = self._facts[parsed] = self._make()
+            fact = parsed._memos[self] = self._make()
         return fact
 
     def known(self, parsed: ParsedModule) -> _Fact | None:
         """The fact of ``parsed`` if one was made, else ``None`` (nothing is made)."""
-        return self._facts.get(parsed)
+        return parsed._memos.get(self)
 
     def put(self, parsed: ParsedModule, fact: _Fact) -> _Fact:
         """Keep ``fact`` as ``parsed``'s and return it."""
-        self._facts[parsed] = fact
+        parsed._memos[self] = fact
         return fact
 
 
-@dataclass(eq=False)  # compared and hashed by identity: the key of each stage's ModuleMemo
+@dataclass(eq=False)  # compared and hashed by identity
 class ParsedModule:
     """A parsed file and its resolved metadata.
 
@@ -104,6 +103,8 @@ class ParsedModule:
     _position_map: PositionMap | None = field(default=None, repr=False)
     _positions: Mapping | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
+    #: each stage's facts about the module, by its :class:`ModuleMemo` (read and written only through it)
+    _memos: dict = field(default_factory=dict, repr=False)
 
     @property
     def positions(self) -> Mapping:

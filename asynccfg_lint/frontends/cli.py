@@ -424,10 +424,11 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
 @contextlib.contextmanager
 def _interrupt_latch() -> Iterator[Callable[[], bool]]:
     """While it is open, SIGINT raises KeyboardInterrupt as Python's default handler does and is also
-    remembered: ``interrupted()`` says whether one came. A Ctrl-C that lands inside a library which
-    turns the exception into its own (libcst's native parser, a file's error boundary) then makes
-    that file an internal error instead of stopping the run; the caller asks after each file. A
-    no-op latch (never interrupted) off the main thread, where handlers cannot be set.
+    remembered: ``interrupted()`` says whether one came. A Ctrl-C that lands where Python ignores
+    exceptions (a ``__del__``, a weakref callback: "Exception ignored in ...") or where code turns
+    it into a file's failure would not stop the run; the caller asks after each file, and such an
+    ignored KeyboardInterrupt is not printed. A no-op latch (never interrupted) off the main
+    thread, where handlers cannot be set.
     """
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
@@ -438,11 +439,18 @@ def _interrupt_latch() -> Iterator[Callable[[], bool]]:
         came.append(signum)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, remember)
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+            return  # Python ignored the Ctrl-C where it landed (a __del__, a weakref callback): the latch ends the run
+        previous_hook(info)
+
+    previous, previous_hook = signal.signal(signal.SIGINT, remember), sys.unraisablehook
+    sys.unraisablehook = unraisable
     try:
         yield lambda: bool(came)
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
 
 
 def _start_fix_worker(files: list[str]) -> None:
