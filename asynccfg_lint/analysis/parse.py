@@ -368,9 +368,8 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         first: BaseException | None = None
         if not deep:
             try:
-                module, wrapper, scopes, parents, calls, positions, code = _parse(source)
-                file_text = source.decode(module.encoding) if isinstance(source, bytes) else source
-                position_map = _position_map(file_text, code) if code is not None else None
+                module, wrapper, scopes, parents, calls, positions, file_text, code = _parse(source)
+                position_map = _position_map(file_text, code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
                 first = error
         if deep or first is not None:
@@ -383,9 +382,8 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             target = source if dropped == given else dropped  # the file's own bytes keep their encoding for fix
             try:
                 parts = on_a_large_stack(lambda: _parse(target, positions=True))
-                module, wrapper, scopes, parents, calls, positions, code = parts
-                code = dropped if code is None and dropped != copy else code
-                position_map = _position_map(copy, code) if code is not None else None
+                module, wrapper, scopes, parents, calls, positions, _, code = parts
+                position_map = _position_map(copy, code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
                 if isinstance(second, ParseFailure) and second.timed_out or first is None:
                     raise second from None
@@ -474,13 +472,14 @@ def _encoding(source: bytes) -> str:
 
 def _parse(source: str | bytes, positions: bool = False) -> tuple:
     """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
-    positions, and its generated code where it may differ from the text (:data:`_MAY_DIFFER`; else
-    ``None``), on the same stack: code generation recurses per level."""
+    positions, the text it parsed, and the text libcst gives back: generated (on the same stack:
+    code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`), else the
+    text itself."""
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = module_scopes(module)
     parents, calls = index_tree(module)
     position_map = wrapper.resolve(PositionProvider) if positions else None
     text = source.decode(module.encoding) if isinstance(source, bytes) else source
-    code = module.code if _MAY_DIFFER.search(text) else None
-    return module, wrapper, scopes, parents, calls, position_map, code
+    code = module.code if _MAY_DIFFER.search(text) else text
+    return module, wrapper, scopes, parents, calls, position_map, text, code
