@@ -50,6 +50,7 @@ class ArrayInference:
         """The ndarray ``np.<func>(...)`` builds, with its elements, and its ``ndim`` and element type when known."""
         dtype = keywords.get("dtype")
         item: T.PyType | None = None
+        objects = False  # dtype=object: the elements stay as they are
         if dtype is not None:
             if self._structured_dtype(dtype):
                 return Inferred(T.STRUCTURED_ARRAY)
@@ -61,6 +62,7 @@ class ArrayInference:
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
+                objects = objects or name in ("builtins.object", "object", "O")
         # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
         # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
         data = positional[:0] if func in _NUMERIC_FILLS else positional[:1] if func in _DATA_FIRST else positional[:2]
@@ -75,7 +77,27 @@ class ArrayInference:
         elif func in ("zeros", "ones", "empty") and positional:
             ndim = _shape_ndim(positional[0])
             item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
+        if not objects:
+            elements = self._held_as_themselves(elements, depth)
         return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
+
+    def _held_as_themselves(self, elements: tuple[cst.BaseExpression, ...],
+                            depth: int) -> tuple[cst.BaseExpression, ...]:
+        """The ``elements`` an array of them keeps as the same objects, as ``.tolist()`` gives them back.
+
+        Unless some element is known to be an object (an Enum member, a set, a Device: then the array
+        is an object array and keeps every element as it is), numpy scalars are stored in a bool,
+        number or string array and come back from ``.tolist()`` (which ``_json_default`` calls) as
+        Python scalars: they are left out (a NaN stays one, so it is kept). Measured with numpy 2.5.5: ``np.array([np.True_, 2])``
+        is an int64 array, ``.tolist()`` gives ``[1, 2]``; ``np.array([np.True_, Mode.A])`` is an
+        object array and keeps the ``numpy.bool``.
+        """
+        found = [self.origins(e, depth + 1) for e in elements]
+        if any(o.inferred.type is not None and o.inferred.type.json not in SCALAR_KINDS
+               and not T.is_numpy_scalar(o.inferred.type) for origins in found for o in origins):
+            return elements
+        return tuple(e for e, origins in zip(elements, found) if not origins or not all(
+            T.is_numpy_scalar(o.inferred.type) and not o.inferred.nonfinite for o in origins))
 
     def _data_elements(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> tuple[cst.BaseExpression, ...]:
         """The values an array built from ``elements`` holds: an array among them gives its own elements
@@ -142,20 +164,16 @@ class ArrayInference:
         return Inferred(item, numpy_scalar=True, dispatched=dispatched)
 
     def _listed(self, expr: cst.Call, receiver: cst.BaseExpression, depth: int) -> list[Origin] | None:
-        """``a.tolist()`` of numpy arrays whose elements the code shows and whose dtype it does not (an object
-        array: ``np.array([Mode.A]).tolist()`` is ``[Mode.A]``): a list of those elements. Elements that are
-        numpy scalars are left out (in a bool or number array they become Python scalars). ``None`` otherwise."""
+        """``a.tolist()`` of numpy arrays whose elements the code shows: a list of the elements the array holds
+        as themselves (an object array: ``np.array([Mode.A]).tolist()`` is ``[Mode.A]``; in a bool or number
+        array numpy scalars become Python scalars, see :meth:`_held_as_themselves`, and a NaN stays a NaN).
+        ``None`` otherwise."""
         origins = self.origins(receiver, depth + 1)
-        if not origins or any(o.home is not None or o.inferred.model is not None or o.inferred.item is not None
+        if not origins or any(o.home is not None or o.inferred.model is not None
                               or T.array_kind(o.inferred.type) is not T.NUMPY_ARRAY or not o.inferred.elements
                               for o in origins):
             return None
-        result = []
-        for origin in origins:
-            kept = tuple(e for e in origin.inferred.elements if not all(
-                i.inferred.numpy_scalar or T.is_numpy_scalar(i.inferred.type) for i in self.origins(e, depth + 1)))
-            result.append(Origin(expr, Inferred(T.LIST, elements=kept)))
-        return result
+        return [Origin(expr, Inferred(T.LIST, elements=o.inferred.elements)) for o in origins]
 
     def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
         """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
