@@ -45,7 +45,6 @@ from asynccfg_lint.frontends.output import (
     Fixable,
     any_fix,
     closing_summary,
-    diagnostic_json,
     fixes_table,
     render,
     render_statistics,
