@@ -166,6 +166,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
     def _check_key(self, entry: Entry, path: ConfigPath, depth: int) -> list[Finding]:
         findings = []
         assert entry.key_node is not None
+        if entry.tuple_key:  # cfg[a, b] = v: a tuple, whatever a and b are (no node holds it, so no fix)
+            nested_under = quote_key(path.key) if path.steps else None
+            remedy = acc102.remedy(T.TUPLE.name, False, False, False)
+            return [Finding(entry.key_node, "ACC102", acc102.unusable_key(nested_under, T.TUPLE.name, remedy))]
         for origin in self.origins(entry.key_node, depth + 1):
             pytype = origin.inferred.type
             if pytype is None or pytype.key_ok:
