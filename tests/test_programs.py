@@ -330,14 +330,19 @@ def test_method_and_lambda_rules_and_params_reads():
     reads become ``bind`` keywords; the context is the first parameter a call passes (after ``cls``)."""
     import libcst as cst
 
-    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind
     from asynccfg_lint.analysis.parse import parse_source
     from asynccfg_lint.analysis.programs import is_rule_context
     from asynccfg_lint.analysis.summaries import summarise_module
 
     parsed = parse_source(METHOD_AND_LAMBDA_RULES, "ext.py")
-    binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summarise_module(parsed, BUILTIN_SINKS)
-             if s.used_at is not None}
+    summary = summarise_module(parsed, BUILTIN_SINKS)
+    binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summary
+             if s.used_at is not None and s.kind is not SinkKind.PARAMETERS}
+    # every rule reaches a sink: each primitive's bind keywords must be hashable
+    assert {(min(s.qualnames), s.used_at) for s in summary if s.kind is SinkKind.PARAMETERS} == {
+        ("ext.f_p.bind", "ext.Lowerings.start"), ("ext.g_p.bind", "ext.Lowerings.begin"),
+        ("ext.h_p.bind", "ext.direct"), ("ext.i_p.bind", "ext.reads"), ("ext.j_p.bind", "ext.direct")}
     assert binds == {("ext.f_p.bind", "k", "ext.Lowerings.start", None),
                      ("ext.g_p.bind", "k", "ext.Lowerings.begin", None),
                      ("ext.h_p.bind", "peers", "ext.direct", "k"),

@@ -206,15 +206,47 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         for origin in origins:
             pytype = origin.inferred.type
             if parameter and pytype is not None and not pytype.hashable:
-                # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
-                own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
-                mapping = pytype.json is T.JsonKind.OBJECT
-                remedy = pytype.remedy if own else acc101.hashable_remedy(shape is not None and shape.scalar, mapping)
-                findings.append(Finding(origin.node, "ACC101", acc101.unhashable(path.describe(), pytype.name, remedy),
-                                        fix=hashable_fix(self._value_fix(origin, depth))))
+                findings.append(self._unhashable(origin, path.describe(), shape is not None and shape.scalar, depth))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return _arriving_through(findings, entry.value) if entry.value is not None else findings
+
+    def _unhashable(self, origin: Origin, where: str, scalar_key: bool, depth: int) -> Finding:
+        """The ACC101 of an unhashable ``bind`` parameter value (``where`` names its place)."""
+        pytype = origin.inferred.type
+        assert pytype is not None
+        # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
+        own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
+        remedy = pytype.remedy if own else acc101.hashable_remedy(scalar_key, pytype.json is T.JsonKind.OBJECT)
+        return Finding(origin.node, "ACC101", acc101.unhashable(where, pytype.name, remedy),
+                       fix=hashable_fix(self._value_fix(origin, depth)))
+
+    def check_hashable(self, entry: Entry, depth: int = 0) -> list[Finding]:
+        """Check that a ``bind`` keyword (``entry``: its name and value) is hashable, also inside a tuple.
+
+        ``jax._src.interpreters.partial_eval._verify_params_are_hashable`` raises TypeError at
+        ``bind`` for a list, set or ndarray (and ``mlir.jaxpr_subcomp`` for a dict, before any
+        rule runs), also inside a tuple: whatever the rule does with the keyword (measured on jax
+        0.12.0.1, ``tests/fixtures/programs/bind_hashable.py``). Only a value the checker knows is
+        unhashable is reported; the keyword's serializability is the config checks' business.
+        """
+        if entry.value is None or entry.home is not None:
+            return []
+        findings = self._unhashable_parts(entry.value, acc101.bind_keyword(entry.key), depth)
+        return _arriving_through(findings, entry.value)
+
+    def _unhashable_parts(self, expr: cst.BaseExpression, where: str, depth: int) -> list[Finding]:
+        findings: list[Finding] = []
+        for origin in self.origins(expr, depth + 1):
+            pytype = origin.inferred.type
+            if pytype is None or origin.home is not None:
+                continue
+            if not pytype.hashable:
+                findings.append(self._unhashable(origin, where, False, depth))
+            elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
+                for element in origin.inferred.elements:
+                    findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1))
+        return findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
         if origin.home is not None and origin.source is not None:  # written in another module
