@@ -232,20 +232,23 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         """
         if entry.value is None or entry.home is not None:
             return []
-        findings = self._unhashable_parts(entry.value, acc101.bind_keyword(entry.key), depth)
+        findings = self._unhashable_parts(entry.value, acc101.bind_keyword(entry.key), depth, set())
         return _arriving_through(findings, entry.value)
 
-    def _unhashable_parts(self, expr: cst.BaseExpression, where: str, depth: int) -> list[Finding]:
+    def _unhashable_parts(self, expr: cst.BaseExpression, where: str, depth: int, seen: set[int]) -> list[Finding]:
+        """The unhashable values ``expr`` may be, and those in the tuples it may be; ``seen``: the
+        expressions already looked at (each once: their origins may be shared by many tuples)."""
         findings: list[Finding] = []
         for origin in self.origins(expr, depth + 1):
             pytype = origin.inferred.type
-            if pytype is None or origin.home is not None:
+            if pytype is None or origin.home is not None or id(origin.node) in seen:
                 continue
+            seen.add(id(origin.node))
             if not pytype.hashable:
                 findings.append(self._unhashable(origin, where, False, depth))
             elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
                 for element in origin.inferred.elements:
-                    findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1))
+                    findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1, seen))
         return findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
