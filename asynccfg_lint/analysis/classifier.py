@@ -49,7 +49,8 @@ class Finding:
     else a name or call leading to ``node``); ``outer`` are the config expressions of the
     containers around the value, innermost first (``flags`` in ``{"k": flags}`` for an element of
     ``flags = [np.bool_(1)]``). Both are ``None``/empty for a value read through an attribute of
-    a special key (its fix goes to where the attribute's value is written).
+    a special key (its fix goes to where the attribute's value is written). ``spreads`` are the
+    names of dicts the entry was spread or copied from into the config (``Entry.spreads``).
     """
 
     node: cst.CSTNode
@@ -60,6 +61,7 @@ class Finding:
     use: cst.CSTNode | None = None
     outer: tuple[cst.CSTNode, ...] = ()
     used_at: str | None = None
+    spreads: tuple[cst.CSTNode, ...] = ()
 
 
 def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
@@ -157,7 +159,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 continue
             if entry.key_node is not None:
                 findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
-            findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
+            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
+            findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
             for opaque in traced.opaque:
                 findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
