@@ -182,6 +182,26 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
         client.close()
 
 
+
+@pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py"])
+def test_text_json_flake8_and_the_language_server_agree(name):
+    """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
+    (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""
+    text = parse_text(run_cli("--isolated", "--no-cache", name, cwd=PROGRAMS).stdout)
+    assert {row.expected for row in text} == expected_diagnostics(PROGRAMS / name)
+    rows = [(row.line, row.column, row.code, row.message) for row in text]
+    data = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "json", name, cwd=PROGRAMS).stdout)
+    assert [(d["line"], d["column"], d["code"], d["message"]) for d in data] == rows
+    assert [(r.line, r.column, r.code, r.message) for r in acc_rows(run_flake8("--select", "ACC1", name,
+                                                                             cwd=PROGRAMS).stdout)] == rows
+    assert _served(PROGRAMS, PROGRAMS / name) == rows
+    if name == "shared_constants.py":  # the shared dict's fix is at the rule's spread, not at the definition
+        fixes = {d["line"]: d["fix"] and (d["fix"]["line"], d["fix"]["replacement"]) for d in data}
+        assert fixes[29] == (56, '{**_BASE, "codec": _BASE["codec"].value}')
+        assert fixes[30] == (30, "Codec.RAW.value")  # spread by two rules, taken out by none
+        assert fixes[31] == (76, "CODEC.value")
+
+
 #: where the rule of relay_start_p (bound by no module of extpkg) puts its keyword into the config
 RELAY_USE = ("extpkg/primitives.py", 43, 88, "ACC201")
 
