@@ -422,3 +422,14 @@ def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_bin
                                      "    return knobs_p.bind(x, knobs=knobs)\n")
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
         ("kpkg/rule.py", 21, 88, "ACC201"), ("kpkg/rule.py", 28, 40, "ACC101")]
+
+
+def test_a_subscript_key_without_parentheses_is_one_tuple_key():
+    """``cfg[0, 1] = v`` is the key ``(0, 1)``: ACC102 at its first element (where Python's ``ast``
+    places the tuple), with no fix; the value's place is a computed key, not the literal ``0``."""
+    source = ("import numpy as np\nfrom jax._src.lax.parallel import _emit_async_start_custom_call as emit\n\n"
+              "def rule(ctx, x):\n    cfg = {}\n    cfg[0, 1] = np.bool_(True)\n    return emit('t', ctx, x, cfg)\n")
+    found = [(d.line, d.column, d.end_column, d.code, d.message.split(" is ")[0], d.fix is None)
+             for d in check_source(source, "ext.py", Selection(), with_fixes=True)]
+    assert found == [(6, 9, 10, "ACC102", "config key", True),
+                     (6, 17, 31, "ACC101", "value for a computed key", False)]

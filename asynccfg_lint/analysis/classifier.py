@@ -354,7 +354,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
 def _literal_key(entry: Entry) -> str | None:
     """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
     node = entry.key_node
-    if entry.key is not None or node is None or entry.home is not None:
+    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key:
         return None
     if int_constant(node) is not None or isinstance(node, cst.Float) or (
             isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
