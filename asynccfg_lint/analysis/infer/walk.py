@@ -350,7 +350,8 @@ class InferenceWalk:
         target ``a, b`` takes the matching parts of tuple-display elements); one element of a 1-d
         numpy array whose element type the code shows (``np.arange(4)``: a numpy number); through
         ``enumerate(it)`` (an int, then an element of ``it``) and ``zip(a, b, ...)`` (an element of
-        each), which make tuples (builtins; a ``start=``/``strict=`` keyword changes no element); else unknown.
+        each), which make tuples (builtins; a ``start=``/``strict=`` keyword changes no element; a
+        target that does not unpack them holds the tuple); else unknown.
         """
         parts = self._zipped_parts(iterable)
         if parts is not None and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(parts) \
@@ -361,6 +362,8 @@ class InferenceWalk:
                 if part is None:  # enumerate's count
                     return [Origin(expr, Inferred(T.INT))] if element.value is name else [Origin(expr, UNKNOWN)]
                 return self._element_in(expr, name, element.value, part, depth)
+        if parts is not None and target is name:  # `for pair in zip(a, b)`: each element is a tuple
+            return [Origin(expr, Inferred(T.TUPLE))]
         if target is name:
             modelled = self._member(expr, iterable, ELEMENT, "", depth)
             if modelled is not None:
