@@ -182,6 +182,26 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
         client.close()
 
 
+
+@pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py"])
+def test_text_json_flake8_and_the_language_server_agree(name):
+    """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
+    (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""
+    text = parse_text(run_cli("--isolated", "--no-cache", name, cwd=PROGRAMS).stdout)
+    assert {row.expected for row in text} == expected_diagnostics(PROGRAMS / name)
+    rows = [(row.line, row.column, row.code, row.message) for row in text]
+    data = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "json", name, cwd=PROGRAMS).stdout)
+    assert [(d["line"], d["column"], d["code"], d["message"]) for d in data] == rows
+    assert [(r.line, r.column, r.code, r.message) for r in acc_rows(run_flake8("--select", "ACC1", name,
+                                                                             cwd=PROGRAMS).stdout)] == rows
+    assert _served(PROGRAMS, PROGRAMS / name) == rows
+    if name == "shared_constants.py":  # the shared dict's fix is at the rule's spread, not at the definition
+        fixes = {d["line"]: d["fix"] and (d["fix"]["line"], d["fix"]["replacement"]) for d in data}
+        assert fixes[29] == (56, '{**_BASE, "codec": _BASE["codec"].value}')
+        assert fixes[30] == (30, "Codec.RAW.value")  # spread by two rules, taken out by none
+        assert fixes[31] == (76, "CODEC.value")
+
+
 #: where the rule of relay_start_p (bound by no module of extpkg) puts its keyword into the config
 RELAY_USE = ("extpkg/primitives.py", 43, 88, "ACC201")
 
@@ -330,14 +350,19 @@ def test_method_and_lambda_rules_and_params_reads():
     reads become ``bind`` keywords; the context is the first parameter a call passes (after ``cls``)."""
     import libcst as cst
 
-    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind
     from asynccfg_lint.analysis.parse import parse_source
     from asynccfg_lint.analysis.programs import is_rule_context
     from asynccfg_lint.analysis.summaries import summarise_module
 
     parsed = parse_source(METHOD_AND_LAMBDA_RULES, "ext.py")
-    binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summarise_module(parsed, BUILTIN_SINKS)
-             if s.used_at is not None}
+    summary = summarise_module(parsed, BUILTIN_SINKS)
+    binds = {(min(s.qualnames), s.param, s.used_at, s.used_param) for s in summary
+             if s.used_at is not None and s.kind is not SinkKind.PARAMETERS}
+    # every rule reaches a sink: each primitive's bind keywords must be hashable
+    assert {(min(s.qualnames), s.used_at) for s in summary if s.kind is SinkKind.PARAMETERS} == {
+        ("ext.f_p.bind", "ext.Lowerings.start"), ("ext.g_p.bind", "ext.Lowerings.begin"),
+        ("ext.h_p.bind", "ext.direct"), ("ext.i_p.bind", "ext.reads"), ("ext.j_p.bind", "ext.direct")}
     assert binds == {("ext.f_p.bind", "k", "ext.Lowerings.start", None),
                      ("ext.g_p.bind", "k", "ext.Lowerings.begin", None),
                      ("ext.h_p.bind", "peers", "ext.direct", "k"),
@@ -397,3 +422,14 @@ def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_bin
                                      "    return knobs_p.bind(x, knobs=knobs)\n")
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
         ("kpkg/rule.py", 21, 88, "ACC201"), ("kpkg/rule.py", 28, 40, "ACC101")]
+
+
+def test_a_subscript_key_without_parentheses_is_one_tuple_key():
+    """``cfg[0, 1] = v`` is the key ``(0, 1)``: ACC102 at its first element (where Python's ``ast``
+    places the tuple), with no fix; the value's place is a computed key, not the literal ``0``."""
+    source = ("import numpy as np\nfrom jax._src.lax.parallel import _emit_async_start_custom_call as emit\n\n"
+              "def rule(ctx, x):\n    cfg = {}\n    cfg[0, 1] = np.bool_(True)\n    return emit('t', ctx, x, cfg)\n")
+    found = [(d.line, d.column, d.end_column, d.code, d.message.split(" is ")[0], d.fix is None)
+             for d in check_source(source, "ext.py", Selection(), with_fixes=True)]
+    assert found == [(6, 9, 10, "ACC102", "config key", True),
+                     (6, 17, 31, "ACC101", "value for a computed key", False)]

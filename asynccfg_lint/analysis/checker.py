@@ -52,11 +52,15 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
     places: dict[tuple[str, str], str] = {}
-    for sink_call in find_sink_calls(parsed, sinks):
+    # a bind's hashability-only sinks last: where a keyword also reaches a config, that finding names its use
+    for sink_call in sorted(find_sink_calls(parsed, sinks), key=lambda c: c.spec.kind is SinkKind.PARAMETERS):
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
-        if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
+        if spec.kind is SinkKind.PARAMETERS:  # every keyword of the bind must be hashable
+            found = [f for entry in tracer.trace_keywords(sink_call.call, frozenset()).entries
+                     for f in classifier.check_hashable(entry)]
+        elif spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
             found = _bind_findings(classifier, tracer, sink_call)
         elif spec.kind is SinkKind.VALUE:
             entry = Entry(spec.key, None, sink_call.argument)
@@ -71,7 +75,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
             key = (id(finding.node), finding.code)
-            if spec.used_at is not None:
+            if spec.used_at is not None and spec.kind is not SinkKind.PARAMETERS:
                 if selection is not None and not selection.is_enabled(finding.code):
                     continue  # naming the place costs the rule module's positions: only for what is shown
                 place = (spec.used_at, spec.used_param or spec.param)

@@ -49,7 +49,8 @@ class Finding:
     else a name or call leading to ``node``); ``outer`` are the config expressions of the
     containers around the value, innermost first (``flags`` in ``{"k": flags}`` for an element of
     ``flags = [np.bool_(1)]``). Both are ``None``/empty for a value read through an attribute of
-    a special key (its fix goes to where the attribute's value is written).
+    a special key (its fix goes to where the attribute's value is written). ``spreads`` are the
+    names of dicts the entry was spread or copied from into the config (``Entry.spreads``).
     """
 
     node: cst.CSTNode
@@ -60,6 +61,7 @@ class Finding:
     use: cst.CSTNode | None = None
     outer: tuple[cst.CSTNode, ...] = ()
     used_at: str | None = None
+    spreads: tuple[cst.CSTNode, ...] = ()
 
 
 def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
@@ -157,7 +159,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 continue
             if entry.key_node is not None:
                 findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
-            findings.extend(self.check_value(entry, top_level=path is None, path=entry_path, depth=depth))
+            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
+            findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
             for opaque in traced.opaque:
                 findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
@@ -166,6 +169,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
     def _check_key(self, entry: Entry, path: ConfigPath, depth: int) -> list[Finding]:
         findings = []
         assert entry.key_node is not None
+        if entry.tuple_key:  # cfg[a, b] = v: a tuple, whatever a and b are (no node holds it, so no fix)
+            nested_under = quote_key(path.key) if path.steps else None
+            remedy = acc102.remedy(T.TUPLE.name, False, False, False)
+            return [Finding(entry.key_node, "ACC102", acc102.unusable_key(nested_under, T.TUPLE.name, remedy))]
         for origin in self.origins(entry.key_node, depth + 1):
             pytype = origin.inferred.type
             if pytype is None or pytype.key_ok:
@@ -202,15 +209,50 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         for origin in origins:
             pytype = origin.inferred.type
             if parameter and pytype is not None and not pytype.hashable:
-                # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
-                own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
-                mapping = pytype.json is T.JsonKind.OBJECT
-                remedy = pytype.remedy if own else acc101.hashable_remedy(shape is not None and shape.scalar, mapping)
-                findings.append(Finding(origin.node, "ACC101", acc101.unhashable(path.describe(), pytype.name, remedy),
-                                        fix=hashable_fix(self._value_fix(origin, depth))))
+                findings.append(self._unhashable(origin, path.describe(), shape is not None and shape.scalar, depth))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
         return _arriving_through(findings, entry.value) if entry.value is not None else findings
+
+    def _unhashable(self, origin: Origin, where: str, scalar_key: bool, depth: int) -> Finding:
+        """The ACC101 of an unhashable ``bind`` parameter value (``where`` names its place)."""
+        pytype = origin.inferred.type
+        assert pytype is not None
+        # a remedy that makes a list (sorted(...), .tolist()) would still fail to hash
+        own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
+        remedy = pytype.remedy if own else acc101.hashable_remedy(scalar_key, pytype.json is T.JsonKind.OBJECT)
+        return Finding(origin.node, "ACC101", acc101.unhashable(where, pytype.name, remedy),
+                       fix=hashable_fix(self._value_fix(origin, depth)))
+
+    def check_hashable(self, entry: Entry, depth: int = 0) -> list[Finding]:
+        """Check that a ``bind`` keyword (``entry``: its name and value) is hashable, also inside a tuple.
+
+        ``jax._src.interpreters.partial_eval._verify_params_are_hashable`` raises TypeError at
+        ``bind`` for a list, set or ndarray (and ``mlir.jaxpr_subcomp`` for a dict, before any
+        rule runs), also inside a tuple: whatever the rule does with the keyword (measured on jax
+        0.12.0.1, ``tests/fixtures/programs/bind_hashable.py``). Only a value the checker knows is
+        unhashable is reported; the keyword's serializability is the config checks' business.
+        """
+        if entry.value is None or entry.home is not None:
+            return []
+        findings = self._unhashable_parts(entry.value, acc101.bind_keyword(entry.key), depth, set())
+        return _arriving_through(findings, entry.value)
+
+    def _unhashable_parts(self, expr: cst.BaseExpression, where: str, depth: int, seen: set[int]) -> list[Finding]:
+        """The unhashable values ``expr`` may be, and those in the tuples it may be; ``seen``: the
+        expressions already looked at (each once: their origins may be shared by many tuples)."""
+        findings: list[Finding] = []
+        for origin in self.origins(expr, depth + 1):
+            pytype = origin.inferred.type
+            if pytype is None or origin.home is not None or id(origin.node) in seen:
+                continue
+            seen.add(id(origin.node))
+            if not pytype.hashable:
+                findings.append(self._unhashable(origin, where, False, depth))
+            elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
+                for element in origin.inferred.elements:
+                    findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1, seen))
+        return findings
 
     def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
         if origin.home is not None and origin.source is not None:  # written in another module
@@ -312,7 +354,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
 def _literal_key(entry: Entry) -> str | None:
     """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
     node = entry.key_node
-    if entry.key is not None or node is None or entry.home is not None:
+    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key:
         return None
     if int_constant(node) is not None or isinstance(node, cst.Float) or (
             isinstance(node, cst.Name) and node.value in ("True", "False", "None")):

@@ -22,6 +22,10 @@ class Entry:
             one (a builder or constant of another module); ``None`` for the traced module.
         via: for an entry of another module, the expression of the traced module it arrived
             through (the builder call, the imported name): where its diagnostics are reported.
+        spreads: the names of dicts of this module the entry was spread or copied from on its way into
+            the traced dict (``**base``, ``dict(base)``), innermost first.
+        tuple_key: the key is written ``d[a, b]``: the tuple of the subscript's elements, for which no
+            expression node exists; ``key_node`` is its first element (where Python's ``ast`` places the tuple).
     """
 
     key: str | None
@@ -30,6 +34,8 @@ class Entry:
     annotation: cst.BaseExpression | None = None
     home: ParsedModule | None = field(default=None, compare=False)
     via: cst.BaseExpression | None = field(default=None, compare=False)
+    tuple_key: bool = False
+    spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
 
     @property
     def anchor(self) -> cst.CSTNode | None:

@@ -36,6 +36,10 @@ class SinkKind(Enum):
     #: the parameter is a ``**kwargs`` that becomes the config: the call's keyword arguments
     #: other than ``SinkSpec.named`` are its entries
     KEYWORDS = "keywords"
+    #: the ``bind`` of a primitive whose registered lowering rule reaches a sink: every keyword is a
+    #: jaxpr equation parameter, which must be hashable whatever the rule does with it (none is a
+    #: config entry by this spec; ``SinkSpec.used_at`` is the rule)
+    PARAMETERS = "parameters"
 
 
 @dataclass(frozen=True)

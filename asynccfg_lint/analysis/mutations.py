@@ -61,10 +61,12 @@ class DictMutations:
                         removals.append((removed, parent))
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
-                    if isinstance(statement, cst.Assign) and len(parent.slice) == 1:
-                        index = parent.slice[0].slice
-                        if isinstance(index, cst.Index):
-                            entries.append(Entry(string_value(index.value), index.value, statement.value))
+                    indices = [element.slice for element in parent.slice]
+                    if isinstance(statement, cst.Assign) and all(isinstance(i, cst.Index) for i in indices):
+                        if len(indices) == 1:
+                            entries.append(Entry(string_value(indices[0].value), indices[0].value, statement.value))
+                        else:  # cfg[a, b] = v: the key is the tuple (a, b)
+                            entries.append(Entry(None, indices[0].value, statement.value, tuple_key=True))
                 elif isinstance(parent, cst.Attribute) and parent.value is node:
                     call = parsed.parents.get(parent)
                     if not isinstance(call, cst.Call) or call.func is not parent:

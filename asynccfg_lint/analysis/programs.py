@@ -299,8 +299,14 @@ def lambda_parameter(parsed: ParsedModule, node: cst.CSTNode, lam: cst.Lambda,
                for r in registrations(parsed))
 
 
-def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterable[str] = ()) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for the rules registered in ``parsed``, given the sinks known so far.
+
+    ``reaching``: the qualified names of the functions of ``parsed`` that call a sink. A primitive
+    whose rule is one of them (or a derived sink) also gets a :attr:`SinkKind.PARAMETERS` sink: every
+    keyword of its ``bind`` must be hashable, whatever the rule does with it (measured on jax
+    0.12.0.1: ``_verify_params_are_hashable`` raises at ``bind`` for a list the rule converts,
+    measures or never reads, and for a keyword the rule has no parameter for).
 
     A rule's derived sink for a parameter JAX passes as a keyword (``bind``'s keywords are the
     rule's keyword arguments) becomes a sink of the primitive's ``bind`` for that keyword; a rule
@@ -314,11 +320,15 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]
     for spec in sinks:
         for name in spec.qualnames:
             by_name.setdefault(name, []).append(spec)
+    reaching = set(reaching)
     for registration in registrations(parsed):
         binds = frozenset(f"{name}.bind" for name in registration.primitive)
         module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
         forwarding = registration.forwarding
         for rule in registration.rule:
+            if rule in reaching or rule in by_name:
+                found.add(SinkSpec(binds, param="**", position=None, kind=SinkKind.PARAMETERS,
+                                   wrapper_module=module, used_at=rule))
             for spec in by_name.get(rule, ()):
                 if spec.position == 0:  # the first parameter is the lowering context
                     continue

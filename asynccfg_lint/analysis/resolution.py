@@ -71,7 +71,7 @@ def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
             and len(value.elements) == len(target.elements) \
             and not any(isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)):
         for t_el, v_el in zip(target.elements, value.elements):
-            if _holds(t_el.value, name):
+            if holds(t_el.value, name):
                 return _unpacked_from(t_el.value, name, v_el.value)
         return None
     if isinstance(value, (cst.Tuple, cst.List)) or not isinstance(target, (cst.Tuple, cst.List)):
@@ -85,12 +85,12 @@ def _unpacked_from(target: cst.BaseExpression, name: cst.Name,
     return None
 
 
-def _holds(target: cst.BaseExpression, name: cst.Name) -> bool:
+def holds(target: cst.BaseExpression, name: cst.Name) -> bool:
     """True when the assignment target ``target`` is ``name`` or a tuple or list holding it."""
     if target is name:
         return True
     return isinstance(target, (cst.Tuple, cst.List)) and any(
-        _holds(e.value, name) for e in target.elements if not isinstance(e, cst.StarredElement))
+        holds(e.value, name) for e in target.elements if not isinstance(e, cst.StarredElement))
 
 
 def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) -> list[Binding]:

@@ -43,7 +43,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
     For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
     does a ``prim.bind(x, **params)`` call for a keyword it does not name.
     """
-    if spec.kind is SinkKind.KEYWORDS:
+    if spec.kind in (SinkKind.KEYWORDS, SinkKind.PARAMETERS):
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:

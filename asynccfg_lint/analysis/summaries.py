@@ -136,10 +136,14 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
 
+    reaching: set[str] = set()  # the functions that call a sink (a registered one makes its bind's keywords parameters)
     for call in find_sink_calls(parsed, sinks):
         function = module_level_function(parsed, call.call)
-        if function is None:
+        if function is None or call.spec.kind is SinkKind.PARAMETERS:
             continue
+        name = summarised_name(parsed, function)
+        if name is not None:
+            reaching.add(name)
         if call.spec.kind is SinkKind.VALUE:
             param = parameter_of(parsed, call.argument, function)
             if param is None and call.argument is call.call:  # `prim.bind(x, **params)` in `def f(x, **params)`
@@ -163,7 +167,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 param = keyword_read(parsed, entry.value, function)
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, entry.value)
-    return derived | bind_sinks(parsed, sinks | derived)
+    return derived | bind_sinks(parsed, sinks | derived, reaching)
 
 
 def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:

@@ -170,7 +170,7 @@ class DictTracer(DictMutations):
                     complete = False
                     opaque.append(element.value)
                 else:
-                    entries.extend(inner.entries)
+                    entries.extend(_spread(inner.entries, element.value))
                     complete &= inner.complete
                     opaque.extend(inner.opaque)
         return TracedDict(tuple(entries), complete, tuple(opaque))
@@ -313,7 +313,7 @@ class DictTracer(DictMutations):
                     complete = False
                     opaque.append(arg.value)
                 else:  # what `base` could not show stays untraceable in dict(**base), as in {**base}
-                    entries.extend(inner.entries)
+                    entries.extend(_spread(inner.entries, arg.value))
                     complete &= inner.complete
                     opaque.extend(inner.opaque)
             elif arg.star == "":
@@ -322,7 +322,7 @@ class DictTracer(DictMutations):
                     complete = False
                     opaque.append(arg.value)
                 else:
-                    entries.extend(inner.entries)
+                    entries.extend(_spread(inner.entries, arg.value))
                     complete &= inner.complete
                     opaque.extend(inner.opaque)
                     replaceable.update(entry.key for entry in inner.entries if entry.key is not None)
@@ -493,3 +493,9 @@ class DictTracer(DictMutations):
         return TracedDict(tuple(entries), True)
 
 
+def _spread(entries: tuple[Entry, ...], source: cst.BaseExpression) -> list[Entry]:
+    """``entries`` of the dict ``source`` spread or copied into another (``**base``, ``dict(base)``):
+    a name of this module is recorded in each entry's ``spreads``."""
+    if not isinstance(source, cst.Name):
+        return list(entries)
+    return [replace(e, spreads=(*e.spreads, source)) if e.home is None else e for e in entries]

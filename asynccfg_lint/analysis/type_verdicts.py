@@ -50,7 +50,7 @@ class FixTemplate:
         """Say what the edit does: ``"wrap in bool(...)"`` or ``"append .tolist()"``."""
         if self.appends:
             return f"append {self.template[2:]}"
-        return f"wrap in {self.template.replace('{}', '...')}"
+        return f"wrap in {self.template.format('...')}"
 
 
 SAFE, UNSAFE = "safe", "unsafe"

@@ -6,6 +6,7 @@ so the ``fix`` data every diagnostic carries and the edit the ``fix`` command ma
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,8 @@ import libcst as cst
 
 from asynccfg_lint.diagnostics import Fix
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name
+from asynccfg_lint.analysis.resolution import bindings_of_name, string_value
+from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.type_verdicts import UNSAFE, FixTemplate
 
 if TYPE_CHECKING:
@@ -191,6 +193,9 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
             site = use
         else:
             template = replace(template, safety=UNSAFE)
+    moved = _at_the_use(parsed, site, template, finding.spreads)
+    if moved is not None:
+        site, template = moved
     for container in finding.outer:
         if container not in parsed.parents:
             continue
@@ -198,6 +203,67 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
             template = replace(template, safety=UNSAFE)
     assert isinstance(site, cst.BaseExpression)
     return site, template
+
+
+def _shared_entry(parsed: ParsedModule, site: cst.CSTNode) -> tuple[str, str] | None:
+    """``(key, name)`` when ``site`` is the value under the string key ``key`` of a dict display
+    bound by a plain ``name = {...}``, else ``None``."""
+    element = parsed.parents.get(site)
+    display = parsed.parents.get(element)
+    statement = parsed.parents.get(display)
+    if not (isinstance(element, cst.DictElement) and element.value is site and isinstance(display, cst.Dict)):
+        return None
+    key = string_value(element.key)
+    if key is None or not isinstance(statement, cst.Assign) or statement.value is not display \
+            or len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name):
+        return None
+    return key, statement.targets[0].target.value
+
+
+def _extractions(parsed: ParsedModule, key: str) -> list[tuple[cst.Name, cst.CSTNode]]:
+    """``(receiver, expression)`` of each ``d[key]``, ``d.get(key, ...)``, ``d.pop(key, ...)`` of a name
+    ``d`` in ``parsed`` whose result is used (not a statement of its own, not an assignment or ``del`` target)."""
+    found: list[tuple[cst.Name, cst.CSTNode]] = []
+    for call in parsed.calls:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop") and isinstance(func.value, cst.Name) \
+                and call.args and string_value(call.args[0].value) == key \
+                and not isinstance(parsed.parents.get(call), cst.Expr):
+            found.append((func.value, call))
+    for node, parent in parsed.parents.items():
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 \
+                and isinstance(node.slice[0].slice, cst.Index) and string_value(node.slice[0].slice.value) == key \
+                and not isinstance(parent, (cst.AssignTarget, cst.Del, cst.AugAssign)):
+            found.append((node.value, node))
+    return found
+
+
+def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate,
+                spreads: tuple[cst.CSTNode, ...]) -> tuple[cst.BaseExpression, FixTemplate] | None:
+    """The fix of an entry of a shared dict constant at the config's use of the constant, when another
+    reader of the module takes that entry out and uses it: the fix at the definition would change what
+    that reader gets (``.value`` of what is now a str raises AttributeError). ``**_BASE`` (or
+    ``dict(_BASE)``) becomes ``**{**_BASE, "codec": _BASE["codec"].value}``: a later key replaces the
+    spread's, and the constant stays as it is. ``None``: no such reader, or no use to rewrite.
+    """
+    shared = _shared_entry(parsed, site)
+    if shared is None:
+        return None
+    key, name = shared
+    use = next((c for c in spreads if isinstance(c, cst.Name) and c.value == name and c in parsed.parents
+                and is_fixable_site(parsed, c)), None)
+    if use is None:
+        return None
+    tracer = DictTracer(parsed)
+    for receiver, expression in _extractions(parsed, key):
+        if _within(parsed, use, expression):
+            continue
+        traced = tracer.trace(receiver)
+        if traced is not None and any(entry.value is site for entry in traced.entries):
+            quoted = json.dumps(key).replace("{", "{{").replace("}", "}}")
+            inner = template.template.format("{0}[" + quoted + "]")
+            return use, FixTemplate("{{**{0}, " + quoted + ": " + inner + "}}", UNSAFE)
+    return None
 
 
 def build_fix(parsed: ParsedModule, node: cst.CSTNode, template: FixTemplate) -> Fix:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from asynccfg_lint.rules.rule import ERROR, Rule
+from asynccfg_lint.rules.rule import ERROR, Rule, quote_key
 
 SEVERITY = ERROR
 
@@ -12,7 +12,9 @@ RULE = Rule(
     summary="A config value of a type JAX's JSON serializer rejects.",
     failure=(
         "`json.dumps(cfg, default=_json_default)` in `_emit_async_start_custom_call` raises "
-        "`ValueError: Unsupported type for JSON serialization` when the jitted function is lowered."
+        "`ValueError: Unsupported type for JSON serialization` when the jitted function is lowered. "
+        "A keyword of a primitive's `bind` that JAX cannot hash (a list, set, dict or ndarray, also "
+        "inside a tuple) raises `TypeError` at `bind`, whatever the lowering rule does with it."
     ),
     default_enabled=True,
     bad_example='cfg = {"tiled": np.bool_(True)}\n',
@@ -41,6 +43,16 @@ def unserializable(where: str, type_name: str, error: str, remedy: str | None) -
     """``where`` (a config place) holds ``type_name``, which ``_json_default`` rejects with ``error``."""
     tail = f"; {remedy}" if remedy else ""
     return f"{where} is {type_name}, which JAX cannot serialize to JSON: lowering raises {error}{tail}"
+
+
+def bind_keyword(name: str | None) -> str:
+    """The place of a ``bind`` keyword that is a jaxpr equation parameter only: ``keyword "sizes" of bind``."""
+    return f"keyword {quote_key(name)} of bind" if name is not None else "a keyword of bind"
+
+
+def element_of(where: str) -> str:
+    """The place of an element of the value at ``where``."""
+    return f"an element of {where}"
 
 
 def unhashable(where: str, type_name: str, remedy: str) -> str:

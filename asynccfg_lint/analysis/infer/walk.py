@@ -22,6 +22,7 @@ from asynccfg_lint.analysis.resolution import (
     Binding,
     attribute_bindings,
     bindings_of_name,
+    holds,
     is_import,
     qualified_names,
     reaching,
@@ -337,33 +338,67 @@ class InferenceWalk:
         return parent if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child else None
 
     def _loop_element(self, expr: cst.CSTNode, name: cst.Name, loop: cst.For | cst.CompFor, depth: int) -> list[Origin]:
-        """What the loop variable ``name`` takes: one element of what the loop or comprehension iterates.
+        """What the loop variable ``name`` takes: one element of what the loop or comprehension iterates."""
+        return self._element_in(expr, name, loop.target, loop.iter, depth)
+
+    def _element_in(self, expr: cst.CSTNode, name: cst.Name, target: cst.BaseExpression,
+                    iterable: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What ``name`` (in the loop target ``target``) takes from one element of ``iterable``.
 
         The catalog's element type (``for d in jax.devices()``: a Device; ``range(...)``: ints); each
         element of a list or tuple display the loop runs over (also through a name or a default; a
         target ``a, b`` takes the matching parts of tuple-display elements); one element of a 1-d
-        numpy array whose element type the code shows (``np.arange(4)``: a numpy number); else unknown.
+        numpy array whose element type the code shows (``np.arange(4)``: a numpy number); through
+        ``enumerate(it)`` (an int, then an element of ``it``) and ``zip(a, b, ...)`` (an element of
+        each), which make tuples (builtins; a ``start=``/``strict=`` keyword changes no element; a
+        target that does not unpack them holds the tuple); else unknown.
         """
-        if loop.target is name:
-            modelled = self._member(expr, loop.iter, ELEMENT, "", depth)
+        parts = self._zipped_parts(iterable)
+        if parts is not None and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(parts) \
+                and not any(isinstance(e, cst.StarredElement) for e in target.elements):
+            for element, part in zip(target.elements, parts):
+                if not holds(element.value, name):
+                    continue
+                if part is None:  # enumerate's count
+                    return [Origin(expr, Inferred(T.INT))] if element.value is name else [Origin(expr, UNKNOWN)]
+                return self._element_in(expr, name, element.value, part, depth)
+        if parts is not None and target is name:  # `for pair in zip(a, b)`: each element is a tuple
+            return [Origin(expr, Inferred(T.TUPLE))]
+        if target is name:
+            modelled = self._member(expr, iterable, ELEMENT, "", depth)
             if modelled is not None:
                 return modelled
         result: list[Origin] = []
-        for origin in self.origins(loop.iter, depth + 1):
+        for origin in self.origins(iterable, depth + 1):
             inferred = origin.inferred
             if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
                 result.append(Origin(expr, Inferred(T.INT)))
             elif origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
                     and inferred.elements and not isinstance(origin.node, cst.Call):
                 for element in inferred.elements:
-                    value = element if loop.target is name else unpacked_value(loop.target, name, element)
+                    value = element if target is name else unpacked_value(target, name, element)
                     result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
-            elif loop.target is name and T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 \
+            elif target is name and T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 \
                     and inferred.item is not None:
                 result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result or [Origin(expr, UNKNOWN)]
+
+    def _zipped_parts(self, iterable: cst.BaseExpression) -> list[cst.BaseExpression | None] | None:
+        """For ``enumerate(it)``: ``[None, it]`` (None: the count, an int); for ``zip(a, b)``: ``[a, b]``;
+        else ``None`` (also for a ``*`` argument, whose number of parts is unknown)."""
+        if not isinstance(iterable, cst.Call):
+            return None
+        names = qualified_names(self.parsed, iterable.func)
+        positional = [arg for arg in iterable.args if arg.keyword is None]
+        if any(arg.star for arg in iterable.args):
+            return None
+        if "builtins.enumerate" in names and len(positional) in (1, 2):
+            return [None, positional[0].value]
+        if "builtins.zip" in names and positional:
+            return [arg.value for arg in positional]
+        return None
 
     def _parsed_argument(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
         """``args.<dest>`` of ``args = parser.parse_args(...)``: what the matching ``add_argument`` makes.
