@@ -58,15 +58,13 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             continue
         if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
             found = _bind_findings(classifier, tracer, sink_call)
-        elif spec.kind is SinkKind.VALUE:
-            entry = Entry(spec.key, None, sink_call.argument)
-            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
-            traced = traced_config(tracer, sink_call)
-            if traced is None:
-                found = [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
-            else:
-                found = classifier.check_entries(traced)
+            found = _sink_findings(classifier, tracer, sink_call)
+            rule = _registered_rule(parsed, sink_call)
+            if rule is not None and _has_bound_annotations(classifier, rule):  # binds may contradict annotations
+                found = annotation_or_binds(found, _sink_findings(workspace.bind_view(parsed), tracer, sink_call))
+            if rule is not None:  # a value a bind passes is reported there, naming where the rule uses it
+                found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found]
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
@@ -86,6 +84,75 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The findings of a call of a config (or value) sink: its config's entries, or the value."""
+    spec = sink_call.spec
+    if spec.kind is SinkKind.VALUE:
+        entry = Entry(spec.key, None, sink_call.argument)
+        return classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
+    traced = traced_config(tracer, sink_call)
+    if traced is None:
+        return [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
+    return classifier.check_entries(traced)
+
+
+def _registered_rule(parsed: ParsedModule, sink_call: SinkCall) -> cst.FunctionDef | None:
+    """The registered lowering rule (a ``def``) ``sink_call`` is in, else ``None``."""
+    function = enclosing(parsed, sink_call.call, (cst.FunctionDef,))
+    return function if isinstance(function, cst.FunctionDef) and rule_registrations(parsed, function) else None
+
+
+def _has_bound_annotations(classifier: ValueClassifier, rule: cst.FunctionDef) -> bool:
+    """True when an annotated keyword of ``rule`` holds what a ``bind`` of the module passes
+    (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.bound_by_visible_binds`)."""
+    params = [*rule.params.posonly_params, *rule.params.params, *rule.params.kwonly_params]
+    return any(p.annotation is not None and classifier.bound_by_visible_binds(p) for p in params)
+
+
+def annotation_or_binds(from_annotations: list[Finding], from_binds: list[Finding]) -> list[Finding]:
+    """One verdict per config value and code for a rule whose annotated keywords the module's binds also show.
+
+    ``from_annotations`` takes each annotated keyword as its annotation says, ``from_binds`` as what
+    the binds pass (JAX calls the rule with those: the value that arrives decides). Per value (the
+    config expression it arrives through) and code: the annotation's findings stand when it proves
+    the fault, unless the binds show every value and none has it (every bind contradicts the
+    annotation: measured, ``EnumOptions("pull")`` for ``mode: Mode`` lowers); where the annotation
+    finds no fault of that code, the binds' findings of it are added (never ACC201: an annotation
+    that shows a type is not made unknown by a bind's unknown value). So one fault never gets two
+    diagnostics or two fixes.
+    """
+    def key(finding: Finding) -> tuple[int, str]:
+        return id(finding.use if finding.use is not None else finding.node), finding.code
+
+    annotated = {key(f) for f in from_annotations}
+    bound = {key(f) for f in from_binds}
+    unknown_in_binds = {k[0] for k in bound if k[1] == "ACC201"}
+    kept = [f for f in from_annotations if key(f) in bound or key(f)[0] in unknown_in_binds]
+    return kept + [f for f in from_binds if f.code != "ACC201" and key(f) not in annotated]
+
+
+def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode) -> Finding:
+    """``finding`` of ``rule``'s config naming where the rule uses the value when the value is a ``bind``
+    argument written outside the rule (as for a bind keyword the rule puts into its config as it is):
+    the config expression it arrives through, else the rule's ``config`` argument of the sink."""
+    if finding.used_at is not None or finding.node not in parsed.parents or _inside(parsed, finding.node, rule):
+        return finding
+    node: cst.CSTNode | None = finding.node
+    while node is not None and not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                                    and node.func.attr.value == "bind"):
+        node = parsed.parents.get(node)
+    if node is None:
+        return finding
+    use = finding.use if finding.use is not None and _inside(parsed, finding.use, rule) else config
+    return _used_at(finding, location(parsed, use))
+
+
+def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    while node is not None and node is not ancestor:
+        node = parsed.parents.get(node)
+    return node is ancestor
 
 
 def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:

@@ -102,11 +102,16 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         workspace: the check's modules, to follow names imported from other project modules
             (each module's nodes are classified by that module's classifier); ``None`` stays
             within ``parsed``.
+        bind_view: take a registered rule's annotated keywords from the module's binds (the view
+            :func:`~asynccfg_lint.analysis.checker.annotation_or_binds` compares with the annotations').
     """
 
     def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset(),
-                 workspace: ClassifierPeers | None = None) -> None:
+                 workspace: ClassifierPeers | None = None, bind_view: bool = False) -> None:
         self.parsed = parsed
+        #: an annotated keyword of a registered rule holds what this module's binds pass, not what its
+        #: annotation says (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.bound_by_visible_binds`)
+        self.bind_view = bind_view
         self.tracer = tracer
         self.sanitizers = sanitizers
         self.workspace = workspace

@@ -81,6 +81,14 @@ class Workspace:
             self._classifiers[id(parsed)] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self)
         return self._classifiers[id(parsed)]
 
+    def bind_view(self, parsed: ParsedModule) -> ValueClassifier:
+        """The classifier of ``parsed`` that takes a registered rule's annotated keywords from the module's
+        binds instead of their annotations (one per module per check, made when a rule has such a keyword)."""
+        key = -id(parsed)
+        if key not in self._classifiers:
+            self._classifiers[key] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self, bind_view=True)
+        return self._classifiers[key]
+
     def for_summary(self, parsed: ParsedModule) -> Workspace:
         """A workspace of the same project for summarising ``parsed`` (:func:`asynccfg_lint.analysis.summaries.summarise_module`):
         its tracers follow builders imported from other modules, without classifiers."""

@@ -52,7 +52,7 @@ class ParameterInference:
         result = self.origins(param.default, depth + 1) if param.default is not None else []
         if is_rule_context(self.parsed, param):
             result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
-        elif binding.annotation is not None:
+        elif binding.annotation is not None and not (self.bind_view and self.bound_by_visible_binds(param)):
             result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
         elif self._is_bind_operand(param, depth):
             result.append(Origin(expr, Inferred(self.catalog.types[JAX_ARRAY].verdict,
@@ -66,6 +66,21 @@ class ParameterInference:
                 self._cut.discard(id(param))
             result += passed if passed is not None else [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         return result
+
+    def bound_by_visible_binds(self, param: cst.Param) -> bool:
+        """True when ``param`` is a keyword of a lowering rule registered here, not a derived sink (what
+        a bind passes for it is not checked at the bind), and a ``bind`` of the rule's primitive in this
+        module passes it: what arrives there may differ from what its annotation says
+        (:func:`asynccfg_lint.analysis.checker.annotation_or_binds` weighs the two)."""
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or is_rule_context(self.parsed, param):
+            return False
+        name = param.name.value
+        if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
+            return False
+        return any(name not in r.bound and any(a.keyword is not None and a.keyword.value == name
+                                               for call in bind_calls(self.parsed, r.primitive) for a in call.args)
+                   for r in rule_registrations(self.parsed, function))
 
     def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
         """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
