@@ -10,14 +10,15 @@ from libcst.metadata import CodePosition
 
 from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.prefilter import may_call_any
-from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, rule_registrations
-from asynccfg_lint.analysis.resolution import enclosing, location, qualified_names
+from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, location, qualified_names
 from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
@@ -26,6 +27,7 @@ from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_confi
 from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
 from asynccfg_lint.run.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.analysis.tracer import DictTracer
+from asynccfg_lint.analysis.type_verdicts import UNSAFE
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
 
@@ -56,7 +58,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
-        if spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
+        if spec.read is not None:  # a bind keyword whose attribute or fields the rule of another module reads
+            found = [] if _registers(parsed, spec.used_at) else _read_findings(classifier, tracer, sink_call)
+        elif spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
             found = _bind_findings(classifier, tracer, sink_call)
         else:
             found = _sink_findings(classifier, tracer, sink_call)
@@ -76,6 +80,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
                 finding = _used_at(finding, places[place])
+            if finding.code == "ACC201" and _read_at_binds(parsed, classifier, finding.node):
+                continue  # a keyword the rule reads: other modules' binds are checked where they are
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
                     selection is not None and not selection.is_enabled("ACC201")
                     or not _unbound_rule(parsed, finding.node, workspace)):
@@ -155,6 +161,35 @@ def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> b
     return node is ancestor
 
 
+def _registers(parsed: ParsedModule, rule: str | None) -> bool:
+    """True when ``parsed`` registers the lowering rule of qualified name ``rule`` itself (its binds
+    are then followed in the rule: ``ParameterInference._bound_keyword``)."""
+    return any(r.function is not None and summarised_name(parsed, r.function) == rule for r in registrations(parsed))
+
+
+def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The faults of a ``bind`` keyword's value whose attribute (``knobs.level``) or fields
+    (``knobs._asdict()``, ``dataclasses.asdict(knobs)``) a rule of another module puts into its
+    config (``SinkSpec.read``): reported here, at what this module writes.
+
+    Their fixes are unsafe, as for this module's own binds (``fixes._through_parameter``): other
+    binds may pass what the rule needs. A value not known here is ACC201 here (the rule's module then
+    leaves the keyword to its binds: ``ParameterInference._read_at_binds``).
+    """
+    spec, value = sink_call.spec, sink_call.argument
+    if spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
+        traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
+        found = classifier.check_entries(traced) if traced is not None else [
+            Finding(value, "ACC201", acc201.untraced_config())]
+    else:
+        constructed = classifier.constructed(value)  # Knobs(Level.FAST, 2), the class of any module
+        origins = classifier.members([constructed], spec.read, value, 0) if constructed is not None \
+            else classifier.attribute_of(value, spec.read, value, 0)
+        found = classifier.check_value(Entry(spec.key, None, value), top_level=True, path=ConfigPath(spec.key),
+                                       origins=origins if origins is not None else [Origin(value, UNKNOWN)])
+    return [replace(f, fix=replace(f.fix, safety=UNSAFE) if f.fix is not None else None) for f in found]
+
+
 def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
     """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
 
@@ -210,6 +245,20 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
     """
     return replace(finding, message=wording.used_at(finding.message, used_at), used_at=used_at,
                    fix=hashable_fix(finding.fix))
+
+
+def _read_at_binds(parsed: ParsedModule, classifier: ValueClassifier, node: cst.CSTNode) -> bool:
+    """True when ``node`` is where a registered rule reads a keyword (``knobs.level``: a read sink of
+    :func:`~asynccfg_lint.analysis.programs.read_sinks`) that only other modules' binds pass
+    (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.read_at_binds`)."""
+    for (_, key), use in sink_uses(parsed).items():
+        if use is node and "." in key:  # (a read sink's use is keyed `param.how`)
+            name = use.value if isinstance(use, cst.Attribute) else use.func.value \
+                if isinstance(use.func, cst.Attribute) and use.func.attr.value == "_asdict" else use.args[0].value
+            bindings = bindings_of_name(parsed, name) if isinstance(name, cst.Name) else None
+            param = bindings[0].assignment.node if bindings and bindings[0].assignment is not None else None
+            return isinstance(param, cst.Param) and classifier.read_at_binds(param)
+    return False
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:
