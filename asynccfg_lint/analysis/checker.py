@@ -16,6 +16,7 @@ from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.analysis.params_rules import bind_calls
 from asynccfg_lint.analysis.prefilter import may_call_any
 from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, location, qualified_names
@@ -145,9 +146,9 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
     the config expression it arrives through, else the rule's ``config`` argument of the sink."""
     if finding.used_at is not None or finding.node not in parsed.parents or _inside(parsed, finding.node, rule):
         return finding
+    binds = {id(call) for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)}
     node: cst.CSTNode | None = finding.node
-    while node is not None and not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                                    and node.func.attr.value == "bind"):
+    while node is not None and id(node) not in binds:
         node = parsed.parents.get(node)
     if node is None:
         return finding

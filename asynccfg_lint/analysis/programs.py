@@ -373,7 +373,9 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
                key: str | None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
-    passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config.
+    passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
+    the context, nor for an annotated keyword (there the annotation's verdict stands; only the rule's
+    own module compares it with its binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
     Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
     read = read_keyword(parsed, expr, function)
@@ -381,6 +383,11 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     if read is None or rule is None or (read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) and key is None):
         return set()
     param, how = read
+    named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
+                                      *function.params.kwonly_params]}
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
+    if param not in named or named[param].annotation is not None or positional[:1] == [named[param]]:
+        return set()  # the context (first), or an annotated keyword: its annotation stands in other modules
     kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,
