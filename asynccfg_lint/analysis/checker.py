@@ -19,7 +19,7 @@ from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls
 from asynccfg_lint.analysis.prefilter import may_call_any
 from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, location, qualified_names
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, inside, location, qualified_names
 from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
@@ -144,7 +144,7 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
     """``finding`` of ``rule``'s config naming where the rule uses the value when the value is a ``bind``
     argument written outside the rule (as for a bind keyword the rule puts into its config as it is):
     the config expression it arrives through, else the rule's ``config`` argument of the sink."""
-    if finding.used_at is not None or finding.node not in parsed.parents or _inside(parsed, finding.node, rule):
+    if finding.used_at is not None or finding.node not in parsed.parents or inside(parsed, finding.node, rule):
         return finding
     binds = {id(call) for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)}
     node: cst.CSTNode | None = finding.node
@@ -152,14 +152,8 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
         node = parsed.parents.get(node)
     if node is None:
         return finding
-    use = finding.use if finding.use is not None and _inside(parsed, finding.use, rule) else config
+    use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
     return _used_at(finding, location(parsed, use))
-
-
-def _inside(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
-    while node is not None and node is not ancestor:
-        node = parsed.parents.get(node)
-    return node is ancestor
 
 
 def _registers(parsed: ParsedModule, rule: str | None) -> bool:
