@@ -181,6 +181,29 @@ def test_a_cached_summary_is_not_used_once_the_builder_it_followed_changed(tmp_p
     assert found() == [(42, 39, "ACC101")]
 
 
+def test_a_cached_bind_outcome_sees_the_rule_that_reads_its_keyword_and_the_class_change(tmp_path):
+    """tuned.py binds objects whose attribute (``knobs.level``) or fields the rules of readers.py read,
+    of classes in knobs.py: a one-file run of tuned.py (the cache on) follows a change of either."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
+    readers, knobs = tmp_path / "extpkg" / "readers.py", tmp_path / "extpkg" / "knobs.py"
+    original_readers, original_knobs = readers.read_text(), knobs.read_text()
+
+    def found() -> list[tuple[int, int, str]]:
+        rows = parse_text(run_cli("--isolated", "--cache-dir", "c", "extpkg/tuned.py", cwd=tmp_path).stdout)
+        return [(row.line, row.column, row.code) for row in rows]
+
+    everything = [(10, 46, "ACC101"), (18, 60, "ACC101"), (26, 47, "ACC101"), (34, 49, "ACC101")]
+    assert found() == everything
+    readers.write_text(original_readers.replace('cfg["level"] = knobs.level', 'cfg["level"] = knobs.level.value'))
+    assert found() == everything[2:]  # the rule converts the field now
+    readers.write_text(original_readers)
+    assert found() == everything
+    knobs.write_text(original_knobs.replace("class Level(enum.Enum):", "class Level(str, enum.Enum):"))
+    assert found() == []  # a str enum's member serializes
+    knobs.write_text(original_knobs)
+    assert found() == everything
+
+
 def run_and_list_modules(tmp_path: Path, *args: str) -> tuple[int, bool]:
     """Run the CLI in a fresh interpreter; return its exit code and whether libcst was imported."""
     script = (

@@ -116,6 +116,9 @@ def test_package_through_the_cli_with_the_place_used():
     assert by_place[("extpkg/api.py", 30)].endswith("(used at extpkg/primitives.py:23)")
     # a dataclass default of options.py reaches the config through dataclasses.asdict in primitives.py
     assert by_place[("extpkg/primitives.py", 30)].endswith("(written at extpkg/options.py:13)")
+    # an object bound in tuned.py whose attribute (knobs.level) or fields the rules of readers.py read
+    assert [by_place[("extpkg/tuned.py", line)].rpartition(" (used at ")[2] for line in (10, 18, 26, 34)] == [
+        "extpkg/readers.py:33)", "extpkg/readers.py:33)", "extpkg/readers.py:39)", "extpkg/readers.py:44)"]
     assert result.returncode == 1
 
 
@@ -125,7 +128,7 @@ def test_package_through_flake8_prints_the_cli_lines():
     assert flake8 == cli
 
 
-@pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py"])
+@pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -133,7 +136,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     alone = parse_text(run_cli("--isolated", "--no-cache", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     flake8 = acc_rows(run_flake8("--select", "ACC1", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     expected = [row for row in package if row.path == f"extpkg/{module}"]
-    assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2}[module]
+    assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -147,18 +150,41 @@ def test_package_sarif_related_locations():
     assert used == [{"id": 0, "message": {"text": "where the registered lowering rule uses the value"},
                      "physicalLocation": {"artifactLocation": {"uri": "extpkg/primitives.py", "uriBaseId": "%SRCROOT%"},
                                           "region": {"startLine": 23}}}]
+    assert related[("extpkg/tuned.py", 10)] == [{
+        "id": 0, "message": {"text": "where the registered lowering rule uses the value"},
+        "physicalLocation": {"artifactLocation": {"uri": "extpkg/readers.py", "uriBaseId": "%SRCROOT%"},
+                             "region": {"startLine": 33}}}]
     written = related[("extpkg/primitives.py", 30)]
     assert [(w["message"]["text"], w["physicalLocation"]["artifactLocation"]["uri"],
              w["physicalLocation"]["region"]["startLine"]) for w in written] == [
         ("where the value is written", "extpkg/options.py", 13)]
 
 
-def test_package_through_the_language_server():
+@pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4)])
+def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
-           if row.path == "extpkg/api.py"]
-    assert len(cli) == 3
+           if row.path == f"extpkg/{module}"]
+    assert len(cli) == count
     # the server shows paths as the CLI started in the same folder does
-    assert _served(PROGRAMS, PACKAGE / "api.py") == [(row.line, row.column, row.code, row.message) for row in cli]
+    assert _served(PROGRAMS, PACKAGE / module) == [(row.line, row.column, row.code, row.message) for row in cli]
+
+
+def test_annotated_rule_keywords_through_json_and_the_language_server():
+    """rule_annotated_keywords.py: the binds' faults (at the binds' values, naming the rule's use) and
+    the one the annotation proves, alike in text, JSON and the language server."""
+    path = PROGRAMS / "rule_annotated_keywords.py"
+    text = parse_text(run_cli("--isolated", "--no-cache", path.name, cwd=PROGRAMS).stdout)
+    rows = [(row.line, row.column, row.code, row.message) for row in text]
+    assert [(line, column, code) for line, column, code, _ in rows] == [(68, 87, "ACC101"), (78, 49, "ACC101"),
+                                                                       (90, 46, "ACC101")]
+    assert [message.rpartition(" (used at ")[2] for _, _, _, message in rows[1:]] == [
+        "rule_annotated_keywords.py:54)", "rule_annotated_keywords.py:59)"]
+    data = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "json", path.name, cwd=PROGRAMS).stdout)
+    assert [(d["line"], d["column"], d["code"], d["message"]) for d in data] == rows
+    # the binds' fixes are unsafe (other binds may pass what the rule needs); the annotation's finding has none
+    assert [d["fix"] and (d["fix"]["safety"], d["fix"]["replacement"]) for d in data] == [
+        None, ("unsafe", "Mode.PULL.value"), ("unsafe", "Mode.PUSH.value")]
+    assert _served(PROGRAMS, path) == rows
 
 
 def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
@@ -407,10 +433,11 @@ def start(x):
 '''
 
 
-def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_binds_it(tmp_path):
+def test_a_rule_keyword_read_by_attribute_is_checked_at_another_modules_bind(tmp_path):
     """The rule's ``knobs.level`` holds what the module's bind passes (ACC101 at ``Level.FAST``); once
-    another module of the package names the primitive, its binds (not followed) make it unknown as
-    well: ACC201 at the rule's use, with ACC201 selected."""
+    another module of the package binds the primitive, what that bind passes is checked there: a
+    parameter of its function, unknown, is ACC201 at the bind's value (with ACC201 selected), and
+    the rule's use is not reported for it."""
     package = tmp_path / "kpkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -421,7 +448,7 @@ def test_a_rule_keyword_read_by_attribute_is_unknown_too_when_another_module_bin
     (package / "user.py").write_text("from .rule import knobs_p\n\n\ndef go(x, knobs):\n"
                                      "    return knobs_p.bind(x, knobs=knobs)\n")
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
-        ("kpkg/rule.py", 21, 88, "ACC201"), ("kpkg/rule.py", 28, 40, "ACC101")]
+        ("kpkg/rule.py", 28, 40, "ACC101"), ("kpkg/user.py", 5, 34, "ACC201")]
 
 
 def test_a_subscript_key_without_parentheses_is_one_tuple_key():

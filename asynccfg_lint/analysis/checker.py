@@ -10,14 +10,16 @@ from libcst.metadata import CodePosition
 
 from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.analysis.params_rules import bind_calls
 from asynccfg_lint.analysis.prefilter import may_call_any
-from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, rule_registrations
-from asynccfg_lint.analysis.resolution import enclosing, location, qualified_names
+from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, inside, location, qualified_names
 from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
@@ -26,6 +28,7 @@ from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_confi
 from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
 from asynccfg_lint.run.suppression import is_suppressed, noqa_lines
 from asynccfg_lint.analysis.tracer import DictTracer
+from asynccfg_lint.analysis.type_verdicts import UNSAFE
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
 
@@ -60,17 +63,17 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         if spec.kind is SinkKind.PARAMETERS:  # every keyword of the bind must be hashable
             found = [f for entry in tracer.trace_keywords(sink_call.call, frozenset()).entries
                      for f in classifier.check_hashable(entry)]
+        elif spec.read is not None:  # a bind keyword whose attribute or fields the rule of another module reads
+            found = [] if _registers(parsed, spec.used_at) else _read_findings(classifier, tracer, sink_call)
         elif spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
             found = _bind_findings(classifier, tracer, sink_call)
-        elif spec.kind is SinkKind.VALUE:
-            entry = Entry(spec.key, None, sink_call.argument)
-            found = classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
         else:
-            traced = traced_config(tracer, sink_call)
-            if traced is None:
-                found = [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
-            else:
-                found = classifier.check_entries(traced)
+            found = _sink_findings(classifier, tracer, sink_call)
+            rule = _registered_rule(parsed, sink_call)
+            if rule is not None and _has_bound_annotations(classifier, rule):  # binds may contradict annotations
+                found = annotation_or_binds(found, _sink_findings(workspace.bind_view(parsed), tracer, sink_call))
+            if rule is not None:  # a value a bind passes is reported there, naming where the rule uses it
+                found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found]
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
@@ -82,6 +85,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
                 finding = _used_at(finding, places[place])
+            if finding.code == "ACC201" and _read_at_binds(parsed, classifier, finding.node):
+                continue  # a keyword the rule reads: other modules' binds are checked where they are
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
                     selection is not None and not selection.is_enabled("ACC201")
                     or not _unbound_rule(parsed, finding.node, workspace)):
@@ -90,6 +95,98 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 seen.add(key)
                 findings.append(finding)
     return findings
+
+
+def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The findings of a call of a config (or value) sink: its config's entries, or the value."""
+    spec = sink_call.spec
+    if spec.kind is SinkKind.VALUE:
+        entry = Entry(spec.key, None, sink_call.argument)
+        return classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
+    traced = traced_config(tracer, sink_call)
+    if traced is None:
+        return [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
+    return classifier.check_entries(traced)
+
+
+def _registered_rule(parsed: ParsedModule, sink_call: SinkCall) -> cst.FunctionDef | None:
+    """The registered lowering rule (a ``def``) ``sink_call`` is in, else ``None``."""
+    function = enclosing(parsed, sink_call.call, (cst.FunctionDef,))
+    return function if isinstance(function, cst.FunctionDef) and rule_registrations(parsed, function) else None
+
+
+def _has_bound_annotations(classifier: ValueClassifier, rule: cst.FunctionDef) -> bool:
+    """True when an annotated keyword of ``rule`` holds what a ``bind`` of the module passes
+    (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.bound_by_visible_binds`)."""
+    params = [*rule.params.posonly_params, *rule.params.params, *rule.params.kwonly_params]
+    return any(p.annotation is not None and classifier.bound_by_visible_binds(p) for p in params)
+
+
+def annotation_or_binds(from_annotations: list[Finding], from_binds: list[Finding]) -> list[Finding]:
+    """One verdict per config value and code for a rule whose annotated keywords the module's binds also show.
+
+    ``from_annotations`` takes each annotated keyword as its annotation says, ``from_binds`` as what
+    the binds pass (JAX calls the rule with those: the value that arrives decides). Per value (the
+    config expression it arrives through) and code: the annotation's findings stand when it proves
+    the fault, unless the binds show every value and none has it (every bind contradicts the
+    annotation: measured, ``EnumOptions("pull")`` for ``mode: Mode`` lowers); where the annotation
+    finds no fault of that code, the binds' findings of it are added (never ACC201: an annotation
+    that shows a type is not made unknown by a bind's unknown value). So one fault never gets two
+    diagnostics or two fixes.
+    """
+    def key(finding: Finding) -> tuple[int, str]:
+        return id(finding.use if finding.use is not None else finding.node), finding.code
+
+    annotated = {key(f) for f in from_annotations}
+    bound = {key(f) for f in from_binds}
+    unknown_in_binds = {k[0] for k in bound if k[1] == "ACC201"}
+    kept = [f for f in from_annotations if key(f) in bound or key(f)[0] in unknown_in_binds]
+    return kept + [f for f in from_binds if f.code != "ACC201" and key(f) not in annotated]
+
+
+def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode) -> Finding:
+    """``finding`` of ``rule``'s config naming where the rule uses the value when the value is a ``bind``
+    argument written outside the rule (as for a bind keyword the rule puts into its config as it is):
+    the config expression it arrives through, else the rule's ``config`` argument of the sink."""
+    if finding.used_at is not None or finding.node not in parsed.parents or inside(parsed, finding.node, rule):
+        return finding
+    binds = {id(call) for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)}
+    node: cst.CSTNode | None = finding.node
+    while node is not None and id(node) not in binds:
+        node = parsed.parents.get(node)
+    if node is None:
+        return finding
+    use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
+    return _used_at(finding, location(parsed, use))
+
+
+def _registers(parsed: ParsedModule, rule: str | None) -> bool:
+    """True when ``parsed`` registers the lowering rule of qualified name ``rule`` itself (its binds
+    are then followed in the rule: ``ParameterInference._bound_keyword``)."""
+    return any(r.function is not None and summarised_name(parsed, r.function) == rule for r in registrations(parsed))
+
+
+def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The faults of a ``bind`` keyword's value whose attribute (``knobs.level``) or fields
+    (``knobs._asdict()``, ``dataclasses.asdict(knobs)``) a rule of another module puts into its
+    config (``SinkSpec.read``): reported here, at what this module writes.
+
+    Their fixes are unsafe, as for this module's own binds (``fixes._through_parameter``): other
+    binds may pass what the rule needs. A value not known here is ACC201 here (the rule's module then
+    leaves the keyword to its binds: ``ParameterInference._read_at_binds``).
+    """
+    spec, value = sink_call.spec, sink_call.argument
+    if spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
+        traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
+        found = classifier.check_entries(traced) if traced is not None else [
+            Finding(value, "ACC201", acc201.untraced_config())]
+    else:
+        constructed = classifier.constructed(value)  # Knobs(Level.FAST, 2), the class of any module
+        origins = classifier.members([constructed], spec.read, value, 0) if constructed is not None \
+            else classifier.attribute_of(value, spec.read, value, 0)
+        found = classifier.check_value(Entry(spec.key, None, value), top_level=True, path=ConfigPath(spec.key),
+                                       origins=origins if origins is not None else [Origin(value, UNKNOWN)])
+    return [replace(f, fix=replace(f.fix, safety=UNSAFE) if f.fix is not None else None) for f in found]
 
 
 def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
@@ -147,6 +244,20 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
     """
     return replace(finding, message=wording.used_at(finding.message, used_at), used_at=used_at,
                    fix=hashable_fix(finding.fix))
+
+
+def _read_at_binds(parsed: ParsedModule, classifier: ValueClassifier, node: cst.CSTNode) -> bool:
+    """True when ``node`` is where a registered rule reads a keyword (``knobs.level``: a read sink of
+    :func:`~asynccfg_lint.analysis.programs.read_sinks`) that only other modules' binds pass
+    (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.read_at_binds`)."""
+    for (_, key), use in sink_uses(parsed).items():
+        if use is node and "." in key:  # (a read sink's use is keyed `param.how`)
+            name = use.value if isinstance(use, cst.Attribute) else use.func.value \
+                if isinstance(use.func, cst.Attribute) and use.func.attr.value == "_asdict" else use.args[0].value
+            bindings = bindings_of_name(parsed, name) if isinstance(name, cst.Name) else None
+            param = bindings[0].assignment.node if bindings and bindings[0].assignment is not None else None
+            return isinstance(param, cst.Param) and classifier.read_at_binds(param)
+    return False
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:

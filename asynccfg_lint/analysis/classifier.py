@@ -104,11 +104,16 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         workspace: the check's modules, to follow names imported from other project modules
             (each module's nodes are classified by that module's classifier); ``None`` stays
             within ``parsed``.
+        bind_view: take a registered rule's annotated keywords from the module's binds (the view
+            :func:`~asynccfg_lint.analysis.checker.annotation_or_binds` compares with the annotations').
     """
 
     def __init__(self, parsed: ParsedModule, tracer: DictTracer, sanitizers: frozenset[str] = frozenset(),
-                 workspace: ClassifierPeers | None = None) -> None:
+                 workspace: ClassifierPeers | None = None, bind_view: bool = False) -> None:
         self.parsed = parsed
+        #: an annotated keyword of a registered rule holds what this module's binds pass, not what its
+        #: annotation says (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.bound_by_visible_binds`)
+        self.bind_view = bind_view
         self.tracer = tracer
         self.sanitizers = sanitizers
         self.workspace = workspace
@@ -185,13 +190,17 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         return findings
 
     def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
-                    parameter: bool = False) -> list[Finding]:
+                    parameter: bool = False, origins: list[Origin] | None = None) -> list[Finding]:
         """Check one entry's value: special keys, serializability, non-finite floats, XLA's key types.
 
         ``parameter``: the value is the argument of a public ``*_start`` function, which binds it
         as a jaxpr equation parameter before building the config: it must also be hashable.
+        ``origins``: what the value may be, when it is not ``entry.value``'s own origins (an
+        attribute of it that a rule of another module reads).
         """
-        if entry.value is not None:
+        if origins is not None:
+            pass
+        elif entry.value is not None:
             origins = self.origins(entry.value, depth + 1)
             if isinstance(entry.value, cst.Name) and entry.home is None and depth < MAX_DEPTH \
                     and any(o.inferred.traced is not None for o in origins):

@@ -61,6 +61,11 @@ class SinkSpec:
             diagnostics at a ``bind`` argument name where (``path:line``).
         used_param: the rule's parameter the keyword ``param`` arrives in, when the two differ
             (a lambda rule ``lambda ctx, x, *, g: rule(ctx, x, groups=g)``); ``None``: ``param``.
+            For a keyword the rule reads (``read``), ``param.read``: where it does is looked up so.
+        read: for a keyword the registered rule reads instead of putting it into its config, how:
+            the attribute name (``knobs.level``: ``"level"``, a VALUE under ``key``), or
+            :data:`NAMED_TUPLE_FIELDS` / :data:`DATACLASS_FIELDS` (``knobs._asdict()``,
+            ``dataclasses.asdict(knobs)`` as the config or spread into it: a CONFIG of its fields).
     """
 
     qualnames: frozenset[str]
@@ -72,6 +77,7 @@ class SinkSpec:
     named: frozenset[str] = frozenset()
     used_at: str | None = None
     used_param: str | None = None
+    read: str | None = None
 
     @property
     def short_names(self) -> frozenset[str]:
@@ -84,6 +90,10 @@ class SinkSpec:
             return frozenset(name.rsplit(".", 2)[-2] for name in self.qualnames if name.count(".") >= 1)
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
 
+
+#: :attr:`SinkSpec.read` of a keyword whose fields the rule puts into its config: ``knobs._asdict()``
+#: (``typing.NamedTuple``) and ``dataclasses.asdict(knobs)``
+NAMED_TUPLE_FIELDS, DATACLASS_FIELDS = "_asdict()", "dataclasses.asdict()"
 
 BUILTIN_SINKS: tuple[SinkSpec, ...] = (
     SinkSpec(frozenset({EMIT_QUALNAME}), param="cfg", position=3, kind=SinkKind.CONFIG),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names
 
@@ -342,6 +342,68 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
                     found.add(replace(spec, qualnames=binds, param=keyword, position=None, wrapper_module=module,
                                       used_at=rule, used_param=spec.param if keyword != spec.param else None))
     return found
+
+
+ASDICT = frozenset({"dataclasses.asdict"})
+
+
+def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> tuple[str, str] | None:
+    """``(parameter, how)`` when ``expr`` reads a parameter of ``function`` without being it: ``knobs.level``
+    (``how`` the attribute name), ``knobs._asdict()`` or ``dataclasses.asdict(knobs)``
+    (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``); else ``None``."""
+    if isinstance(expr, cst.Attribute):
+        param, how = parameter_of(parsed, expr.value, function), expr.attr.value
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "_asdict" \
+            and not expr.args:
+        param, how = parameter_of(parsed, expr.func.value, function), NAMED_TUPLE_FIELDS
+    elif isinstance(expr, cst.Call) and len(expr.args) == 1 and qualified_names(parsed, expr.func) & ASDICT:
+        param, how = parameter_of(parsed, expr.args[0].value, function), DATACLASS_FIELDS
+    else:
+        return None
+    return (param, how) if param is not None else None
+
+
+def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
+    """The expression that reads the name ``name`` as :func:`read_keyword` sees it (``knobs.level``,
+    ``knobs._asdict()``, ``dataclasses.asdict(knobs)``), else ``name`` itself."""
+    parent = parsed.parents.get(name)
+    if isinstance(parent, cst.Attribute) and parent.value is name:
+        call = parsed.parents.get(parent)
+        if parent.attr.value == "_asdict" and isinstance(call, cst.Call) and call.func is parent:
+            return call
+        return parent
+    if isinstance(parent, cst.Arg):
+        call = parsed.parents.get(parent)
+        if isinstance(call, cst.Call) and qualified_names(parsed, call.func) & ASDICT:
+            return call
+    return name
+
+
+def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseExpression,
+               key: str | None) -> set[SinkSpec]:
+    """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
+    builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
+    passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
+    the context, nor for an annotated keyword (there the annotation's verdict stands; only the rule's
+    own module compares it with its binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
+    Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
+    are followed in the rule, ``ParameterInference._bound_keyword``)."""
+    read = read_keyword(parsed, expr, function)
+    rule = summarised_name(parsed, function)
+    if read is None or rule is None or (read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) and key is None):
+        return set()
+    param, how = read
+    named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
+                                      *function.params.kwonly_params]}
+    positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
+    if param not in named or named[param].annotation is not None or positional[:1] == [named[param]]:
+        return set()  # the context (first), or an annotated keyword: its annotation stands in other modules
+    kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
+    return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
+                     key=key if kind is SinkKind.VALUE else None,
+                     wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,
+                     used_param=f"{param}.{how}", read=how)
+            for r in rule_registrations(parsed, function) if r.forwarding is None and param not in r.bound}
 
 
 def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:

@@ -18,7 +18,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
-from asynccfg_lint.analysis.programs import bind_sinks
+from asynccfg_lint.analysis.programs import bind_sinks, read_sinks
 from asynccfg_lint.analysis.resolution import enclosing
 from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.analysis.sinks import find_sink_calls, traced_config
@@ -136,10 +136,16 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
 
+    def read(function: cst.FunctionDef, expr: cst.BaseExpression, key: str | None) -> None:
+        for spec in read_sinks(parsed, function, expr, key):  # knobs.level of a rule's keyword
+            uses.setdefault((spec.used_at, spec.used_param), expr)
+            derived.add(spec)
+
     reaching: set[str] = set()  # the functions that call a sink (a registered one makes its bind's keywords parameters)
     for call in find_sink_calls(parsed, sinks):
         function = module_level_function(parsed, call.call)
-        if function is None or call.spec.kind is SinkKind.PARAMETERS:
+        # (the hashability of a bind's keywords and a bind the rule reads are checked at the bind: no wrapper)
+        if function is None or call.spec.kind is SinkKind.PARAMETERS or call.spec.read is not None:
             continue
         name = summarised_name(parsed, function)
         if name is not None:
@@ -158,15 +164,19 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             add(function, param, SinkKind.CONFIG, None, call.argument)
             continue
         if traced is None:
+            read(function, call.argument, None)  # dataclasses.asdict(opts)
             continue
         for opaque in traced.opaque:
             add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque)
+            read(function, opaque, None)  # cfg.update(knobs._asdict())
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
                 param = keyword_read(parsed, entry.value, function)
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, entry.value)
+            if param is None and entry.value is not None and entry.home is None:
+                read(function, entry.value, entry.key)  # {"level": knobs.level}
     return derived | bind_sinks(parsed, sinks | derived, reaching)
 
 

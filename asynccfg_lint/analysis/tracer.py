@@ -447,6 +447,11 @@ class DictTracer(DictMutations):
         return self._merge([self._asdict(call, depth + 1, named_tuple) if call is not None else None for call in calls],
                            [call if call is not None else param for call in calls])
 
+    def fields(self, expr: cst.BaseExpression, named_tuple: bool | None) -> TracedDict | None:
+        """``expr._asdict()`` (``named_tuple=True``) or ``dataclasses.asdict(expr)`` (``None``) of a value of this
+        module (a ``bind`` keyword whose fields a rule of another module puts into its config), if known."""
+        return self._asdict(expr, 0, named_tuple)
+
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a
         constructor call, or a name bound once to one); with ``named_tuple=True``, ``x._asdict()``

@@ -68,6 +68,7 @@ class Workspace:
         self._homes: dict[str, ParsedModule | None] = {checked.name.name: checked}
         self._tracers: dict[int, DictTracer] = {}
         self._classifiers: dict[int, ValueClassifier] = {}
+        self._bind_views: dict[int, ValueClassifier] = {}
 
     def tracer(self, parsed: ParsedModule) -> DictTracer:
         """The dict tracer of ``parsed`` (one per module per check)."""
@@ -80,6 +81,14 @@ class Workspace:
         if id(parsed) not in self._classifiers:
             self._classifiers[id(parsed)] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self)
         return self._classifiers[id(parsed)]
+
+    def bind_view(self, parsed: ParsedModule) -> ValueClassifier:
+        """The classifier of ``parsed`` that takes a registered rule's annotated keywords from the module's
+        binds instead of their annotations (one per module per check, made when a rule has such a keyword)."""
+        if id(parsed) not in self._bind_views:
+            self._bind_views[id(parsed)] = ValueClassifier(parsed, self.tracer(parsed), self._sanitizers, self,
+                                                           bind_view=True)
+        return self._bind_views[id(parsed)]
 
     def for_summary(self, parsed: ParsedModule) -> Workspace:
         """A workspace of the same project for summarising ``parsed`` (:func:`asynccfg_lint.analysis.summaries.summarise_module`):

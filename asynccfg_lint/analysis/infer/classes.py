@@ -49,10 +49,34 @@ class ClassInference:
 
     def _object_attribute(self, expr: cst.Attribute, depth: int) -> list[Origin] | None:
         """``obj.name`` for an instance of a project class (see :mod:`asynccfg_lint.analysis.objects`), else ``None``."""
-        base = self._instances(expr.value, depth)
-        if base is None:
+        return self.attribute_of(expr.value, expr.attr.value, expr, depth)
+
+    def attribute_of(self, value: cst.BaseExpression, name: str, expr: cst.CSTNode, depth: int) -> list[Origin] | None:
+        """The attribute ``name`` of ``value`` (an expression of this module) when ``value`` is an instance of a
+        project class, else ``None``; ``expr`` is where what has no place of its own (unknown, an
+        annotation) is reported: ``obj.name`` itself, or the value of a ``bind`` keyword whose rule
+        in another module reads ``knobs.name`` (:func:`asynccfg_lint.analysis.checker.analyse`)."""
+        base = self._instances(value, depth)
+        return self.members(base, name, expr, depth) if base is not None else None
+
+    def constructed(self, expr: cst.BaseExpression) -> Origin | None:
+        """``Cls(...)`` for a project class (not an enum) with its class and module, else ``None``.
+
+        A ``NamedTuple`` of another module written here has no class in its origins (its arguments are
+        this module's nodes, its class the other's); this gives both, for :meth:`members`.
+        """
+        if not isinstance(expr, cst.Call):
             return None
-        name = expr.attr.value
+        home, cls = self.parsed, local_definition(self.parsed, expr.func)
+        if cls is None:
+            home, cls = self._foreign_definition(expr.func) or (home, None)
+        instance = self._peer(home).instance_type(cls) if isinstance(cls, cst.ClassDef) else None
+        if instance is None or instance.name.startswith("enum"):
+            return None
+        return Origin(expr, Inferred(instance, cls=cls), home if home is not self.parsed else None)
+
+    def members(self, base: list[Origin], name: str, expr: cst.CSTNode, depth: int) -> list[Origin]:
+        """The attribute ``name`` of each object ``base`` holds (see :meth:`attribute_of`)."""
         result: list[Origin] = []
         for origin in base:
             cls = origin.inferred.cls

@@ -29,6 +29,7 @@ from asynccfg_lint.analysis.programs import (
     PRIMITIVE,
     bind_operands,
     is_rule_context,
+    read_of,
     rule_registrations,
 )
 from asynccfg_lint.analysis.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
@@ -52,7 +53,7 @@ class ParameterInference:
         result = self.origins(param.default, depth + 1) if param.default is not None else []
         if is_rule_context(self.parsed, param):
             result += [Origin(expr, i) for i in self._annotation_names({LOWERING_RULE_CONTEXT}, None)]
-        elif binding.annotation is not None:
+        elif binding.annotation is not None and not (self.bind_view and self.bound_by_visible_binds(param)):
             result += [Origin(expr, i) for i in self.from_annotation(binding.annotation)]
         elif self._is_bind_operand(param, depth):
             result.append(Origin(expr, Inferred(self.catalog.types[JAX_ARRAY].verdict,
@@ -66,6 +67,21 @@ class ParameterInference:
                 self._cut.discard(id(param))
             result += passed if passed is not None else [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         return result
+
+    def bound_by_visible_binds(self, param: cst.Param) -> bool:
+        """True when ``param`` is a keyword of a lowering rule registered here, not a derived sink (what
+        a bind passes for it is not checked at the bind), and a ``bind`` of the rule's primitive in this
+        module passes it: what arrives there may differ from what its annotation says
+        (:func:`asynccfg_lint.analysis.checker.annotation_or_binds` weighs the two)."""
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or is_rule_context(self.parsed, param):
+            return False
+        name = param.name.value
+        if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
+            return False
+        return any(name not in r.bound and any(a.keyword is not None and a.keyword.value == name
+                                               for call in bind_calls(self.parsed, r.primitive) for a in call.args)
+                   for r in rule_registrations(self.parsed, function))
 
     def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
         """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
@@ -133,12 +149,38 @@ class ParameterInference:
         result: list[Origin] = []
         for call in binds:
             result += self._argument_origins(call, name, None, [Origin(expr, UNKNOWN)], depth)
-        elsewhere = self.workspace is not None and any(
-            self.workspace.named_elsewhere(q.rpartition(".")[2], q.rpartition(".")[0]) for q in primitive)
+        elsewhere = self._named_elsewhere(primitive)
+        if elsewhere and self.read_at_binds(param):  # the other modules' binds are checked where they are
+            return result
         passed = any(a.keyword is not None and a.keyword.value == name for call in binds for a in call.args)
         if elsewhere or not passed and param.default is None:
             result.append(Origin(expr, UNKNOWN))
         return result
+
+    def _named_elsewhere(self, primitive: frozenset[str]) -> bool:
+        """True when another module of the project names the primitive (it may bind it)."""
+        return self.workspace is not None and any(
+            self.workspace.named_elsewhere(q.rpartition(".")[2], q.rpartition(".")[0]) for q in primitive)
+
+    def read_at_binds(self, param: cst.Param) -> bool:
+        """True when ``param`` is a keyword of a lowering rule registered here whose primitive another
+        module names, and every use of it is a read that binds in other modules are checked for
+        (``knobs.level`` under a key, ``knobs._asdict()``: the summary's read sinks,
+        :func:`~asynccfg_lint.analysis.programs.read_sinks`): what they pass is then not unknown here."""
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or not any(
+                self._named_elsewhere(r.primitive) for r in rule_registrations(self.parsed, function)):
+            return False
+        rule = summarised_name(self.parsed, function)
+        name = param.name.value
+        reads = {id(node) for (used_at, key), node in sink_uses(self.parsed).items()
+                 if used_at == rule and key.startswith(f"{name}.")}
+        if not reads:
+            return False
+        scope = self.parsed.scopes.get(param)
+        assignments = [a for a in scope[name] if a.node is param] if scope is not None else []
+        uses = [access.node for a in assignments for access in a.references]
+        return bool(uses) and all(id(read_of(self.parsed, n)) in reads for n in uses)
 
     def _argument_origins(self, call: cst.Call, name: str, index: int | None, spread: list[Origin],
                           depth: int) -> list[Origin]:
