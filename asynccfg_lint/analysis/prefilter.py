@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 
-#: up to this many names a file is searched for each name; above it, its identifiers are listed once
+#: up to this many names asked at once, a file is searched for each name; above it, its identifiers are listed once
 SUBSTRING_NAMES = 24
 _WORD = re.compile(r"\w+")
 
@@ -36,14 +36,13 @@ def mentions_sink(source: str | bytes, sink_names: Iterable[str]) -> bool:
 
 
 class _Mentions:
-    """Which names one file's text mentions: substring tests, or its set of identifiers when many are asked."""
+    """Which names one file's text mentions: a substring test per name for a few names, its set of
+    identifiers (listed once, on the first call that asks about many) for many: listing the
+    identifiers of a large file costs about as much as a few dozen substring searches."""
 
-    def __init__(self, source: str | bytes, many: bool) -> None:
+    def __init__(self, source: str | bytes) -> None:
         self.source = source
         self.words: set[str] | None = None
-        if many:
-            text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
-            self.words = set(_WORD.findall(text))
 
     def __call__(self, name: str) -> bool:
         if self.words is not None:
@@ -52,9 +51,12 @@ class _Mentions:
 
     def among(self, names: frozenset[str]) -> Iterable[str]:
         """The members of ``names`` the text mentions."""
+        if self.words is None and len(names) > SUBSTRING_NAMES:
+            text = self.source.decode("utf-8", "replace") if isinstance(self.source, bytes) else self.source
+            self.words = set(_WORD.findall(text))
         if self.words is not None:
             return names & self.words
-        return [name for name in names if self(name)]
+        return [name for name in names if mentions_sink(self.source, (name,))]
 
 
 class SinkIndex:
@@ -85,7 +87,6 @@ class SinkIndex:
         self._module_names = frozenset(self._wrappers)
         self._names_of = {short: frozenset(names) for short, names in self._wrappers.items()}
         self._order = {spec: index for index, spec in reversed(list(enumerate(self.sinks)))}
-        self._many = len(self._plain) + sum(map(len, self._wrappers.values())) > SUBSTRING_NAMES
 
     def matching(self, source: str | bytes, module: str, own: bool = True) -> list[SinkSpec]:
         """The sinks the module ``module`` (its text or bytes ``source``) may call, in index order.
@@ -95,7 +96,7 @@ class SinkIndex:
         """
         if not self.sinks:
             return []
-        mentioned = _Mentions(source, self._many)
+        mentioned = _Mentions(source)
         found: dict[SinkSpec, None] = {}
         for name in mentioned.among(self._plain_names):
             found.update(dict.fromkeys(self._plain[name]))
