@@ -131,6 +131,25 @@ def test_stdin_with_stdin_filename():
     assert named.stdout.startswith("pkg/lowering.py:18:47: ACC101 ")
 
 
+def test_stdin_filename_of_a_package_file_reads_the_package():
+    """``--stdin-filename`` naming a file of a package: its other modules (the lowering rules the piped
+    ``bind`` calls reach) are read from disk, as the flake8 plugin and the language server read them, so
+    the piped text has the file's own findings (``check`` and ``fix --diff``)."""
+    programs = Path(__file__).parent / "fixtures" / "programs"
+    api = programs / "extpkg" / "api.py"
+    from_file = run_cli("--isolated", "--no-cache", "extpkg/api.py", cwd=programs)
+    piped = run_cli("--isolated", "--no-cache", "--stdin-filename", "extpkg/api.py", "-", cwd=programs,
+                    stdin=api.read_bytes())
+    assert piped.stdout == from_file.stdout
+    assert sorted((r.line, r.column, r.code) for r in parse_text(piped.stdout)) == sorted(
+        (e.line, e.column, e.code) for e in expected_diagnostics(api))
+    fixed = run_program("fix", "--isolated", "--no-cache", "--unsafe-fixes", "--diff", "--stdin-filename",
+                        "extpkg/api.py", "-", cwd=programs, stdin=api.read_bytes())
+    assert fixed.stdout == run_program("fix", "--isolated", "--no-cache", "--unsafe-fixes", "--diff",
+                                       "extpkg/api.py", cwd=programs).stdout
+    assert "+    return exchange_start_p.bind(x, schedule=Schedule.EAGER.value).done()" in fixed.stdout
+
+
 def test_stdin_filename_alone_reads_stdin():
     """As ruff: --stdin-filename reads stdin even without '-'."""
     source = (CLI_FIXTURES / "findings.py").read_bytes()

@@ -51,7 +51,15 @@ from asynccfg_lint.frontends.output import (
     safe_fix,
 )
 from asynccfg_lint.analysis.jax_facts import SinkSpec
-from asynccfg_lint.run.project import Project, end_idle_workers, start_worker, summary_scope, worker_project
+from asynccfg_lint.run.project import (
+    Project,
+    end_idle_workers,
+    package_project,
+    package_root,
+    start_worker,
+    summary_scope,
+    worker_project,
+)
 from asynccfg_lint.rules import acc001
 from asynccfg_lint.run.selection import Selection, parse_code_list
 from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
@@ -318,7 +326,20 @@ def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
     return []
 
 
-def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str]) -> list[Diagnostic]:
+def _stdin_package(display: str, source: bytes, sinks: tuple[SinkSpec, ...],
+                   args: argparse.Namespace) -> tuple[tuple[SinkSpec, ...], Project | None]:
+    """The sinks and the package of standard input read as ``display`` (``--stdin-filename``): when that
+    file is in a package, its other modules as saved on disk and the wrappers ``source`` may reach, as the
+    flake8 plugin and the language server see an edited file; else ``sinks`` and no package."""
+    root = package_root(display)
+    if root is None:
+        return sinks, None
+    project = package_project(root, None if args.no_cache else args.cache_dir or default_cache_dir())
+    return project.sinks(sinks, source), project
+
+
+def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str],
+                 args: argparse.Namespace) -> list[Diagnostic]:
     from asynccfg_lint.analysis.checker import check_source
 
     source = sys.stdin.buffer.read()
@@ -326,8 +347,9 @@ def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | st
         return []
     settings = resolver.file_settings(display)
     sources[display] = source
-    return check_source(source, display, settings.selection, settings.sinks, with_fixes=True,
-                        sanitizers=settings.sanitizers)
+    sinks, project = _stdin_package(display, source, settings.sinks, args)
+    return check_source(source, display, settings.selection, sinks, with_fixes=True,
+                        sanitizers=settings.sanitizers, modules=project)
 
 
 def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str],
@@ -338,12 +360,12 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
         for path in args.paths:
             if path != "-" and path != ".":
                 sys.stderr.write(f"asynccfg-lint: warning: ignoring {path} in favour of standard input\n")
-        return _check_stdin(args.stdin_filename, resolver, sources)
+        return _check_stdin(args.stdin_filename, resolver, sources, args)
     diagnostics: list[Diagnostic] = []
     items: list[str | Missing] = []
     for path in args.paths:
         if path == "-":
-            diagnostics.extend(_check_stdin("-", resolver, sources))
+            diagnostics.extend(_check_stdin("-", resolver, sources, args))
         else:
             items.extend(iter_files([path], resolver))
     cache = None if args.no_cache else ResultCache(args.cache_dir or default_cache_dir())
@@ -666,7 +688,9 @@ def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
         if not args.diff:
             sys.stdout.buffer.write(source)
         return EXIT_CLEAN
-    fixed = fix_source(source, display, _fix_options(resolver.file_settings(display), args))
+    options = _fix_options(resolver.file_settings(display), args)
+    sinks, project = _stdin_package(display, source, options.sinks, args)
+    fixed = fix_source(source, display, dataclasses.replace(options, sinks=sinks), project)
     if args.diff:
         sys.stdout.write(fixed.diff)
     else:
