@@ -66,6 +66,8 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         if result.failure is not None:
             self.warn(result.failure)
             raise SkipFile(result.failure)
+        if result.withheld is not None:
+            self.warn(result.withheld)
         if not result.changed:
             raise SkipFile("no fixable config values")
         return cst.parse_module(result.fixed)

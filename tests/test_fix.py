@@ -6,6 +6,7 @@ Each ``name.py`` there is fixed into exactly ``name.fixed.py`` (options from a f
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -30,7 +31,8 @@ def run_fix(*args: str, cwd):
 
 def test_every_input_has_its_output():
     assert [p.name.removesuffix(".py") for p in INPUTS] == [p.name.removesuffix(".fixed.py") for p in OUTPUTS]
-    assert [p.name for p in INPUTS] == ["bindings.py", "no_fix.py", "safe_containers.py", "safe_scalars.py", "unsafe.py"]
+    assert [p.name for p in INPUTS] == ["bindings.py", "no_fix.py", "safe_containers.py", "safe_scalars.py", "unsafe.py",
+                                           "withheld_flag.py"]
 
 
 @pytest.mark.parametrize("source", INPUTS, ids=lambda p: p.name)
@@ -95,6 +97,21 @@ def test_a_binding_read_elsewhere_is_fixed_at_the_config_or_not_safely(tmp_path)
     result = run_fix("--unsafe-fixes", "m.py", cwd=tmp_path)
     assert (tmp_path / "m.py").read_text().splitlines()[27] == "    flags = [bool(np.bool_(1))]"
     assert result.stderr == "1 file scanned, 1 file changed, 1 fix applied, 0 findings left\n"
+
+
+def test_a_fix_that_does_not_re_check_is_withheld_and_the_others_applied(tmp_path):
+    """withheld_flag.py: the Flag's fix alone does not re-check clean, so it is left out, named on stderr
+    (also in fix's JSON report), and the Enum member's fix is still applied."""
+    shutil.copyfile(FIX_FIXTURES / "withheld_flag.py", tmp_path / "m.py")
+    result = run_fix("--unsafe-fixes", "m.py", cwd=tmp_path)
+    assert result.stderr == (
+        "m.py: 1 of 2 fixes left out (22:12 ACC101): the fixed source does not re-check clean at the fixed sites: "
+        "findings disappeared\n1 file scanned, 1 file changed, 1 fix applied, 2 findings left\n")
+    assert (tmp_path / "m.py").read_bytes() == (FIX_FIXTURES / "withheld_flag.fixed.py").read_bytes()
+    shutil.copyfile(FIX_FIXTURES / "withheld_flag.py", tmp_path / "m.py")
+    report = json.loads(run_fix("--unsafe-fixes", "--output-format", "json", "m.py", cwd=tmp_path).stdout)
+    assert [(f["path"], f["fixes_applied"], f["failure"], f["withheld"].split(":")[0]) for f in report["files"]] == [
+        ("m.py", 1, None, "1 of 2 fixes left out (22")]
 
 
 def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
@@ -209,9 +226,12 @@ def test_parallel_run_over_a_tree(tmp_path):
     for index, source in enumerate(INPUTS):
         fixed = source.with_name(source.name.replace(".py", ".fixed.py"))
         assert (tmp_path / f"pkg{index % 2}" / source.name).read_bytes() == fixed.read_bytes()
-    assert result.returncode == 1  # no_fix.py's findings are left
-    assert [r.path for r in parse_text(result.stdout)] == ["./pkg1/no_fix.py"] * 10
-    assert result.stderr == "6 files scanned, 4 files changed, 45 fixes applied, 10 findings left\n"
+    assert result.returncode == 1  # no_fix.py's findings are left, and the Flag of withheld_flag.py
+    assert [r.path for r in parse_text(result.stdout)] == ["./pkg1/no_fix.py"] * 10 + ["./pkg1/withheld_flag.py"] * 2
+    assert result.stderr == (
+        "./pkg1/withheld_flag.py: 1 of 2 fixes left out (22:12 ACC101): the fixed source does not re-check clean "
+        "at the fixed sites: findings disappeared\n"
+        "7 files scanned, 5 files changed, 46 fixes applied, 12 findings left\n")
 
 
 def test_fix_data_of_diagnostics():

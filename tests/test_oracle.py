@@ -59,6 +59,7 @@ FIX_PARAMETERS: dict[str, dict[str, str]] = {
     "safe_containers": {"a": "3", "b": "2", "groups": "[[0, 1]]"},
     "safe_scalars": {"overlap": "np.bool_(True)", "n": "1", "a": "3"},
     "unsafe": {"groups": "[0, 1]"},
+    "withheld_flag": {"fuse": "True"},
 }
 #: entries whose config cannot be built at all (the fixture's code raises first), and why
 BUILD_ERRORS: dict[tuple[str, str], str] = {

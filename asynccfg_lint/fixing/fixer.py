@@ -19,7 +19,7 @@ import threading
 import traceback
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -89,6 +89,8 @@ class SourceFix:
         remaining: the diagnostics ``fixed`` still reports (sorted; 1-based positions).
         unsafe_skipped: unsafe fixes that were available but not applied (no ``--unsafe-fixes``).
         failure: why fixes that were chosen were not applied (``fixed`` is then ``original``).
+        withheld: which chosen fixes were left out, and why, when the others are applied without them
+            (``None`` when every chosen fix is in ``fixed``, or none is: then see ``failure``).
         diff: a unified diff from ``original`` to ``fixed`` ('' when equal).
         found: the diagnostics of ``original`` (what is left when ``fixed`` cannot be written).
         fixed_diagnostics: the diagnostics of ``original`` whose fixes are in ``fixed``.
@@ -100,6 +102,7 @@ class SourceFix:
     remaining: tuple[Diagnostic, ...] = ()
     unsafe_skipped: int = 0
     failure: str | None = None
+    withheld: str | None = None
     diff: str = ""
     found: tuple[Diagnostic, ...] = ()
     fixed_diagnostics: tuple[Diagnostic, ...] = ()
@@ -192,15 +195,46 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
         return _refused(unchanged, f"libcst cannot give this file back byte for byte ({parsed.inexact}); not written")
     if parsed.module.bytes != source:
         return _refused(unchanged, "libcst does not give back the file's exact bytes (mixed line endings?); not written")
+    attempt = _attempt(parsed, source, path, options, modules, located, chosen, fixed_findings)
+    if not isinstance(attempt, str):
+        return replace(attempt, unsafe_skipped=unsafe_skipped, found=diagnostics)
+    if len(chosen) == 1:
+        return _refused(unchanged, attempt)
+    # one bad fix must not hold back the others: keep each fix that re-checks clean alone, then all of those
+    by_site: dict[cst.CSTNode, list[Located]] = {}
+    for item in fixed_findings:
+        found = fix_site(parsed, item.finding)
+        if found is not None:
+            by_site.setdefault(found[0], []).append(item)
+    kept = {site: template for site, template in chosen.items() if not isinstance(
+        _attempt(parsed, source, path, options, modules, located, {site: template}, by_site.get(site, [])), str)}
+    if not kept:
+        return _refused(unchanged, attempt)
+    partial = _attempt(parsed, source, path, options, modules, located, kept,
+                       [item for site in kept for item in by_site.get(site, [])])
+    if isinstance(partial, str):
+        return _refused(unchanged, attempt)
+    left_out = sorted((item.diagnostic for site in chosen.keys() - kept.keys() for item in by_site.get(site, [])),
+                      key=lambda d: d.sort_key)
+    places = ", ".join(f"{d.line}:{d.column} {d.code}" for d in left_out)
+    withheld = f"{len(chosen) - len(kept)} of {len(chosen)} fixes left out ({places}): {attempt.removesuffix('; not written')}"
+    return replace(partial, unsafe_skipped=unsafe_skipped, found=diagnostics, withheld=withheld)
+
+
+def _attempt(parsed: ParsedModule, source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None,
+             located: list[Located], chosen: dict[cst.CSTNode, FixTemplate],
+             fixed_findings: list[Located]) -> SourceFix | str:
+    """``parsed`` with the fixes ``chosen`` applied, verified: it parses and re-checks with exactly the
+    findings of ``located`` that ``fixed_findings`` leaves; else why not (a sentence ending in ``not written``)."""
     transformer = ApplyFixes(chosen)
     new_module = parsed.module.visit(transformer)
     fixed = new_module.bytes
     if transformer.applied != len(chosen):
-        return _refused(unchanged, f"only {transformer.applied} of {len(chosen)} fixes found their node")
+        return f"only {transformer.applied} of {len(chosen)} fixes found their node"
     try:
         reparsed = parse_source(fixed, path)
     except ParseFailure as failure:
-        return _refused(unchanged, f"the fixed source does not parse ({failure}); not written")
+        return f"the fixed source does not parse ({failure}); not written"
     after = check_parsed(reparsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                          modules=modules)
     fixed_ids = {id(item) for item in fixed_findings}
@@ -209,13 +243,12 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
     if found != expected:
         extra = found - expected
         what = "; ".join(f"{code} {message}" for code, message in sorted(extra)) if extra else "findings disappeared"
-        return _refused(unchanged, f"the fixed source does not re-check clean at the fixed sites: {what}; not written")
+        return f"the fixed source does not re-check clean at the fixed sites: {what}; not written"
     diff = "".join(difflib.unified_diff(
         parsed.module.code.splitlines(keepends=True), new_module.code.splitlines(keepends=True), path, path
     ))
     return SourceFix(source, fixed, applied=transformer.applied, remaining=tuple(i.diagnostic for i in after),
-                     unsafe_skipped=unsafe_skipped, diff=diff, found=diagnostics,
-                     fixed_diagnostics=tuple(item.diagnostic for item in fixed_findings))
+                     diff=diff, fixed_diagnostics=tuple(item.diagnostic for item in fixed_findings))
 
 
 def _refused(unchanged: SourceFix, reason: str) -> SourceFix:
@@ -234,6 +267,7 @@ class FileResult:
         remaining: diagnostics left after the fixes.
         unsafe_skipped: unsafe fixes available but not applied.
         failure: why the file was left untouched although fixes were chosen.
+        withheld: which chosen fixes were left out and why, the others applied (:attr:`SourceFix.withheld`).
         error: an internal error's traceback, or an OS error reading or writing the file.
         diff: the unified diff of the change ('' when unchanged).
         fixed: the diagnostics the applied fixes fixed (as found before fixing).
@@ -245,6 +279,7 @@ class FileResult:
     remaining: tuple[Diagnostic, ...] = field(default=())
     unsafe_skipped: int = 0
     failure: str | None = None
+    withheld: str | None = None
     error: str | None = None
     diff: str = ""
     fixed: tuple[Diagnostic, ...] = field(default=())
@@ -270,8 +305,8 @@ def fix_file(path: str, options: FixOptions, modules: ModuleLoader | None = None
     except Exception:  # noqa: BLE001 - reported and turned into exit 2 by the CLI
         return FileResult(path, error="internal error\n" + traceback.format_exc())
     return FileResult(path, changed=result.changed, applied=result.applied, remaining=result.remaining,
-                      unsafe_skipped=result.unsafe_skipped, failure=result.failure, diff=result.diff,
-                      fixed=result.fixed_diagnostics)
+                      unsafe_skipped=result.unsafe_skipped, failure=result.failure, withheld=result.withheld,
+                      diff=result.diff, fixed=result.fixed_diagnostics)
 
 
 def write_atomically(path: str, data: bytes) -> None:

@@ -569,8 +569,9 @@ def _fix_report(results: Sequence[FileResult], remaining: Sequence[Diagnostic], 
         "fixed": json.loads(render_json(fixed, sources)),
         "remaining": json.loads(render_json(remaining, sources)),
         "files": [
-            {"path": r.path, "changed": r.changed, "fixes_applied": r.applied, "failure": r.failure, "error": r.error}
-            for r in results if r.changed or r.failure or r.error
+            {"path": r.path, "changed": r.changed, "fixes_applied": r.applied, "failure": r.failure,
+             "withheld": r.withheld, "error": r.error}
+            for r in results if r.changed or r.failure or r.withheld or r.error
         ],
     }
     return json.dumps(report, indent=2) + "\n"
@@ -651,6 +652,8 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             out.append(result.diff)
         if result.failure is not None:
             sys.stderr.write(f"{result.path}: not fixed: {result.failure}\n")
+        if result.withheld is not None:
+            sys.stderr.write(f"{result.path}: {result.withheld}\n")
         if result.error is not None:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
         if result.changed and not args.diff and not args.quiet and \
@@ -698,9 +701,11 @@ def _fix_stdin(args: argparse.Namespace, resolver: Resolver) -> int:
     sys.stdout.flush()
     if fixed.failure is not None:
         sys.stderr.write(f"{display}: not fixed: {fixed.failure}\n")
+    if fixed.withheld is not None:
+        sys.stderr.write(f"{display}: {fixed.withheld}\n")
     result = FileResult(display, changed=fixed.changed, applied=fixed.applied, remaining=fixed.remaining,
-                        unsafe_skipped=fixed.unsafe_skipped, failure=fixed.failure, diff=fixed.diff,
-                        fixed=fixed.fixed_diagnostics)
+                        unsafe_skipped=fixed.unsafe_skipped, failure=fixed.failure, withheld=fixed.withheld,
+                        diff=fixed.diff, fixed=fixed.fixed_diagnostics)
     remaining = sorted(fixed.remaining, key=lambda d: d.sort_key)
     fixable = _fixable(args, resolver)
     sources = {display: fixed.fixed}
