@@ -460,3 +460,32 @@ def test_a_subscript_key_without_parentheses_is_one_tuple_key():
              for d in check_source(source, "ext.py", Selection(), with_fixes=True)]
     assert found == [(6, 9, 10, "ACC102", "config key", True),
                      (6, 17, 31, "ACC101", "value for a computed key", False)]
+
+
+def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_path):
+    """A rule that passes its keyword to a wrapper of a third module inside a dict: the bind's finding names
+    the rule's ``def`` (``path:line``, as every other ``(used at ...)``), not its qualified name, so SARIF
+    lists it under ``relatedLocations`` too (trial: ``(used at myext.numerics._dtype_lowering)``)."""
+    package = tmp_path / "wpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "common.py").write_text(
+        "from jax._src.lax import parallel\n\n\ndef emit_gather(ctx, x, cfg):\n"
+        "    return parallel._emit_async_start_custom_call('all-gather-start', ctx, x, cfg)\n")
+    (package / "rules.py").write_text(
+        "from jax._src import core\nfrom jax._src.lax import parallel\nfrom jax.interpreters import mlir\n\n"
+        "from wpkg.common import emit_gather\n\ntyped_start_p = core.Primitive('typed_start')\n"
+        "typed_start_p.def_abstract_eval(lambda x, **p: core.AbstractFuture(x, parallel.all_gather_done_p.bind))\n\n\n"
+        "def _typed_lowering(ctx, x, *, dtype):\n"
+        "    return emit_gather(ctx, x, {'all_gather_dimension': 0, 'wire_dtype': dtype})\n\n\n"
+        "mlir.register_lowering(typed_start_p, _typed_lowering)\n")
+    (package / "api.py").write_text("import numpy as np\n\nfrom wpkg.rules import typed_start_p\n\n\ndef gather(x):\n"
+                                    "    return typed_start_p.bind(x, dtype=np.dtype('float32')).done()\n")
+    for target in ("wpkg", "wpkg/api.py"):
+        [row] = parse_text(run_cli("--isolated", "--no-cache", target, cwd=tmp_path).stdout)
+        assert (row.path, row.line, row.column, row.code) == ("wpkg/api.py", 7, 40, "ACC101")
+        assert row.message.endswith("use str(x) or x.name (used at wpkg/rules.py:11)")
+    sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", "wpkg", cwd=tmp_path).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
+            for r in result["relatedLocations"]] == [("wpkg/rules.py", 11)]

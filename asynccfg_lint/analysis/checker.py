@@ -19,7 +19,14 @@ from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls
 from asynccfg_lint.analysis.prefilter import may_call_any
 from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, inside, location, qualified_names
+from asynccfg_lint.analysis.resolution import (
+    bindings_of_name,
+    enclosing,
+    inside,
+    location,
+    module_bindings,
+    qualified_names,
+)
 from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
@@ -217,7 +224,8 @@ def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
 
 def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec], spec: SinkSpec) -> str:
     """``path:line`` where the registered rule ``spec.used_at`` (a qualified name) puts ``spec.param``
-    into its config; the rule's qualified name when its module is not read or the place is not found.
+    into its config, else of the rule's ``def`` (it hands the keyword to a wrapper); the rule's qualified
+    name when its module is not read or the rule is not found there.
 
     The rule's module is ``parsed`` or a project module (through ``workspace``); it is summarised
     here if this process has not summarised it yet.
@@ -233,8 +241,21 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
-    use = uses.get((spec.used_at, param))
+    use = uses.get((spec.used_at, param)) or _definition(home, spec.used_at)
     return location(home, use) if use is not None else spec.used_at
+
+
+def _definition(home: ParsedModule, qualified: str) -> cst.FunctionDef | None:
+    """The ``def`` of the function ``qualified`` (``pkg.mod.rule``, ``pkg.mod.Lowerings.start``) in its module
+    ``home``: the place to name when the rule does not put the keyword into a config itself (it hands it
+    to a wrapper)."""
+    names = qualified.removeprefix(home.name.name + ".").split(".")
+    bindings = module_bindings(home, names[0]) if len(names) <= 2 else None
+    node = bindings[0].definition if bindings and len(bindings) == 1 else None
+    if len(names) == 2 and isinstance(node, cst.ClassDef):
+        node = next((item for item in node.body.body
+                     if isinstance(item, cst.FunctionDef) and item.name.value == names[1]), None)
+    return node if isinstance(node, cst.FunctionDef) else None
 
 
 def _used_at(finding: Finding, used_at: str) -> Finding:
