@@ -150,12 +150,15 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
     the config expression it arrives through, else the rule's ``config`` argument of the sink."""
     if finding.used_at is not None or finding.node not in parsed.parents or inside(parsed, finding.node, rule):
         return finding
-    binds = {id(call) for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)}
+    calls = [call for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)]
+    binds = {id(call) for call in calls}
     node: cst.CSTNode | None = finding.node
     while node is not None and id(node) not in binds:
         node = parsed.parents.get(node)
-    if node is None:
-        return finding
+    if node is None:  # written in a function that binds the primitive (`knobs = Knobs(...)`, then bind(knobs=knobs))
+        function = enclosing(parsed, finding.node, (cst.FunctionDef,))
+        if function is None or function is rule or not any(inside(parsed, call, function) for call in calls):
+            return finding
     use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
     return _used_at(finding, location(parsed, use))
 

@@ -186,9 +186,11 @@ class Workspace:
         nothing in a summary's workspace."""
         if not self._objects:
             return []
-        origins = self.classifier(parsed).origins(expr, depth)
+        classifier = self.classifier(parsed)
+        origins = [classifier._with_class(o) for o in classifier.origins(expr, depth)]
+        # (an instance of another module's class built here has that module as home, but no source there)
         return list(dict.fromkeys(o.node if isinstance(o.node, cst.Call) and o.inferred.cls is not None
-                                  and o.home is None else None for o in origins))
+                                  and o.source is None else None for o in origins))
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.analysis.resolution.location`)."""
