@@ -129,8 +129,13 @@ class Workspace:
         Asked of a loader that can search the project's texts (a ``Project``, a task's loader:
         their ``naming``); with another loader, or none, only the checked module is visible.
         """
+        return any(name != module for name in self.naming(word))
+
+    def naming(self, word: str) -> tuple[str, ...]:
+        """The dotted names of the project modules whose text has the identifier ``word`` (a loader's
+        ``naming``, :meth:`asynccfg_lint.run.project.Project.naming`); none with another loader, or none."""
         naming = getattr(self._modules, "naming", None)
-        return naming is not None and any(name != module for name in naming(word))
+        return naming(word) if naming is not None else ()
 
     def _home(self, name: str) -> ParsedModule | None:
         if name not in self._homes:
