@@ -176,6 +176,10 @@ def test_package_sarif_related_locations():
         "id": 0, "message": {"text": "where the registered lowering rule uses the value"},
         "physicalLocation": {"artifactLocation": {"uri": "extpkg/readers.py", "uriBaseId": "%SRCROOT%"},
                              "region": {"startLine": 33}}}]
+    assert related[("extpkg/held.py", 109)] == [{  # built in a local of the binding function
+        "id": 0, "message": {"text": "where the registered lowering rule uses the value"},
+        "physicalLocation": {"artifactLocation": {"uri": "extpkg/held.py", "uriBaseId": "%SRCROOT%"},
+                             "region": {"startLine": 53}}}]
     written = related[("extpkg/primitives.py", 30)]
     assert [(w["message"]["text"], w["physicalLocation"]["artifactLocation"]["uri"],
              w["physicalLocation"]["region"]["startLine"]) for w in written] == [
