@@ -204,6 +204,24 @@ def test_a_cached_bind_outcome_sees_the_rule_that_reads_its_keyword_and_the_clas
     assert found() == everything
 
 
+def test_a_cached_rule_outcome_sees_a_bind_of_another_module_change_its_value(tmp_path):
+    """annotated.py's ``mode: Mode`` is not reported while every bind (in annotated_api.py) passes a str:
+    a one-file run of the rule's module (the cache on) reports it once a bind passes the Enum member."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
+    api = tmp_path / "extpkg" / "annotated_api.py"
+    original = api.read_text()
+
+    def lines() -> list[int]:
+        return [row.line for row in parse_text(run_cli("--isolated", "--cache-dir", "c", "extpkg/annotated.py",
+                                                       cwd=tmp_path).stdout)]
+
+    assert lines() == [32]  # the wrapper's bind passes what its callers pass: the annotation decides
+    api.write_text(original.replace('mode="pull"', "mode=Mode.PULL"))
+    assert lines() == [28, 32]
+    api.write_text(original)
+    assert lines() == [32]
+
+
 def run_and_list_modules(tmp_path: Path, *args: str) -> tuple[int, bool]:
     """Run the CLI in a fresh interpreter; return its exit code and whether libcst was imported."""
     script = (

@@ -79,8 +79,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             rule = _registered_rule(parsed, sink_call)
             if rule is not None and _has_bound_annotations(classifier, rule):  # binds may contradict annotations
                 found = annotation_or_binds(found, _sink_findings(workspace.bind_view(parsed), tracer, sink_call))
-            if rule is not None:  # a value a bind passes is reported there, naming where the rule uses it
-                found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found]
+            if rule is not None:  # an annotation every bind contradicts does not decide; a bind's value is reported there
+                found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found
+                         if not _annotation_contradicted(parsed, workspace, rule, f)]
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
@@ -151,18 +152,61 @@ def annotation_or_binds(from_annotations: list[Finding], from_binds: list[Findin
     return kept + [f for f in from_binds if f.code != "ACC201" and key(f) not in annotated]
 
 
+def _annotation_contradicted(parsed: ParsedModule, workspace: Workspace, rule: cst.FunctionDef, finding: Finding) -> bool:
+    """True when ``finding`` is what the annotation of a keyword of the registered ``rule`` says
+    (``mode: Mode`` put into the config as it is: ``finding.node`` is the keyword's use) and every
+    ``bind`` of the rule's primitives in the package passes the keyword with a value of known type
+    that the config checks accept: JAX calls the rule with those, so the value that arrives decides
+    (measured: ``mode: Mode`` bound only with ``"pull"`` lowers; ``tests/fixtures/programs/extpkg/annotated.py``).
+
+    The binds are this module's and those of every module of the package whose text names the
+    primitive (:meth:`Workspace.naming`); a keyword a bind leaves out or may spread (``**params``),
+    a value not known or faulty, or no bind at all keeps the annotation's verdict.
+    """
+    if finding.code == "ACC201" or not isinstance(finding.node, cst.Name) or not inside(parsed, finding.node, rule):
+        return False
+    name = parameter_of(parsed, finding.node, rule)
+    param = next((p for p in rule.params.kwonly_params if p.name.value == name), None)
+    if param is None or param.annotation is None:
+        return False
+    binds: list[tuple[ParsedModule, cst.Call]] = []
+    for registration in rule_registrations(parsed, rule):
+        if name in registration.bound:
+            return False
+        homes = [parsed]
+        for qualified in registration.primitive:
+            for module in workspace.naming(qualified.rpartition(".")[2]):
+                home = workspace.module(module) if module != parsed.name.name else None
+                if home is not None and all(home is not h for h in homes):
+                    homes.append(home)
+        binds += [(home, call) for home in homes for call in bind_calls(home, registration.primitive)]
+    if not binds:
+        return False
+    for home, call in binds:
+        values = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
+        if len(values) != 1 or any(a.star == "**" for a in call.args):
+            return False
+        entry = Entry(name, None, values[0])
+        if workspace.classifier(home).check_value(entry, top_level=True, path=ConfigPath(name), parameter=True):
+            return False
+    return True
+
+
 def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode) -> Finding:
     """``finding`` of ``rule``'s config naming where the rule uses the value when the value is a ``bind``
     argument written outside the rule (as for a bind keyword the rule puts into its config as it is):
     the config expression it arrives through, else the rule's ``config`` argument of the sink."""
     if finding.used_at is not None or finding.node not in parsed.parents or inside(parsed, finding.node, rule):
         return finding
-    binds = {id(call) for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)}
+    calls = [call for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)]
+    binds = {id(call) for call in calls}
     node: cst.CSTNode | None = finding.node
     while node is not None and id(node) not in binds:
         node = parsed.parents.get(node)
-    if node is None:
-        return finding
+    if node is None:  # written in a function that binds the primitive (`knobs = Knobs(...)`, then bind(knobs=knobs))
+        function = enclosing(parsed, finding.node, (cst.FunctionDef,))
+        if function is None or function is rule or not any(inside(parsed, call, function) for call in calls):
+            return finding
     use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
     return _used_at(finding, location(parsed, use))
 

@@ -129,8 +129,13 @@ class Workspace:
         Asked of a loader that can search the project's texts (a ``Project``, a task's loader:
         their ``naming``); with another loader, or none, only the checked module is visible.
         """
+        return any(name != module for name in self.naming(word))
+
+    def naming(self, word: str) -> tuple[str, ...]:
+        """The dotted names of the project modules whose text has the identifier ``word`` (a loader's
+        ``naming``, :meth:`asynccfg_lint.run.project.Project.naming`); none with another loader, or none."""
         naming = getattr(self._modules, "naming", None)
-        return naming is not None and any(name != module for name in naming(word))
+        return naming(word) if naming is not None else ()
 
     def _home(self, name: str) -> ParsedModule | None:
         if name not in self._homes:
@@ -186,9 +191,11 @@ class Workspace:
         nothing in a summary's workspace."""
         if not self._objects:
             return []
-        origins = self.classifier(parsed).origins(expr, depth)
+        classifier = self.classifier(parsed)
+        origins = [classifier._with_class(o) for o in classifier.origins(expr, depth)]
+        # (an instance of another module's class built here has that module as home, but no source there)
         return list(dict.fromkeys(o.node if isinstance(o.node, cst.Call) and o.inferred.cls is not None
-                                  and o.home is None else None for o in origins))
+                                  and o.source is None else None for o in origins))
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
         """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.analysis.resolution.location`)."""

@@ -112,7 +112,8 @@ class CallInference:
             if instance.name.startswith("enum"):  # Mode("ring"): one of its members
                 return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
             if instance.json is T.JsonKind.ARRAY:  # NamedTuple / tuple subclass: arguments are elements
-                # (the arguments are this module's nodes: another module's class is not looked into)
+                # (the arguments are this module's nodes: another module's class is given back where its
+                # fields are read, ClassInference._with_class)
                 return self._one(expr, Inferred(instance, elements=tuple(positional) + tuple(keywords.values()),
                                                 cls=definition if peer is self else None))
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]

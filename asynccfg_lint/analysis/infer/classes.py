@@ -39,7 +39,7 @@ class ClassInference:
     def _instances(self, expr: cst.BaseExpression, depth: int) -> list[Origin] | None:
         """The origins of ``expr`` when one of them is an instance of a project class or a
         ``SimpleNamespace(...)`` call, else ``None`` (not an object this module can look into)."""
-        base = self.origins(expr, depth + 1)
+        base = [self._with_class(o) for o in self.origins(expr, depth + 1)]
         if any(o.inferred.cls is not None and not o.inferred.type.name.startswith("enum") for o in base
                if o.inferred.type is not None) or any(
                 isinstance(o.node, cst.Call) and o.home is None
@@ -58,6 +58,16 @@ class ClassInference:
         in another module reads ``knobs.name`` (:func:`asynccfg_lint.analysis.checker.analyse`)."""
         base = self._instances(value, depth)
         return self.members(base, name, expr, depth) if base is not None else None
+
+    def _with_class(self, origin: Origin) -> Origin:
+        """``origin`` with its class: a ``NamedTuple`` of another module built here (``Knobs(Level.FAST, 2)``)
+        is a tuple of this module's elements without one (:meth:`_call`); its fields are read through
+        :meth:`constructed`. Any other origin as it is."""
+        inferred = origin.inferred
+        if (origin.home is None and inferred.cls is None and inferred.type is not None
+                and inferred.type.json is T.JsonKind.ARRAY and isinstance(origin.node, cst.Call)):
+            return self.constructed(origin.node) or origin
+        return origin
 
     def constructed(self, expr: cst.BaseExpression) -> Origin | None:
         """``Cls(...)`` for a project class (not an enum) with its class and module, else ``None``.
