@@ -105,13 +105,35 @@ def test_a_fix_that_does_not_re_check_is_withheld_and_the_others_applied(tmp_pat
     shutil.copyfile(FIX_FIXTURES / "withheld_flag.py", tmp_path / "m.py")
     result = run_fix("--unsafe-fixes", "m.py", cwd=tmp_path)
     assert result.stderr == (
-        "m.py: 1 of 2 fixes left out (22:12 ACC101): the fixed source does not re-check clean at the fixed sites: "
+        "m.py: 1 fix left out (22:12 ACC101): the fixed source does not re-check clean at the fixed sites: "
         "findings disappeared\n1 file scanned, 1 file changed, 1 fix applied, 2 findings left\n")
     assert (tmp_path / "m.py").read_bytes() == (FIX_FIXTURES / "withheld_flag.fixed.py").read_bytes()
     shutil.copyfile(FIX_FIXTURES / "withheld_flag.py", tmp_path / "m.py")
     report = json.loads(run_fix("--unsafe-fixes", "--output-format", "json", "m.py", cwd=tmp_path).stdout)
     assert [(f["path"], f["fixes_applied"], f["failure"], f["withheld"].split(":")[0]) for f in report["files"]] == [
-        ("m.py", 1, None, "1 of 2 fixes left out (22")]
+        ("m.py", 1, None, "1 fix left out (22")]
+
+
+def test_a_fix_left_out_is_tried_again_once_the_others_are_in():
+    """With a fix that never re-checks clean (``.tolist()`` of a jax array's element) the fixes are tried
+    alone; ``Color.RED.value`` alone makes ``np.array([np.True_, Color.RED])`` numeric, so the bool's
+    finding disappears and it is left out of the first pass too; the next pass applies it: one ``fix``
+    does what two would, and a second changes nothing (idempotent, as the fuzz tests ask)."""
+    from asynccfg_lint.fixing.fixer import FixOptions, fix_source
+
+    source = (SINK_IMPORT + "import enum\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+              "class Color(enum.Enum):\n    RED = 1\n\n\ndef rule(ctx, x):\n"
+              "    return emit('t', ctx, x, {'mixed': np.array([np.True_, Color.RED]), 'e': jnp.array([1])[0]})\n"
+              ).encode()
+    result = fix_source(source, "m.py", FixOptions(unsafe=True))
+    assert result.fixed.decode().splitlines()[-1] == (
+        "    return emit('t', ctx, x, {'mixed': np.array([bool(np.True_), Color.RED.value]), 'e': jnp.array([1])[0]})")
+    assert (result.applied, result.failure) == (2, None)
+    assert result.withheld.startswith("1 fix left out (12:90 ACC101): the fixed source does not re-check")
+    assert [(d.line, d.column, d.code) for d in result.remaining] == [(12, 90, "ACC101")]
+    assert [d.code for d in result.fixed_diagnostics] == ["ACC101", "ACC101"]
+    again = fix_source(result.fixed, "m.py", FixOptions(unsafe=True))
+    assert (again.changed, again.applied) == (False, 0)
 
 
 def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
@@ -229,7 +251,7 @@ def test_parallel_run_over_a_tree(tmp_path):
     assert result.returncode == 1  # no_fix.py's findings are left, and the Flag of withheld_flag.py
     assert [r.path for r in parse_text(result.stdout)] == ["./pkg1/no_fix.py"] * 10 + ["./pkg1/withheld_flag.py"] * 2
     assert result.stderr == (
-        "./pkg1/withheld_flag.py: 1 of 2 fixes left out (22:12 ACC101): the fixed source does not re-check clean "
+        "./pkg1/withheld_flag.py: 1 fix left out (22:12 ACC101): the fixed source does not re-check clean "
         "at the fixed sites: findings disappeared\n"
         "7 files scanned, 5 files changed, 46 fixes applied, 12 findings left\n")
 

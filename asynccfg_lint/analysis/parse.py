@@ -319,7 +319,7 @@ def _libcst_failure(source: str | bytes, exc: cst.ParserSyntaxError) -> ParseFai
     """
     match = _NATIVE_POSITION.search(exc.message)
     line, column = (int(match[1]), int(match[2]) + 1) if match else (exc.raw_line, exc.raw_column + 1)
-    text = _text(source)
+    text = source_text(source)
     lines = io.StringIO(text, newline="").readlines() or [""]
     line = min(max(line, 1), len(lines))
     column = min(max(column, 1), len(lines[line - 1].rstrip("\r\n")) + 1)
@@ -373,7 +373,7 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
                 first = error
         if deep or first is not None:
-            file_text = given = _text(source)
+            file_text = given = source_text(source)
             spaced = indentation_as_spaces(given)
             copy = merge_long_string_runs(spaced)
             dropped = without_line_start_form_feeds(copy)  # the one normalisation that moves characters
@@ -451,7 +451,7 @@ def _position_map(given: str, code: str) -> PositionMap | None:
                            line, column) from None
 
 
-def _text(source: str | bytes) -> str:
+def source_text(source: str | bytes) -> str:
     """``source`` as text (bytes decoded as Python decodes them; they decode)."""
     if isinstance(source, str):
         return source

@@ -28,7 +28,7 @@ from asynccfg_lint.analysis.checker import Located, check_parsed, parse_failure_
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixes import apply_template, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
+from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source, source_text
 from asynccfg_lint.analysis.large_stack import on_a_large_stack
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.prefilter import may_call_any
@@ -89,8 +89,9 @@ class SourceFix:
         remaining: the diagnostics ``fixed`` still reports (sorted; 1-based positions).
         unsafe_skipped: unsafe fixes that were available but not applied (no ``--unsafe-fixes``).
         failure: why fixes that were chosen were not applied (``fixed`` is then ``original``).
-        withheld: which chosen fixes were left out, and why, when the others are applied without them
-            (``None`` when every chosen fix is in ``fixed``, or none is: then see ``failure``).
+        withheld: which chosen fixes were left out (their findings' places in ``fixed``), and why, when the
+            others are applied without them (``None`` when every chosen fix is in ``fixed``, or none is:
+            then see ``failure``).
         diff: a unified diff from ``original`` to ``fixed`` ('' when equal).
         found: the diagnostics of ``original`` (what is left when ``fixed`` cannot be written).
         fixed_diagnostics: the diagnostics of ``original`` whose fixes are in ``fixed``.
@@ -171,7 +172,44 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
         return SourceFix(source, source, remaining=remaining, found=remaining)
 
 
+#: passes of :func:`_fix_source` at most: a pass that leaves fixes out is followed by another on its result
+MAX_FIX_PASSES = 4
+
+
 def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None) -> SourceFix:
+    """:func:`_fix_pass` until no fix is left out or a pass changes nothing (at most :data:`MAX_FIX_PASSES`).
+
+    A fix left out alone may re-check clean once the others are in (``Color.RED.value`` in
+    ``np.array([np.True_, Color.RED])`` makes the array numeric, so the bool's finding disappears
+    until ``bool(np.True_)`` is applied), so a second ``fix`` would apply it: the passes keep the
+    command idempotent, as ruff's fix loop does.
+    """
+    result = _fix_pass(source, path, options, modules)
+    for _ in range(MAX_FIX_PASSES - 1):
+        if result.withheld is None or not result.changed:
+            break
+        again = _fix_pass(result.fixed, path, options, modules)
+        if not again.changed:
+            break
+        result = _chained(result, again, path)
+    if result.withheld is None:
+        return result
+    left_out = [d for d in result.remaining if d.fix is not None and (options.unsafe or d.fix.safety == SAFE)]
+    places = ", ".join(f"{d.line}:{d.column} {d.code}" for d in left_out)
+    fixes = "fix" if len(left_out) == 1 else "fixes"
+    return replace(result, withheld=f"{len(left_out)} {fixes} left out ({places}): {result.withheld}")
+
+
+def _chained(first: SourceFix, second: SourceFix, path: str) -> SourceFix:
+    """``first`` followed by a pass over its result (``second``): the second pass's findings, both passes'
+    fixes (the second's diagnostics positioned in the first's output)."""
+    diff = "".join(difflib.unified_diff(source_text(first.original).splitlines(keepends=True),
+                                        source_text(second.fixed).splitlines(keepends=True), path, path))
+    return replace(second, original=first.original, applied=first.applied + second.applied, diff=diff,
+                   found=first.found, fixed_diagnostics=first.fixed_diagnostics + second.fixed_diagnostics)
+
+
+def _fix_pass(source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None) -> SourceFix:
     if not may_call_any(source, module_name_for(path).name, options.sinks):
         return SourceFix(source, source)
     try:
@@ -214,11 +252,9 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
                        [item for site in kept for item in by_site.get(site, [])])
     if isinstance(partial, str):
         return _refused(unchanged, attempt)
-    left_out = sorted((item.diagnostic for site in chosen.keys() - kept.keys() for item in by_site.get(site, [])),
-                      key=lambda d: d.sort_key)
-    places = ", ".join(f"{d.line}:{d.column} {d.code}" for d in left_out)
-    withheld = f"{len(chosen) - len(kept)} of {len(chosen)} fixes left out ({places}): {attempt.removesuffix('; not written')}"
-    return replace(partial, unsafe_skipped=unsafe_skipped, found=diagnostics, withheld=withheld)
+    # (the findings left out are named by _fix_source, after the last pass, at their places in its result)
+    return replace(partial, unsafe_skipped=unsafe_skipped, found=diagnostics,
+                   withheld=attempt.removesuffix("; not written"))
 
 
 def _attempt(parsed: ParsedModule, source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None,
