@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -507,34 +507,35 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     found: list[cst.BaseExpression] = []
 
     def before(statement: cst.CSTNode) -> bool:
-        return isinstance(start, cst.Param) or starts_before(parsed, start, statement) and not inside(parsed, start, statement)
+        # (a name inside the statement is not before it; checked first: then neither node holds the
+        # other, and starts_before needs no positions)
+        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+
+    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression]:
+        classes = _isinstance_classes(parsed, test_of.test, use, negated)
+        return classes if classes and before(test_of) else []
+
+    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression]:
+        classes: list[cst.BaseExpression] = []
+        for statement in statements:
+            if statement is child:
+                break
+            if isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
+                classes += tested(statement, negated=False)
+        return classes
 
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
     while node is not None and not isinstance(node, _DEFERRED):
-        if isinstance(node, cst.If) and before(node):
-            if child is node.orelse:
-                found += _isinstance_classes(parsed, node.test, use, negated=False)
-            elif child is node.body:
-                found += _isinstance_classes(parsed, node.test, use, negated=True)
-        elif isinstance(node, cst.IfExp) and before(node):
-            if child is node.orelse:
-                found += _isinstance_classes(parsed, node.test, use, negated=False)
-            elif child is node.body:
-                found += _isinstance_classes(parsed, node.test, use, negated=True)
+        if isinstance(node, (cst.If, cst.IfExp)) and child is node.orelse:
+            found += tested(node, negated=False)
+        elif isinstance(node, (cst.If, cst.IfExp)) and child is node.body:
+            found += tested(node, negated=True)
         elif isinstance(node, cst.IndentedBlock):
-            for statement in node.body:
-                if statement is child:
-                    break
-                if isinstance(statement, cst.If) and before(statement) and _leaves_or_rebinds(statement.body, use.value):
-                    found += _isinstance_classes(parsed, statement.test, use, negated=False)
+            found += preceding(node.body, child)
         child, node = node, parsed.parents.get(node)
     if isinstance(node, cst.Module):  # module level: the same over the module's statements
-        for statement in node.body:
-            if statement is child:
-                break
-            if isinstance(statement, cst.If) and before(statement) and _leaves_or_rebinds(statement.body, use.value):
-                found += _isinstance_classes(parsed, statement.test, use, negated=False)
+        found += preceding(node.body, child)
     return found
 
 
