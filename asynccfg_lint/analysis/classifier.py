@@ -64,12 +64,16 @@ class Finding:
     spreads: tuple[cst.CSTNode, ...] = ()
 
 
-def _arriving_through(findings: list[Finding], expr: cst.CSTNode) -> list[Finding]:
+def _arriving_through(findings: list[Finding], expr: cst.CSTNode, element: bool = False) -> list[Finding]:
     """``findings`` about the value of the config expression ``expr`` and what it holds, with ``expr`` recorded.
 
     A finding without a ``use`` is about the value of ``expr`` itself; one with another ``use`` is
-    about something inside it, so ``expr`` is one of its ``outer`` containers.
+    about something inside it, so ``expr`` is one of its ``outer`` containers. With ``element``
+    (``dict(zip(keys, values))``: the key or value is an element of ``expr``, which no expression
+    holds alone), ``expr`` is always a container and the value arrives as it is written.
     """
+    if element:
+        return [replace(f, use=f.node if f.use is None else f.use, outer=(*f.outer, expr)) for f in findings]
     return [replace(f, use=expr) if f.use is None else f if f.use is expr else replace(f, outer=(*f.outer, expr))
             for f in findings]
 
@@ -163,7 +167,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
-                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node))
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node, entry.zipped))
             found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
             findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
@@ -178,7 +182,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             nested_under = quote_key(path.key) if path.steps else None
             remedy = acc102.remedy(T.TUPLE.name, False, False, False)
             return [Finding(entry.key_node, "ACC102", acc102.unusable_key(nested_under, T.TUPLE.name, remedy))]
-        for origin in self.origins(entry.key_node, depth + 1):
+        keys = self.elements(entry.key_node, depth) if entry.zipped else self.origins(entry.key_node, depth + 1)
+        for origin in keys:
             pytype = origin.inferred.type
             if pytype is None or pytype.key_ok:
                 continue
@@ -200,6 +205,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         """
         if origins is not None:
             pass
+        elif entry.value is not None and entry.zipped:  # dict(zip(keys, values)): each element of `values`
+            origins = self.elements(entry.value, depth)
         elif entry.value is not None:
             origins = self.origins(entry.value, depth + 1)
             if isinstance(entry.value, cst.Name) and entry.home is None and depth < MAX_DEPTH \
@@ -221,7 +228,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 findings.append(self._unhashable(origin, path.describe(), shape is not None and shape.scalar, depth))
                 continue
             findings.extend(self._check_origin(origin, path, shape, depth, top_level))
-        return _arriving_through(findings, entry.value) if entry.value is not None else findings
+        return _arriving_through(findings, entry.value, entry.zipped) if entry.value is not None else findings
 
     def _unhashable(self, origin: Origin, where: str, scalar_key: bool, depth: int) -> Finding:
         """The ACC101 of an unhashable ``bind`` parameter value (``where`` names its place)."""
@@ -363,7 +370,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
 def _literal_key(entry: Entry) -> str | None:
     """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
     node = entry.key_node
-    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key:
+    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key or entry.zipped:
         return None
     if int_constant(node) is not None or isinstance(node, cst.Float) or (
             isinstance(node, cst.Name) and node.value in ("True", "False", "None")):

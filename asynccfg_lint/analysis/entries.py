@@ -26,6 +26,8 @@ class Entry:
             the traced dict (``**base``, ``dict(base)``), innermost first.
         tuple_key: the key is written ``d[a, b]``: the tuple of the subscript's elements, for which no
             expression node exists; ``key_node`` is its first element (where Python's ``ast`` places the tuple).
+        zipped: the entry stands for every pair of ``dict(zip(keys, values))``: ``key_node`` and ``value``
+            are the two iterables; each key is an element of the first, its value the matching element of the second.
     """
 
     key: str | None
@@ -35,6 +37,7 @@ class Entry:
     home: ParsedModule | None = field(default=None, compare=False)
     via: cst.BaseExpression | None = field(default=None, compare=False)
     tuple_key: bool = False
+    zipped: bool = False
     spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -17,6 +17,8 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 _WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
 _CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
 _ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
+#: per module: the names some ``isinstance(name, ...)`` call tests (a use of another name is never narrowed)
+_TESTED_NAMES: ModuleMemo[frozenset[str]] = ModuleMemo(frozenset)
 
 
 @dataclass(frozen=True)
@@ -475,3 +477,112 @@ def string_value(node: cst.CSTNode | None) -> str | None:
             return None
         return value if isinstance(value, str) else None
     return None
+
+
+#: statements after which the rest of their block does not run
+_EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+#: where a use may run later than the code around it: narrowing stops there
+_DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module)
+
+
+def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+    """The class expressions that a value ``binding`` gives the name ``use`` is known not to be an instance of at ``use``.
+
+    A value bound before ``if isinstance(name, X):`` reaches ``use`` only through its false outcome
+    when ``use`` is in the ``else``/``elif`` part (or the body of ``if not isinstance(name, X)``,
+    the ``else`` of ``... if isinstance(name, X) else ...``), or comes after the ``if`` in a block
+    that holds both while the ``if`` body leaves (a top-level ``return``, ``raise``, ``break`` or
+    ``continue``) or binds the name again (a top-level ``name = ...``). ``X`` may be a tuple of
+    classes (each is given). Only for a binding of ``use``'s own scope that starts before the
+    ``if`` (not inside it): a loop may carry a later binding round to the use past the test.
+    Returns ``[]`` when nothing is known; the caller decides which values are instances of ``X``.
+    """
+    assignment = binding.assignment
+    if assignment is None or use.value not in _tested_names(parsed):
+        return []
+    scope = parsed.scopes.get(use)
+    if assignment.scope is not scope or scope is None:
+        return []
+    start = assignment.node
+    found: list[cst.BaseExpression] = []
+
+    def before(statement: cst.CSTNode) -> bool:
+        # (a name inside the statement is not before it; checked first: then neither node holds the
+        # other, and starts_before needs no positions)
+        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+
+    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression]:
+        classes = _isinstance_classes(parsed, test_of.test, use, negated)
+        return classes if classes and before(test_of) else []
+
+    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression]:
+        classes: list[cst.BaseExpression] = []
+        for statement in statements:
+            if statement is child:
+                break
+            if isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
+                classes += tested(statement, negated=False)
+        return classes
+
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, (cst.If, cst.IfExp)) and child is node.orelse:
+            found += tested(node, negated=False)
+        elif isinstance(node, (cst.If, cst.IfExp)) and child is node.body:
+            found += tested(node, negated=True)
+        elif isinstance(node, cst.IndentedBlock):
+            found += preceding(node.body, child)
+        child, node = node, parsed.parents.get(node)
+    if isinstance(node, cst.Module):  # module level: the same over the module's statements
+        found += preceding(node.body, child)
+    return found
+
+
+def _tested_names(parsed: ParsedModule) -> frozenset[str]:
+    """The names ``isinstance(name, ...)`` calls of ``parsed`` test (once per module, from its list of calls)."""
+    known = _TESTED_NAMES.known(parsed)
+    if known is None:
+        known = _TESTED_NAMES.put(parsed, frozenset(
+            call.args[0].value.value for call in parsed.calls
+            if isinstance(call.func, cst.Name) and call.func.value == "isinstance" and call.args
+            and isinstance(call.args[0].value, cst.Name)))
+    return known
+
+
+def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name, negated: bool) -> list[cst.BaseExpression]:
+    """The classes of ``test`` when it is ``isinstance(<use's name>, classes)`` (``negated``: ``not isinstance(...)``),
+    the name in ``use``'s scope; else ``[]``."""
+    if negated:
+        if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+            return []
+        test = test.expression
+    if not isinstance(test, cst.Call) or len(test.args) != 2 or any(a.keyword is not None or a.star for a in test.args):
+        return []
+    subject, classes = test.args[0].value, test.args[1].value
+    if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
+        return []
+    if "builtins.isinstance" not in qualified_names(parsed, test.func):
+        return []
+    if isinstance(classes, cst.Tuple):
+        if any(isinstance(e, cst.StarredElement) for e in classes.elements):
+            return []
+        return [e.value for e in classes.elements]
+    return [classes]
+
+
+def _leaves_or_rebinds(body: cst.BaseSuite, name: str) -> bool:
+    """True when every run of ``body`` leaves its block or binds ``name`` again: a top-level statement does."""
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for line in lines:
+        small = line.body if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ()
+        for statement in small:
+            if isinstance(statement, _EXITS):
+                return True
+            if isinstance(statement, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in statement.targets):
+                return True
+            if isinstance(statement, cst.AnnAssign) and statement.value is not None \
+                    and isinstance(statement.target, cst.Name) and statement.target.value == name:
+                return True
+    return False

@@ -317,7 +317,7 @@ class DictTracer(DictMutations):
                     complete &= inner.complete
                     opaque.extend(inner.opaque)
             elif arg.star == "":
-                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value)
+                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value) or self._zipped(arg.value)
                 if inner is None:
                     complete = False
                     opaque.append(arg.value)
@@ -344,6 +344,14 @@ class DictTracer(DictMutations):
             key, value = pair.elements[0].value, pair.elements[1].value
             entries.append(Entry(string_value(key), key, value))
         return TracedDict(tuple(entries), True)
+
+    def _zipped(self, expr: cst.BaseExpression) -> TracedDict | None:
+        """``dict(zip(keys, values))``: one entry for every pair, an element of ``keys`` under an element of ``values``."""
+        if not isinstance(expr, cst.Call) or "builtins.zip" not in qualified_names(self.parsed, expr.func):
+            return None
+        if len(expr.args) != 2 or any(arg.keyword is not None or arg.star for arg in expr.args):
+            return None
+        return TracedDict((Entry(None, expr.args[0].value, expr.args[1].value, zipped=True),), True)
 
     def _arrived(self, entry: Entry, home: ParsedModule, via: cst.BaseExpression) -> Entry:
         """``entry``, traced in ``home``, as seen from this module: it arrived through ``via``."""

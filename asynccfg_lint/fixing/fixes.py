@@ -121,20 +121,27 @@ def _within(parsed: ParsedModule, node: cst.CSTNode, ancestor: cst.CSTNode) -> b
 
 
 def _through_parameter(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
-    """True when ``use`` reads a parameter of the function it is in (``knobs.level``) and ``node`` is
-    written outside that function: a caller's argument (a ``bind`` keyword's value). Rewriting the use
-    would break callers that pass what it needs, so the fix stays at ``node``."""
-    root = use
-    while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
-        root = root.func if isinstance(root, cst.Call) else root.value
-    if not isinstance(root, cst.Name):
-        return False
-    bindings = bindings_of_name(parsed, root) or []
-    params = [b.assignment.node for b in bindings if b.assignment is not None and isinstance(b.assignment.node, cst.Param)]
-    if not params or len(params) != len(bindings):
-        return False
-    function = parsed.parents.get(parsed.parents.get(params[0]))
-    return isinstance(function, cst.FunctionDef) and not _within(parsed, node, function)
+    """True when ``use`` reads a parameter of the function it is in (``knobs.level``, ``schedule``
+    also bound again in the function, ``_jsonable(schedule)``: a name the use or its calls' arguments
+    start from) and ``node`` is written outside that function: a caller's argument (a ``bind``
+    keyword's value). Rewriting the use would break callers that pass what it needs, so the fix
+    stays at ``node``."""
+    for root in _read_names(use):
+        bindings = bindings_of_name(parsed, root) or []
+        params = [b.assignment.node for b in bindings if b.assignment is not None and isinstance(b.assignment.node, cst.Param)]
+        function = parsed.parents.get(parsed.parents.get(params[0])) if params else None
+        if isinstance(function, cst.FunctionDef) and not _within(parsed, node, function):
+            return True
+    return False
+
+
+def _read_names(expr: cst.BaseExpression) -> list[cst.Name]:
+    """The names ``expr`` starts from: ``knobs`` of ``knobs.level[0]``, ``f`` and ``v`` of ``f(v).x``."""
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    if isinstance(expr, cst.Call):
+        return [*_read_names(expr.func), *(n for arg in expr.args for n in _read_names(arg.value))]
+    return [expr] if isinstance(expr, cst.Name) else []
 
 
 def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:

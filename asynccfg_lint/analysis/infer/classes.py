@@ -151,7 +151,8 @@ class ClassInference:
             index = expr.slice[0].slice if len(expr.slice) == 1 else None
             name = string_value(index.value) if isinstance(index, cst.Index) else None
         member_value = peer._member_value(cls, name) if name is not None else None
-        return Origin(expr, Inferred(instance, member_value=member_value), home if home is not self.parsed else None)
+        return Origin(expr, Inferred(instance, member_value=member_value, member_of=cls),
+                      home if home is not self.parsed else None)
 
     def _member_value(self, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
         """The expression the enum member ``cls.<name>`` gets its ``.value`` from.

@@ -41,6 +41,8 @@ class Inferred:
             returns otherwise (a jax.Array for a jax array: :data:`~asynccfg_lint.analysis.type_verdicts.NUMPY_DISPATCHED_REDUCTIONS`).
         model: the value's type in the catalog (:mod:`asynccfg_lint.analysis.infer`), when the catalog
             produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
+        member_of: for an enum member (``Mode.FAST``, of this or another project module), its class:
+            what an ``isinstance`` test of the value compares (``infer.walk``'s narrowing).
     """
 
     type: T.PyType | None
@@ -55,6 +57,7 @@ class Inferred:
     numpy_scalar: bool = False
     dispatched: str | None = None
     model: Known | None = None
+    member_of: cst.ClassDef | None = None
 
 
 UNKNOWN = Inferred(None)

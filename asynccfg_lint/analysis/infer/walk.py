@@ -22,8 +22,10 @@ from asynccfg_lint.analysis.resolution import (
     Binding,
     attribute_bindings,
     bindings_of_name,
+    excluded_classes,
     holds,
     is_import,
+    local_definition,
     qualified_names,
     reaching,
     string_value,
@@ -292,7 +294,38 @@ class InferenceWalk:
             return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
         if not bindings:
             return self._one(expr, UNKNOWN)
-        return self._from_bindings(expr, reaching(self.parsed, expr, bindings), depth)
+        result: list[Origin] = []
+        for binding in reaching(self.parsed, expr, bindings):
+            found = self._from_bindings(expr, [binding], depth)
+            excluded = excluded_classes(self.parsed, expr, binding)
+            if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
+                found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
+            result.extend(found)
+        return result
+
+    def _instance_of(self, origin: Origin, cls: cst.BaseExpression) -> bool:
+        """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module).
+
+        An enum member is an instance of its own class, of ``enum.Enum``, and of ``enum.Flag`` for a flag
+        (measured with Python 3.12: ``isinstance(Mode.A, enum.Enum)``; members of an ``IntEnum``,
+        ``StrEnum`` or ``IntFlag`` are instances of those too, which is not needed: they serialize).
+        An instance built by ``Cls(...)`` of a project class is one of ``Cls``. Anything else: ``False``.
+        """
+        inferred = origin.inferred
+        names = qualified_names(self.parsed, cls)
+        pytype = inferred.type
+        if pytype is not None and "enum.Enum" in names and pytype.name.startswith(
+                (T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member")):
+            return True
+        if pytype is not None and "enum.Flag" in names and pytype.name.startswith(T.FLAG_MEMBER.name):
+            return True
+        own = inferred.member_of or inferred.cls
+        if own is None:
+            return False
+        definition = local_definition(self.parsed, cls)
+        if definition is None:
+            definition = (self._foreign_definition(cls) or (None, None))[1]
+        return definition is own
 
     def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
@@ -384,6 +417,10 @@ class InferenceWalk:
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result or [Origin(expr, UNKNOWN)]
+
+    def elements(self, iterable: cst.BaseExpression, depth: int) -> list[Origin]:
+        """What one element of ``iterable`` may be (as a loop over it takes them: :meth:`_element_in`)."""
+        return self._element_in(iterable, iterable, iterable, iterable, depth)
 
     def _zipped_parts(self, iterable: cst.BaseExpression) -> list[cst.BaseExpression | None] | None:
         """For ``enumerate(it)``: ``[None, it]`` (None: the count, an int); for ``zip(a, b)``: ``[a, b]``;
