@@ -279,7 +279,8 @@ def test_fix_json_reports_what_was_fixed_and_what_is_left(tmp_path):
     assert [(d["path"], d["line"], d["column"], d["code"]) for d in report["fixed"]] == [("./m.py", 4, 23, "ACC101")]
     assert [(d["path"], d["line"], d["column"], d["code"]) for d in report["remaining"]] == [
         ("./m.py", 4, 47, "ACC101"), ("./m.py", 4, 57, "ACC103")]
-    assert report["files"] == [{"path": "./m.py", "changed": True, "fixes_applied": 1, "failure": None, "error": None}]
+    assert report["files"] == [{"path": "./m.py", "changed": True, "fixes_applied": 1, "failure": None,
+                                "withheld": None, "error": None}]
     stdin = run_program("fix", "--output-format", "json", "-", cwd=tmp_path, stdin=MIXED.encode())
     assert stdin.stdout == MIXED_SAFE_FIXED
     assert [d["code"] for d in json.loads(stdin.stderr)["fixed"]] == ["ACC101"]
