@@ -115,12 +115,13 @@ class SourceFix:
 
 
 def choose_fixes(parsed: ParsedModule, located: Iterable[Located],
-                 unsafe: bool) -> tuple[dict[cst.CSTNode, FixTemplate], list[Located], int]:
+                 unsafe: bool) -> tuple[dict[cst.CSTNode, FixTemplate], list[tuple[cst.CSTNode, Located]], int]:
     """Pick the fixes to apply: each fixable finding's template at its site (:func:`fix_site`), unsafe
     ones only when ``unsafe``.
 
     Returns:
-        ``(site -> template, the findings those fixes fix, number of unsafe fixes left out)``.
+        ``(site -> template, (site, finding) for each finding those fixes fix in ``located``'s order,
+        number of unsafe fixes left out)``.
         Two different templates for one site (two findings disagreeing, e.g. ``bool`` and ``int``
         for a name bound to either) leave that site unfixed.
     """
@@ -142,7 +143,7 @@ def choose_fixes(parsed: ParsedModule, located: Iterable[Located],
         sites.append((site, item))
     for site in conflicting:
         del chosen[site]
-    return chosen, [item for site, item in sites if site in chosen], skipped
+    return chosen, [(site, item) for site, item in sites if site in chosen], skipped
 
 
 def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
@@ -203,9 +204,8 @@ def _fix_source(source: bytes, path: str, options: FixOptions, modules: ModuleLo
 def _chained(first: SourceFix, second: SourceFix, path: str) -> SourceFix:
     """``first`` followed by a pass over its result (``second``): the second pass's findings, both passes'
     fixes (the second's diagnostics positioned in the first's output)."""
-    diff = "".join(difflib.unified_diff(source_text(first.original).splitlines(keepends=True),
-                                        source_text(second.fixed).splitlines(keepends=True), path, path))
-    return replace(second, original=first.original, applied=first.applied + second.applied, diff=diff,
+    return replace(second, original=first.original, applied=first.applied + second.applied,
+                   diff=_diff(first.original, second.fixed, path),
                    found=first.found, fixed_diagnostics=first.fixed_diagnostics + second.fixed_diagnostics)
 
 
@@ -225,7 +225,8 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
     located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                            modules=modules)
     diagnostics = tuple(item.diagnostic for item in located)
-    chosen, fixed_findings, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
+    chosen, fixed_at, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
+    fixed_findings = [item for _, item in fixed_at]
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
     if not chosen:
         return unchanged
@@ -235,15 +236,14 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
         return _refused(unchanged, "libcst does not give back the file's exact bytes (mixed line endings?); not written")
     attempt = _attempt(parsed, source, path, options, modules, located, chosen, fixed_findings)
     if not isinstance(attempt, str):
-        return replace(attempt, unsafe_skipped=unsafe_skipped, found=diagnostics)
+        return replace(attempt, unsafe_skipped=unsafe_skipped, found=diagnostics,
+                       diff=_diff(source, attempt.fixed, path))
     if len(chosen) == 1:
         return _refused(unchanged, attempt)
     # one bad fix must not hold back the others: keep each fix that re-checks clean alone, then all of those
     by_site: dict[cst.CSTNode, list[Located]] = {}
-    for item in fixed_findings:
-        found = fix_site(parsed, item.finding)
-        if found is not None:
-            by_site.setdefault(found[0], []).append(item)
+    for site, item in fixed_at:
+        by_site.setdefault(site, []).append(item)
     kept = {site: template for site, template in chosen.items() if not isinstance(
         _attempt(parsed, source, path, options, modules, located, {site: template}, by_site.get(site, [])), str)}
     if not kept:
@@ -254,14 +254,15 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
         return _refused(unchanged, attempt)
     # (the findings left out are named by _fix_source, after the last pass, at their places in its result)
     return replace(partial, unsafe_skipped=unsafe_skipped, found=diagnostics,
-                   withheld=attempt.removesuffix("; not written"))
+                   diff=_diff(source, partial.fixed, path), withheld=attempt.removesuffix("; not written"))
 
 
 def _attempt(parsed: ParsedModule, source: bytes, path: str, options: FixOptions, modules: ModuleLoader | None,
              located: list[Located], chosen: dict[cst.CSTNode, FixTemplate],
              fixed_findings: list[Located]) -> SourceFix | str:
     """``parsed`` with the fixes ``chosen`` applied, verified: it parses and re-checks with exactly the
-    findings of ``located`` that ``fixed_findings`` leaves; else why not (a sentence ending in ``not written``)."""
+    findings of ``located`` that ``fixed_findings`` leaves (no diff yet: most attempts are dropped);
+    else why not (a sentence ending in ``not written``)."""
     transformer = ApplyFixes(chosen)
     new_module = parsed.module.visit(transformer)
     fixed = new_module.bytes
@@ -280,11 +281,14 @@ def _attempt(parsed: ParsedModule, source: bytes, path: str, options: FixOptions
         extra = found - expected
         what = "; ".join(f"{code} {message}" for code, message in sorted(extra)) if extra else "findings disappeared"
         return f"the fixed source does not re-check clean at the fixed sites: {what}; not written"
-    diff = "".join(difflib.unified_diff(
-        parsed.module.code.splitlines(keepends=True), new_module.code.splitlines(keepends=True), path, path
-    ))
     return SourceFix(source, fixed, applied=transformer.applied, remaining=tuple(i.diagnostic for i in after),
-                     diff=diff, fixed_diagnostics=tuple(item.diagnostic for item in fixed_findings))
+                     fixed_diagnostics=tuple(item.diagnostic for item in fixed_findings))
+
+
+def _diff(original: bytes, fixed: bytes, path: str) -> str:
+    """The unified diff from ``original`` to ``fixed`` (both decoded as Python reads them)."""
+    return "".join(difflib.unified_diff(source_text(original).splitlines(keepends=True),
+                                        source_text(fixed).splitlines(keepends=True), path, path))
 
 
 def _refused(unchanged: SourceFix, reason: str) -> SourceFix:
