@@ -47,3 +47,28 @@ def test_flag_and_enum_members_are_named_as_what_they_are():
 ])
 def test_which_numbers_xla_reads_as_int64(number, reads):
     assert reads_as_int64(number) is reads
+
+
+@pytest.mark.parametrize(("expression", "codes"), [
+    ("float('1e308') * 10", {"ACC103"}),  # inf
+    ("BIG * BIG", {"ACC103"}),  # inf, through a module constant
+    ("BIG * 10 - BIG * 10", {"ACC103"}),  # inf - inf is nan
+    ("-BIG * 10", {"ACC103"}),  # -inf
+    ("math.inf * 0", {"ACC103"}),  # nan
+    ("float('1e308') / 10", set()),
+    ("BIG + -BIG", set()),  # 0.0: the negation is folded too
+    ("BIG * 0.5 + BIG * 0.5", set()),  # 1e308
+    ("1 / math.inf", set()),  # 0.0
+    ("10.0 ** 400", set()),  # Python raises OverflowError: no value reaches the config
+    ("2.0 ** 0.5 * BIG * 2", {"ACC103"}),  # inf (2.0 ** 0.5 * BIG alone is finite)
+])
+def test_float_arithmetic_is_folded_as_python_computes_it(expression, codes):
+    """ACC103 exactly where Python's own arithmetic gives an infinity or a NaN (IEEE doubles)."""
+    import math
+    try:
+        value = eval(expression, {"math": math, "BIG": 1e308})  # noqa: S307 - the fixture's own expression
+    except OverflowError:
+        value = None
+    assert (isinstance(value, float) and not math.isfinite(value)) is ("ACC103" in codes)
+    source = SINK_IMPORT + f"import math\nBIG = 1e308\n\ndef lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n"
+    assert {d.code for d in check_source(source, "m.py")} == codes

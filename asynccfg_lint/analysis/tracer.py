@@ -79,9 +79,11 @@ class TracerPeers(Protocol):
         instance of (``None``: not such an instance, or no such method)."""
         ...
 
-    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
+                      bound: cst.Param | None = None) -> list[cst.Call | None]:
         """For each origin of ``expr``'s value (a parameter: what its known callers pass), the call of a
-        class of ``parsed`` that makes it (``None``: not such an instance)."""
+        class of ``parsed`` that makes it (``None``: not such an instance). With ``bound`` (the annotated
+        keyword ``expr`` names), what this module's binds pass for it, else nothing."""
         ...
 
 
@@ -477,11 +479,37 @@ class DictTracer(DictMutations):
                 class_expr = call.func
             elif bindings[0].value is None and bindings[0].annotation is not None:
                 class_expr = bindings[0].annotation
+                node = bindings[0].assignment.node if bindings[0].assignment is not None else None
+                bound = self._asdict_of_bound(expr, node, class_expr, depth, named_tuple) \
+                    if isinstance(node, cst.Param) else None
+                if bound is not None:
+                    return bound
             elif bindings[0].value is None and isinstance(
                     bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
                 return self._asdict_of_parameter(expr, depth, named_tuple)
         if class_expr is None:
             return None
+        return self._fields(class_expr, call, expr, named_tuple)
+
+    def _asdict_of_bound(self, name: cst.Name, param: cst.Param, annotation: cst.BaseExpression, depth: int,
+                         named_tuple: bool | None) -> TracedDict | None:
+        """``dataclasses.asdict(feats)`` of a registered rule's annotated keyword that this module's binds
+        pass (``feats: Features``, ``t.bind(x, feats=Features(Mode.PUSH))``): JAX calls the rule with
+        those, so the fields of each instance a bind passes, and the annotation's fields for a value
+        that is no such instance (an annotation that names no class leaves that value opaque). ``None``
+        when no bind of this module passes the keyword an instance. Only in a check."""
+        calls = self.workspace.constructions(self.parsed, name, depth + 1, bound=param) \
+            if self.workspace is not None else []
+        if not any(calls):
+            return None
+        parts = [self._asdict(call, depth + 1, named_tuple) if call is not None
+                 else self._fields(annotation, None, name, named_tuple) for call in calls]
+        return self._merge(parts, [call if call is not None else name for call in calls])
+
+    def _fields(self, class_expr: cst.BaseExpression, call: cst.Call | None, expr: cst.BaseExpression,
+                named_tuple: bool | None) -> TracedDict | None:
+        """The fields of an instance of the class ``class_expr`` names (a dataclass, or with
+        ``named_tuple=True`` any class): ``call``'s arguments, else each field's default or annotation."""
         home, cls = self.parsed, local_definition(self.parsed, class_expr)
         if cls is None and self.workspace is not None:  # a dataclass of another project module
             found = self.workspace.foreign(self.parsed, class_expr)

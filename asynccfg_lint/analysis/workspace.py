@@ -184,14 +184,21 @@ class Workspace:
         return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
                 for o in origins]
 
-    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.Call | None]:
+    def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
+                      bound: cst.Param | None = None) -> list[cst.Call | None]:
         """For each origin of ``expr``'s value, the call of a class of ``parsed`` that makes it (``None``: not
         such an instance): ``Knobs(Level.FAST, 2)`` passed for a rule's ``knobs``. What the tracer needs
         of the classifier to follow ``knobs._asdict()`` (:class:`~asynccfg_lint.analysis.tracer.TracerPeers`);
-        nothing in a summary's workspace."""
+        nothing in a summary's workspace. With ``bound``, the annotated keyword of a registered rule
+        that ``expr`` names: what the module's binds pass for it (the bind view), nothing when none does
+        (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.bound_by_visible_binds`)."""
         if not self._objects:
             return []
         classifier = self.classifier(parsed)
+        if bound is not None:
+            if not classifier.bound_by_visible_binds(bound):
+                return []
+            classifier = self.bind_view(parsed)
         origins = [classifier._with_class(o) for o in classifier.origins(expr, depth)]
         # (an instance of another module's class built here has that module as home, but no source there)
         return list(dict.fromkeys(o.node if isinstance(o.node, cst.Call) and o.inferred.cls is not None

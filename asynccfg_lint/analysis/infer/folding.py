@@ -1,7 +1,7 @@
 """Number folding: the values of int and float constant expressions, as JAX's serializer would see them.
 
 ``2**70`` and ``1 << 70`` matter under XLA's int64 keys (:func:`~asynccfg_lint.analysis.jax_facts.reads_as_int64`);
-``np.float32("1e39")`` is infinity (ACC103). Ints longer than Python prints
+``np.float32("1e39")`` is infinity, and so is ``float("1e308") * 10`` (ACC103). Ints longer than Python prints
 (``INT_MAX_STR_DIGITS``, jax 0.12.0.1's ``json.dumps`` raises) are clamped to a stand-in.
 """
 
@@ -87,10 +87,39 @@ def int_constant(expr: cst.BaseExpression) -> int | None:
 
 
 def int_inferred(value: int) -> Inferred:
-    """What an int of known ``value`` is: unprintable past 4300 digits (ValueError), else an int."""
+    """What an int of known ``value`` is: unprintable past 4300 digits (ValueError), else an int (with its value)."""
     if abs(value) >= _UNPRINTABLE_INT:
         return Inferred(T.rejected(f"int with more than {INT_MAX_STR_DIGITS} digits", "keep ints in the int64 range"))
-    return Inferred(T.INT, beyond_int64=not reads_as_int64(value))
+    return Inferred(T.INT, beyond_int64=not reads_as_int64(value), number=value)
+
+
+#: the binary (and augmented) operators float arithmetic is folded for
+_FLOAT_OPERATORS = {
+    cst.Add: operator.add, cst.AddAssign: operator.add,
+    cst.Subtract: operator.sub, cst.SubtractAssign: operator.sub,
+    cst.Multiply: operator.mul, cst.MultiplyAssign: operator.mul,
+    cst.Divide: operator.truediv, cst.DivideAssign: operator.truediv,
+    cst.FloorDivide: operator.floordiv, cst.FloorDivideAssign: operator.floordiv,
+    cst.Modulo: operator.mod, cst.ModuloAssign: operator.mod,
+    cst.Power: operator.pow, cst.PowerAssign: operator.pow,
+}
+
+
+def float_operation(op: cst.BaseBinaryOp | cst.BaseAugOp, left: int | float, right: int | float) -> float | None:
+    """``left <op> right`` as Python computes it when the result is a float (an operand is a float, or ``/``).
+
+    IEEE doubles: ``1e308 * 10`` is ``inf``, ``inf - inf`` is ``nan``. ``None`` when the operator is
+    not folded, the result is an int or a complex (``(-8.0) ** (1 / 3)``), or Python raises
+    (``10.0 ** 400``: OverflowError; ``1.0 / 0``: ZeroDivisionError): no value reaches the config.
+    """
+    function = _FLOAT_OPERATORS.get(type(op))
+    if function is None or not (isinstance(left, float) or isinstance(right, float) or function is operator.truediv):
+        return None
+    try:
+        result = function(left, right)
+    except (OverflowError, ZeroDivisionError, ValueError):
+        return None
+    return result if isinstance(result, float) else None
 
 
 def parse_float(text: str, width: str | None) -> float | None:
@@ -113,6 +142,7 @@ def parse_float(text: str, width: str | None) -> float | None:
 
 def float_inferred(pytype: T.PyType, value: float) -> Inferred:
     """What a float of known ``value`` is: non-finite (ACC103), or maybe too large for XLA's integer keys."""
+    number = value if pytype is T.FLOAT else None  # (numpy floats compute otherwise: np.float64(10.0) ** 400 is inf)
     if math.isinf(value) or math.isnan(value):
-        return Inferred(pytype, nonfinite=True)
-    return Inferred(pytype, beyond_int64=not reads_as_int64(value))
+        return Inferred(pytype, nonfinite=True, number=number)
+    return Inferred(pytype, beyond_int64=not reads_as_int64(value), number=number)

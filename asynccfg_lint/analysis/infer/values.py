@@ -43,6 +43,9 @@ class Inferred:
             produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
         member_of: for an enum member (``Mode.FAST``, of this or another project module), its class:
             what an ``isinstance`` test of the value compares (``infer.walk``'s narrowing).
+        number: for a Python int or float whose value the code shows (a literal, ``float("1e308")``,
+            arithmetic of those), that value: float arithmetic is folded as Python computes it
+            (:func:`~asynccfg_lint.analysis.infer.folding.float_operation`).
     """
 
     type: T.PyType | None
@@ -58,6 +61,7 @@ class Inferred:
     dispatched: str | None = None
     model: Known | None = None
     member_of: cst.ClassDef | None = None
+    number: int | float | None = None
 
 
 UNKNOWN = Inferred(None)

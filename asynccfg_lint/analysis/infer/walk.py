@@ -7,6 +7,7 @@ inferred by the mixins beside it (:mod:`.calls`, :mod:`.arrays`, :mod:`.classes`
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import libcst as cst
@@ -15,7 +16,7 @@ from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
 from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, structured_item, tolist
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
-from asynccfg_lint.analysis.infer.folding import float_inferred, int_constant, int_inferred
+from asynccfg_lint.analysis.infer.folding import float_inferred, float_operation, int_constant, int_inferred
 from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.resolution import (
@@ -33,6 +34,9 @@ from asynccfg_lint.analysis.resolution import (
 )
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
+
+#: builtins that iterate their first argument as it is (an enum class: its members)
+_ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
 
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
@@ -152,7 +156,11 @@ class InferenceWalk:
         if isinstance(expr.operator, cst.Not):
             return self._one(expr, Inferred(T.BOOL))
         inner = self.origins(expr.expression, depth + 1)
-        return [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
+        result = [replace(o, node=expr) if o.node is expr.expression else o for o in inner]
+        # -x of a known number is its negation; ~x is left unknown
+        return [o if o.inferred.number is None else replace(o, inferred=replace(
+            o.inferred, number=-o.inferred.number if isinstance(expr.operator, cst.Minus)
+            else o.inferred.number if isinstance(expr.operator, cst.Plus) else None)) for o in result]
 
     def _binary(self, expr: cst.BinaryOperation, depth: int) -> list[Origin]:
         symbol = _OPERATOR_SYMBOLS.get(type(expr.operator))
@@ -212,6 +220,11 @@ class InferenceWalk:
                 return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
             if any(t.name.startswith("numpy") for t in types):
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
+            if len(combined) == 2 and all(i.number is not None and (i.type is T.FLOAT or i.type is T.INT)
+                                          for i in combined):
+                value = float_operation(operator, combined[0].number, combined[1].number)
+                if value is not None:  # float("1e308") * 10 is inf, as Python computes it
+                    return self._one(expr, float_inferred(T.FLOAT, value))
             if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
                 return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
             return self._one(expr, Inferred(T.INT))
@@ -273,7 +286,8 @@ class InferenceWalk:
         for name in qualified_names(self.parsed, expr):
             if name in T.CONSTANTS:
                 pytype, nonfinite = T.CONSTANTS[name]
-                return self._one(expr, Inferred(pytype, nonfinite=nonfinite))
+                number = getattr(math, name[5:], None) if name.startswith("math.") and pytype is T.FLOAT else None
+                return self._one(expr, Inferred(pytype, nonfinite=nonfinite, number=number))
             module, _, attr = name.rpartition(".")
             if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
                 return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
@@ -398,6 +412,9 @@ class InferenceWalk:
         if parts is not None and target is name:  # `for pair in zip(a, b)`: each element is a tuple
             return [Origin(expr, Inferred(T.TUPLE))]
         if target is name:
+            members = self._enum_members(expr, iterable)
+            if members is not None:  # `for m in Mode`: each member
+                return members
             modelled = self._member(expr, iterable, ELEMENT, "", depth)
             if modelled is not None:
                 return modelled
@@ -417,6 +434,34 @@ class InferenceWalk:
             else:
                 result.append(Origin(expr, UNKNOWN))
         return result or [Origin(expr, UNKNOWN)]
+
+    def _enum_members(self, expr: cst.CSTNode, iterable: cst.BaseExpression) -> list[Origin] | None:
+        """What iterating ``iterable`` gives when it is an enum class of the project: one of its members.
+
+        ``Mode``, ``list(Mode)``, ``tuple(Mode)``, ``sorted(Mode, key=...)``, ``reversed(Mode)``,
+        ``iter(Mode)`` and ``Mode.__members__.values()`` iterate the members (``enum.EnumType.__iter__``,
+        Python 3.12; aliases are left out, which changes no type). ``None`` for anything else.
+        """
+        source = iterable
+        while isinstance(source, cst.Call) and source.args and source.args[0].keyword is None \
+                and not source.args[0].star and qualified_names(self.parsed, source.func) & _ENUM_ITERATORS:
+            source = source.args[0].value
+        if isinstance(source, cst.Call) and not source.args and isinstance(source.func, cst.Attribute) \
+                and source.func.attr.value == "values" and isinstance(source.func.value, cst.Attribute) \
+                and source.func.value.attr.value == "__members__":
+            source = source.func.value.value
+        if not isinstance(source, (cst.Name, cst.Attribute)):
+            return None
+        home, cls = self.parsed, local_definition(self.parsed, source)
+        if cls is None:
+            home, cls = self._foreign_definition(source) or (home, None)
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        instance = self._peer(home).instance_type(cls)
+        if instance is None or not instance.name.startswith("enum"):
+            return None
+        local = home is self.parsed
+        return [Origin(expr, Inferred(instance, cls=cls if local else None, member_of=cls), None if local else home)]
 
     def elements(self, iterable: cst.BaseExpression, depth: int) -> list[Origin]:
         """What one element of ``iterable`` may be (as a loop over it takes them: :meth:`_element_in`)."""

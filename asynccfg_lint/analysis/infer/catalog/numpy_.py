@@ -1,5 +1,5 @@
-"""numpy (measured with numpy 2.5.5): arrays, their attributes and whole-array reductions, dtypes,
-numpy bools from ``.any()``/``.all()``, and the elements of ``np.unique``.
+"""numpy (measured with numpy 2.5.5): arrays, their attributes and whole-array reductions, dtypes
+and their scalar types (``d.type``, a class), numpy bools from ``.any()``/``.all()``, and the elements of ``np.unique``.
 
 JAX's ``_json_default`` converts ``np.integer``, ``np.floating`` and ``np.ndarray`` (with
 ``.tolist()``); ``numpy.bool`` and ``numpy.dtype`` are rejected, and none of them is a valid key
@@ -60,6 +60,11 @@ ROWS = (
     MemberRow("numpy.dtype", ATTRIBUTE, "kind", "builtins.str", "d.kind is a str"),
     MemberRow("numpy.dtype", ATTRIBUTE, "str", "builtins.str", "d.str is a str"),
     MemberRow("numpy.dtype", ATTRIBUTE, "itemsize", "builtins.int", "d.itemsize is an int"),
+    TypeRow("numpy scalar type", T.TYPE_OBJECT.named("type object (a numpy scalar type)"), "builtins.type",
+            "np.dtype('float32').type", "a numpy scalar type (a class) is rejected by the default hook and is no key",
+            exact=True),
+    MemberRow("numpy.dtype", ATTRIBUTE, "type", "numpy scalar type", "d.type is the scalar type, a class (numpy.float32)"),
+    MemberRow("numpy scalar type", ATTRIBUTE, "__name__", "builtins.str", "t.__name__ is a str ('float32')"),
     MemberRow("numpy.bool_", METHOD, "item", "builtins.bool", "b.item() is a Python bool"),
     MemberRow("numpy number", METHOD, "item", "builtins.int|builtins.float",
               "x.item() of a numpy number is a Python int or float"),
