@@ -65,6 +65,9 @@ class CallInference:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
                     return self._one(expr, UNKNOWN)
+                if name == "builtins.abs":  # abs(-1e308) is 1e308 (the value folding goes on with)
+                    return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
+                                   if o.inferred.number is not None else o.inferred) for o in inner]
                 return [Origin(expr, o.inferred) for o in inner]
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
