@@ -15,7 +15,16 @@ from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
 from asynccfg_lint.analysis.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
 from asynccfg_lint.analysis.infer.model import METHOD
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.analysis.resolution import enclosing, local_definition, qualified_names, string_value
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import (
+    bindings_of_name,
+    enclosing,
+    excluded_classes,
+    local_definition,
+    qualified_names,
+    reaching,
+    string_value,
+)
 from asynccfg_lint.analysis.functions import keyword_read
 from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
 from asynccfg_lint.analysis.records import is_typed_dict
@@ -119,10 +128,8 @@ class CallInference:
             return [Origin(expr, Inferred(instance, cls=definition), home if peer is not self else None)]
         if isinstance(definition, cst.FunctionDef) and definition.asynchronous is not None:
             return self._one(expr, Inferred(T.COROUTINE))
-        if isinstance(definition, cst.FunctionDef) and peer is self:
-            return self._function_result(expr, definition, depth)
         if isinstance(definition, cst.FunctionDef):
-            return [self._arrived(o, home, expr) for o in peer._function_result(definition, definition, depth)]
+            return self._foreign_result(expr, home, definition, depth)
         if isinstance(expr.func, cst.Attribute):
             keyword = self._keyword_default(expr, depth)
             if keyword is not None:
@@ -181,6 +188,63 @@ class CallInference:
         if function.returns is not None:
             return [Origin(anchor, i) for i in self.from_annotation(function.returns.annotation)]
         return self._one(anchor, UNKNOWN)
+
+    def _foreign_result(self, call: cst.Call, home: ParsedModule, function: cst.FunctionDef, depth: int) -> list[Origin]:
+        """What ``call`` of ``function``, a ``def`` of this or another project module ``home``, returns, seen from here.
+
+        ``home``'s classifier judges what the function returns (relocated here), except where it
+        returns one of its parameters as it is (``return v``, also in a conditional expression): that
+        is what ``call`` passes for it (or the default), as for a function of this module whose calls
+        are all visible, less what an ``isinstance`` test before the return rules out (``if
+        isinstance(v, enum.IntEnum): return v.value`` then ``return v``: a plain Enum member passed
+        stays one; measured on jax 0.12.0.1, ``tests/fixtures/programs/extpkg/helpers.py``).
+        """
+        peer = self._peer(home)
+        anchor = call if peer is self else function  # what stands for a result known by its annotation only
+        if not any(r.value is not None for r in returns_of(function)):
+            return [self._arrived(o, home, call) for o in peer._function_result(anchor, function, depth)]
+        result: list[Origin] = []
+        for part in peer._returned_parts(function, depth):
+            if isinstance(part, Origin):
+                result.append(self._arrived(part, home, call))
+                continue
+            param, excluded = part
+            positional = [*function.params.posonly_params, *function.params.params]
+            index = next((i for i, p in enumerate(positional) if p is param), None)
+            passed = self._argument_origins(call, param.name.value, index, [Origin(call, UNKNOWN)], depth)
+            if not passed and not any(a.keyword is not None and a.keyword.value == param.name.value for a in call.args):
+                passed = [self._arrived(o, home, call) for o in peer.origins(param.default, depth + 1)] \
+                    if param.default is not None else [Origin(call, UNKNOWN)]
+            result += [o for o in passed if not any(peer._instance_of(o, c) for c in excluded)]
+        if function.returns is not None and any(o.inferred.type is None for o in result):
+            result = [o for o in result if o.inferred.type is not None]
+            result += [self._arrived(Origin(anchor, i), home, call) for i in peer.from_annotation(function.returns.annotation)]
+        return result
+
+    def _returned_parts(self, function: cst.FunctionDef, depth: int) -> list[Origin | tuple[cst.Param, list[cst.BaseExpression]]]:
+        """What ``function`` (of this module) returns: origins, and, for a parameter returned as it is,
+        the parameter with the classes an ``isinstance`` test rules out there (the caller binds it)."""
+        parts: list[Origin | tuple[cst.Param, list[cst.BaseExpression]]] = []
+        named = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+        pending = [r.value for r in returns_of(function) if r.value is not None]
+        while pending:
+            value = pending.pop(0)
+            if isinstance(value, cst.IfExp):
+                pending[:0] = [value.body, value.orelse]
+                continue
+            bindings = bindings_of_name(self.parsed, value) if isinstance(value, cst.Name) else None
+            if not bindings:
+                parts += self.origins(value, depth + 1)
+                continue
+            for binding in reaching(self.parsed, value, bindings):
+                node = binding.assignment.node if binding.assignment is not None else None
+                excluded = excluded_classes(self.parsed, value, binding)
+                if isinstance(node, cst.Param) and any(node is p for p in named):
+                    parts.append((node, excluded))
+                else:
+                    parts += [o for o in self._from_bindings(value, [binding], depth + 1)
+                              if not any(self._instance_of(o, c) for c in excluded)]
+        return parts
 
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
