@@ -201,10 +201,11 @@ class CallInference:
         """
         peer = self._peer(home)
         anchor = call if peer is self else function  # what stands for a result known by its annotation only
-        if not any(r.value is not None for r in returns_of(function)):
+        values = [r.value for r in returns_of(function) if r.value is not None]  # (a walk of the body: once)
+        if not values:
             return [self._arrived(o, home, call) for o in peer._function_result(anchor, function, depth)]
         result: list[Origin] = []
-        for part in peer._returned_parts(function, depth):
+        for part in peer._returned_parts(function, values, depth):
             if isinstance(part, Origin):
                 result.append(self._arrived(part, home, call))
                 continue
@@ -221,20 +222,23 @@ class CallInference:
             result += [self._arrived(Origin(anchor, i), home, call) for i in peer.from_annotation(function.returns.annotation)]
         return result
 
-    def _returned_parts(self, function: cst.FunctionDef, depth: int) -> list[Origin | tuple[cst.Param, list[cst.BaseExpression]]]:
-        """What ``function`` (of this module) returns: origins, and, for a parameter returned as it is,
-        the parameter with the classes an ``isinstance`` test rules out there (the caller binds it)."""
+    def _returned_parts(self, function: cst.FunctionDef, values: list[cst.BaseExpression],
+                        depth: int) -> list[Origin | tuple[cst.Param, list[cst.BaseExpression]]]:
+        """What ``function`` (of this module) returns as its ``return`` statements' ``values``: origins,
+        and, for a parameter returned as it is, the parameter with the classes an ``isinstance`` test
+        rules out there (the caller binds it)."""
         parts: list[Origin | tuple[cst.Param, list[cst.BaseExpression]]] = []
         named = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
-        pending = [r.value for r in returns_of(function) if r.value is not None]
+        pending = list(values)
         while pending:
             value = pending.pop(0)
             if isinstance(value, cst.IfExp):
                 pending[:0] = [value.body, value.orelse]
                 continue
             bindings = bindings_of_name(self.parsed, value) if isinstance(value, cst.Name) else None
-            if not bindings:
-                parts += self.origins(value, depth + 1)
+            if not bindings or not any(b.assignment is not None and any(b.assignment.node is p for p in named)
+                                       for b in bindings):
+                parts += self.origins(value, depth + 1)  # (memoized: no parameter is returned as it is)
                 continue
             for binding in reaching(self.parsed, value, bindings):
                 node = binding.assignment.node if binding.assignment is not None else None
