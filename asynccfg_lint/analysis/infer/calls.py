@@ -5,7 +5,7 @@ Mixed into :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -29,6 +29,23 @@ from asynccfg_lint.analysis.functions import keyword_read
 from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
 from asynccfg_lint.analysis.records import is_typed_dict
 from asynccfg_lint.analysis.functions import returns_of
+
+
+@dataclass(frozen=True)
+class ReturnedParameter:
+    """A parameter a function returns as it is (``return v``), or its enum ``.value``/``.name``.
+
+    Attributes:
+        param: the parameter (of the function's module).
+        excluded: the classes an ``isinstance`` test before the return rules out (``infer.walk``'s narrowing).
+        attribute: ``"value"`` or ``"name"`` for ``return v.value``, else ``None``.
+        value: the returned expression.
+    """
+
+    param: cst.Param
+    excluded: list[cst.BaseExpression]
+    attribute: str | None
+    value: cst.BaseExpression
 
 
 class CallInference:
@@ -193,11 +210,12 @@ class CallInference:
         """What ``call`` of ``function``, a ``def`` of this or another project module ``home``, returns, seen from here.
 
         ``home``'s classifier judges what the function returns (relocated here), except where it
-        returns one of its parameters as it is (``return v``, also in a conditional expression): that
-        is what ``call`` passes for it (or the default), as for a function of this module whose calls
-        are all visible, less what an ``isinstance`` test before the return rules out (``if
-        isinstance(v, enum.IntEnum): return v.value`` then ``return v``: a plain Enum member passed
-        stays one; measured on jax 0.12.0.1, ``tests/fixtures/programs/extpkg/helpers.py``).
+        returns one of its parameters as it is (``return v``, also in a conditional expression) or
+        its enum ``.value``/``.name``: that is what ``call`` passes for it (or the default), as for a
+        function of this module whose calls are all visible, less what an ``isinstance`` test before
+        the return rules out (``if isinstance(v, enum.IntEnum): return v.value`` then ``return v``: a
+        plain Enum member passed stays one; measured on jax 0.12.0.1,
+        ``tests/fixtures/programs/extpkg/narrowed.py``).
         """
         peer = self._peer(home)
         anchor = call if peer is self else function  # what stands for a result known by its annotation only
@@ -209,25 +227,35 @@ class CallInference:
             if isinstance(part, Origin):
                 result.append(self._arrived(part, home, call))
                 continue
-            param, excluded = part
+            param = part.param
             positional = [*function.params.posonly_params, *function.params.params]
             index = next((i for i, p in enumerate(positional) if p is param), None)
             passed = self._argument_origins(call, param.name.value, index, [Origin(call, UNKNOWN)], depth)
             if not passed and not any(a.keyword is not None and a.keyword.value == param.name.value for a in call.args):
                 passed = [self._arrived(o, home, call) for o in peer.origins(param.default, depth + 1)] \
                     if param.default is not None else [Origin(call, UNKNOWN)]
-            result += [o for o in passed if not any(peer._instance_of(o, c) for c in excluded)]
+            passed = [o for o in passed if not any(peer._instance_of(o, c) for c in part.excluded)]
+            if part.attribute is None:
+                result += passed
+                continue
+            members = [o for o in passed if self.enum_attribute(call, part.attribute, [o], depth) is not None]
+            kept = {id(o) for o in members}
+            result += self.enum_attribute(call, part.attribute, members, depth) or []
+            # a value of a known type without the attribute (None, a str) would raise there, before any config;
+            # another (unknown, a project class's instance): what the helper's module makes of it
+            if any(id(o) not in kept and (o.inferred.type is None or o.inferred.cls is not None
+                                         or o.inferred.model is not None) for o in passed):
+                result += [self._arrived(o, home, call) for o in peer.origins(part.value, depth + 1)]
         if function.returns is not None and any(o.inferred.type is None for o in result):
             result = [o for o in result if o.inferred.type is not None]
             result += [self._arrived(Origin(anchor, i), home, call) for i in peer.from_annotation(function.returns.annotation)]
         return result
 
     def _returned_parts(self, function: cst.FunctionDef, values: list[cst.BaseExpression],
-                        depth: int) -> list[Origin | tuple[cst.Param, list[cst.BaseExpression]]]:
+                        depth: int) -> list[Origin | ReturnedParameter]:
         """What ``function`` (of this module) returns as its ``return`` statements' ``values``: origins,
-        and, for a parameter returned as it is, the parameter with the classes an ``isinstance`` test
-        rules out there (the caller binds it)."""
-        parts: list[Origin | tuple[cst.Param, list[cst.BaseExpression]]] = []
+        and the parameters it returns as they are (or their ``.value``/``.name``), for the caller to bind."""
+        parts: list[Origin | ReturnedParameter] = []
         named = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
         pending = list(values)
         while pending:
@@ -235,16 +263,19 @@ class CallInference:
             if isinstance(value, cst.IfExp):
                 pending[:0] = [value.body, value.orelse]
                 continue
-            bindings = bindings_of_name(self.parsed, value) if isinstance(value, cst.Name) else None
-            if not bindings or not any(b.assignment is not None and any(b.assignment.node is p for p in named)
-                                       for b in bindings):
+            attribute = None
+            name = value
+            if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name"):
+                attribute, name = value.attr.value, value.value
+            bindings = bindings_of_name(self.parsed, name) if isinstance(name, cst.Name) else None
+            params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in named)]
+            if not params or attribute is not None and len(params) != len(bindings or ()):
                 parts += self.origins(value, depth + 1)  # (memoized: no parameter is returned as it is)
                 continue
-            for binding in reaching(self.parsed, value, bindings):
-                node = binding.assignment.node if binding.assignment is not None else None
-                excluded = excluded_classes(self.parsed, value, binding)
-                if isinstance(node, cst.Param) and any(node is p for p in named):
-                    parts.append((node, excluded))
+            for binding in reaching(self.parsed, name, bindings or []):
+                excluded = excluded_classes(self.parsed, name, binding)
+                if binding in params:
+                    parts.append(ReturnedParameter(binding.assignment.node, excluded, attribute, value))
                 else:
                     parts += [o for o in self._from_bindings(value, [binding], depth + 1)
                               if not any(self._instance_of(o, c) for c in excluded)]
