@@ -162,6 +162,26 @@ def test_a_cached_rule_outcome_sees_a_file_that_starts_binding_its_primitive(tmp
     assert unknown() == [(43, 88)]
 
 
+def test_a_cached_outcome_sees_the_helper_of_another_module_change(tmp_path):
+    """A helper of another module that returns its parameter (``to_json_intenum(v)``, narrowed with
+    ``isinstance``) is followed with this call's argument; its module is a dependency of the result."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    helper = "import enum\n\n\ndef to_json(v):\n    if isinstance(v, enum.{}):\n        return v.value\n    return v\n"
+    (package / "helpers.py").write_text(helper.format("IntEnum"))
+    (package / "use.py").write_text("import enum\n"
+                                    "from jax._src.lax.parallel import _emit_async_start_custom_call as emit\n"
+                                    "from pkg.helpers import to_json\n"
+                                    "class Kind(enum.Enum):\n    PUSH = 'push'\n"
+                                    "emit('t', 0, 0, {'mode': to_json(Kind.PUSH)})\n")  # the member stays one: 6:34
+    first = run_cli("--isolated", "--cache-dir", "c", "pkg/use.py", cwd=tmp_path)
+    assert first.stdout.startswith("pkg/use.py:6:34: ACC101 ")
+    (package / "helpers.py").write_text(helper.format("Enum"))
+    second = run_cli("--isolated", "--cache-dir", "c", "pkg/use.py", cwd=tmp_path)
+    assert (second.returncode, second.stdout) == (0, "")
+
+
 def test_a_cached_summary_is_not_used_once_the_builder_it_followed_changed(tmp_path):
     """gather.py's rule builds its config with builders.base(dim), so whether ``dim`` is a bind keyword
     of its primitive depends on builders.py: api.py's bind argument is reported while base puts ``dim``

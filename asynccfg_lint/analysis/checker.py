@@ -106,11 +106,19 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
 
 
 def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
-    """The findings of a call of a config (or value) sink: its config's entries, or the value."""
+    """The findings of a call of a config (or value) sink: its config's entries, or the value.
+
+    A value must also be hashable only when it becomes a ``bind`` keyword (``SinkSpec.bind_keyword``):
+    a rule's parameter given by ``functools.partial(rule, groups=[0, 1])`` only reaches the config
+    (measured: it lowers, the list a JSON array). A call spreading ``**params`` (``start(x, **params)``)
+    passes the keyword of ``params`` that holds it, if any.
+    """
     spec = sink_call.spec
+    if spec.kind is SinkKind.VALUE and sink_call.argument is sink_call.call:
+        return _spread_keyword_findings(classifier, tracer, sink_call.call, spec, spec.bind_keyword)
     if spec.kind is SinkKind.VALUE:
         entry = Entry(spec.key, None, sink_call.argument)
-        return classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=True)
+        return classifier.check_value(entry, top_level=True, path=ConfigPath(spec.key), parameter=spec.bind_keyword)
     traced = traced_config(tracer, sink_call)
     if traced is None:
         return [Finding(sink_call.argument, "ACC201", acc201.untraced_config())]
@@ -252,7 +260,14 @@ def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
         key = spec.key if spec.kind is SinkKind.VALUE else None  # a whole config as one parameter: unhashable
         return classifier.check_value(Entry(key, None, sink_call.argument), top_level=True, path=ConfigPath(key),
                                       parameter=True)
-    traced = tracer.trace_keywords(sink_call.call, spec.named if spec.kind is SinkKind.KEYWORDS else frozenset())
+    return _spread_keyword_findings(classifier, tracer, sink_call.call, spec, True)
+
+
+def _spread_keyword_findings(classifier: ValueClassifier, tracer: DictTracer, call: cst.Call, spec: SinkSpec,
+                             hashed: bool) -> list[Finding]:
+    """The findings of the keywords ``call`` passes (also through ``**params``) that reach ``spec``: its
+    keyword ``spec.param``, or every keyword for a ``**kwargs`` sink; ``hashed``: they must be hashable too."""
+    traced = tracer.trace_keywords(call, spec.named if spec.kind is SinkKind.KEYWORDS else frozenset())
     found: list[Finding] = []
     for entry in traced.entries:
         if spec.kind is not SinkKind.KEYWORDS and entry.key != spec.param:
@@ -260,7 +275,7 @@ def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
         if spec.kind is SinkKind.VALUE:
             entry = replace(entry, key=spec.key)
         if entry.home is None and entry.value is not None:
-            found += classifier.check_value(entry, top_level=True, path=ConfigPath(entry.key), parameter=True)
+            found += classifier.check_value(entry, top_level=True, path=ConfigPath(entry.key), parameter=hashed)
         else:
             found += classifier.check_entries(TracedDict((entry,), True))
     return found

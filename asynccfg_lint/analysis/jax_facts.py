@@ -66,6 +66,10 @@ class SinkSpec:
             the attribute name (``knobs.level``: ``"level"``, a VALUE under ``key``), or
             :data:`NAMED_TUPLE_FIELDS` / :data:`DATACLASS_FIELDS` (``knobs._asdict()``,
             ``dataclasses.asdict(knobs)`` as the config or spread into it: a CONFIG of its fields).
+        bind_keyword: the argument becomes a keyword of a primitive's ``bind`` (a jaxpr equation
+            parameter, which JAX hashes): a public ``*_start`` function's argument, and a wrapper's
+            parameter passed on to a ``bind`` (also through further wrappers). A value that only
+            reaches a config (``functools.partial(rule, groups=[0, 1])``) is never hashed.
     """
 
     qualnames: frozenset[str]
@@ -78,6 +82,7 @@ class SinkSpec:
     used_at: str | None = None
     used_param: str | None = None
     read: str | None = None
+    bind_keyword: bool = False
 
     @property
     def short_names(self) -> frozenset[str]:
@@ -106,6 +111,7 @@ BUILTIN_SINKS: tuple[SinkSpec, ...] = (
         position=None,
         kind=SinkKind.VALUE,
         key="tiled",
+        bind_keyword=True,  # psum_scatter_start binds it (reduce_scatter_start_p) before the rule copies it
     ),
 )
 

@@ -333,14 +333,16 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
                 if spec.position == 0:  # the first parameter is the lowering context
                     continue
                 if forwarding is None:
-                    found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule))
+                    found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,
+                                      bind_keyword=True))
                 elif spec.kind is SinkKind.KEYWORDS:  # lambda ctx, x, **kw: rule(ctx, x, **kw)
                     if forwarding.rest:
                         found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,
-                                          named=spec.named | forwarding.named))
+                                          named=spec.named | forwarding.named, bind_keyword=True))
                 elif (keyword := forwarding.keyword_for(spec.param, spec.position)) is not None:
                     found.add(replace(spec, qualnames=binds, param=keyword, position=None, wrapper_module=module,
-                                      used_at=rule, used_param=spec.param if keyword != spec.param else None))
+                                      used_at=rule, used_param=spec.param if keyword != spec.param else None,
+                                      bind_keyword=True))
     return found
 
 

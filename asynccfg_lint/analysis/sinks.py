@@ -41,19 +41,20 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
     """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``.
 
     For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
-    does a ``prim.bind(x, **params)`` call for a keyword it does not name.
+    does a call spreading ``**params`` for a keyword it does not name: ``prim.bind(x, **params)``,
+    and ``start(x, **params)`` of a wrapper whose parameter is a value sink (the keyword may be in
+    ``params``; a wrapper of such a wrapper passes it on, to any depth).
     """
     if spec.kind in (SinkKind.KEYWORDS, SinkKind.PARAMETERS):
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
             return arg.value
-    if spec.used_at is not None and any(arg.star == "**" for arg in call.args):
+    spread = any(arg.star == "**" for arg in call.args)
+    if spec.used_at is not None and spread:
         return call  # prim.bind(x, **params): the keyword may be in `params`
-    if spec.position is None:
-        return None
-    index = spec.position - shift
-    if index < 0:
+    index = spec.position - shift if spec.position is not None else None
+    if index is not None and index < 0:
         return None
     positional = []
     for arg in call.args:
@@ -62,7 +63,9 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
         if arg.star:  # *args: positions after it are unknown
             break
         positional.append(arg.value)
-    return positional[index] if index < len(positional) else None
+    if index is not None and index < len(positional):
+        return positional[index]
+    return call if spread and spec.kind is SinkKind.VALUE else None
 
 
 class SinkFinder:

@@ -62,11 +62,13 @@ def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
     return None
 
 
-def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None) -> set[SinkSpec]:
+def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None,
+          bind_keyword: bool = False) -> set[SinkSpec]:
     """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
 
     ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
-    :func:`~asynccfg_lint.analysis.functions.keyword_read`), passed by keyword only.
+    :func:`~asynccfg_lint.analysis.functions.keyword_read`), passed by keyword only. ``bind_keyword``:
+    the parameter is passed on to a primitive's ``bind`` (:attr:`SinkSpec.bind_keyword`).
     """
     qualname = summarised_name(parsed, function)
     if qualname is None:
@@ -79,7 +81,7 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
         kind = SinkKind.KEYWORDS  # the call's extra keywords are the config's entries
         named = frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
     return {SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
-                     key=key, wrapper_module=parsed.name.name, named=named)}
+                     key=key, wrapper_module=parsed.name.name, named=named, bind_keyword=bind_keyword)}
 
 
 def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) -> str | None:
@@ -128,10 +130,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     uses = _SINK_USES.of(parsed)
     tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
 
-    def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode) -> None:
+    def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode,
+            bind_keyword: bool = False) -> None:
         if param is None:
             return
-        specs = _spec(parsed, function, param, kind, key)
+        specs = _spec(parsed, function, param, kind, key, bind_keyword)
         for spec in specs:
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
@@ -152,11 +155,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             reaching.add(name)
         if call.spec.kind is SinkKind.VALUE:
             param = parameter_of(parsed, call.argument, function)
-            if param is None and call.argument is call.call:  # `prim.bind(x, **params)` in `def f(x, **params)`
+            if param is None and call.argument is call.call:  # `prim.bind(x, **params)`, `start(x, **params)` in `def f(x, **params)`
                 param = _forwarded_keyword(function, call.call, call.spec.param)
             if param is None:  # `wrapper(ctx, x, params["k"])`
                 param = keyword_read(parsed, call.argument, function)
-            add(function, param, SinkKind.VALUE, call.spec.key, call.argument)
+            add(function, param, SinkKind.VALUE, call.spec.key, call.argument, call.spec.bind_keyword)
             continue
         param = parameter_of(parsed, call.argument, function)
         traced = traced_config(tracer, call)

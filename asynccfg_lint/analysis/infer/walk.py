@@ -561,27 +561,9 @@ class InferenceWalk:
             return found
         attr = expr.attr.value
         if attr in ("value", "name"):
-            base = self.origins(expr.value, depth + 1)
-            if base and all(o.inferred.member_value is not None or o.inferred.type is not None and o.inferred.type.name.startswith(("enum", "Enum")) for o in base):
-                if attr == "name":
-                    return self._one(expr, Inferred(T.STR))
-                result: list[Origin] = []
-                for origin in base:
-                    if origin.inferred.member_value is not None and origin.home is not None:
-                        peer = self._peer(origin.home)
-                        result.extend(self._arrived(o, origin.home, expr)
-                                      for o in peer.origins(origin.inferred.member_value, depth + 1))
-                    elif origin.inferred.member_value is not None:
-                        result.extend(self.origins(origin.inferred.member_value, depth + 1))
-                    elif origin.inferred.cls is not None and origin.home is None:  # some member: any member's value
-                        members = [v for name, v in class_assignments(origin.inferred.cls)
-                                   if v is not None and not (name.startswith("_") and name.endswith("_"))]
-                        result.extend(o for v in members for o in self.origins(v, depth + 1))
-                        if not members:
-                            result.append(Origin(expr, UNKNOWN))
-                    else:
-                        result.append(Origin(expr, UNKNOWN))
-                return result
+            of_member = self.enum_attribute(expr, attr, self.origins(expr.value, depth + 1), depth)
+            if of_member is not None:
+                return of_member
         modelled = self._member(expr, expr.value, ATTRIBUTE, attr, depth)
         if modelled is not None:  # ctx.avals_in, aval.dtype, mesh.device_ids, p.parent
             return modelled
@@ -594,6 +576,32 @@ class InferenceWalk:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def enum_attribute(self, expr: cst.CSTNode, attr: str, base: list[Origin], depth: int) -> list[Origin] | None:
+        """``.value`` or ``.name`` (``attr``) of a value whose origins are ``base``, when each is an enum
+        member; ``expr`` stands for what has no place of its own. ``None`` when some is not one."""
+        if not base or not all(o.inferred.member_value is not None or o.inferred.type is not None
+                               and o.inferred.type.name.startswith(("enum", "Enum")) for o in base):
+            return None
+        if attr == "name":
+            return self._one(expr, Inferred(T.STR))
+        result: list[Origin] = []
+        for origin in base:
+            if origin.inferred.member_value is not None and origin.home is not None:
+                peer = self._peer(origin.home)
+                result.extend(self._arrived(o, origin.home, expr)
+                              for o in peer.origins(origin.inferred.member_value, depth + 1))
+            elif origin.inferred.member_value is not None:
+                result.extend(self.origins(origin.inferred.member_value, depth + 1))
+            elif origin.inferred.cls is not None and origin.home is None:  # some member: any member's value
+                members = [v for name, v in class_assignments(origin.inferred.cls)
+                           if v is not None and not (name.startswith("_") and name.endswith("_"))]
+                result.extend(o for v in members for o in self.origins(v, depth + 1))
+                if not members:
+                    result.append(Origin(expr, UNKNOWN))
+            else:
+                result.append(Origin(expr, UNKNOWN))
+        return result
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
         index = expr.slice[0].slice if len(expr.slice) == 1 else None
