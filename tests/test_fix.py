@@ -60,7 +60,7 @@ def test_summary_and_exit_code_of_a_fix_that_leaves_nothing(tmp_path):
     shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", tmp_path / "m.py")
     result = run_fix("m.py", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "")
-    assert result.stderr == "1 file scanned, 1 file changed, 13 fixes applied, 0 findings left\n"
+    assert result.stderr == "1 file scanned, 1 file changed, 17 fixes applied, 0 findings left\n"
 
 
 def test_exit_non_zero_on_fix(tmp_path):
@@ -253,7 +253,7 @@ def test_parallel_run_over_a_tree(tmp_path):
     assert result.stderr == (
         "./pkg1/withheld_flag.py: 1 fix left out (22:12 ACC101): the fixed source does not re-check clean "
         "at the fixed sites: findings disappeared\n"
-        "7 files scanned, 5 files changed, 46 fixes applied, 12 findings left\n")
+        "7 files scanned, 5 files changed, 50 fixes applied, 12 findings left\n")
 
 
 def test_fix_data_of_diagnostics():
@@ -322,3 +322,28 @@ def test_the_codemod_sees_wrappers_of_sibling_modules(tmp_path):
     assert lowering.read_text() == before.replace("send_tiled(ctx, x, np.bool_(True))",
                                                   "send_tiled(ctx, x, bool(np.bool_(True)))")
     assert " - Transformed 1 files successfully." in result.stderr
+
+
+#: the trial's minimal repro (/work/coord/trial5/min/fixq/fq.py): keys of a numpy int and of a numpy range
+RANGE_KEYS = (
+    "import numpy as np\nfrom jax._src.lax import parallel\n\n\ndef rule(ctx, x):\n"
+    '  cfg = {"slots": {np.int64(1): 2.0}, "slots2": {i: 1.0 for i in np.arange(3)}}\n'
+    '  return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)\n'
+)
+
+
+def test_keys_from_a_numpy_range_get_the_int_fix(tmp_path):
+    (tmp_path / "fq.py").write_text(RANGE_KEYS, encoding="utf-8")
+    key_error = ("which json cannot use as a key: lowering raises TypeError (keys must be str, int, float, bool "
+                 "or None); use int(k)")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "fq.py", cwd=tmp_path)
+    reported = [(d["line"], d["column"], d["code"], d["message"], d["fix"]["safety"], d["fix"]["replacement"])
+                for d in json.loads(checked.stdout)]
+    assert reported == [  # expect: both keys, the same safe fix
+        (6, 20, "ACC102", f'key of the dict under key "slots" is numpy.int64, {key_error}', "safe", "int(np.int64(1))"),
+        (6, 50, "ACC102", f'key of the dict under key "slots2" is numpy.int64, {key_error}', "safe", "int(i)"),
+    ]
+    fixed = run_fix("--no-cache", "fq.py", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stderr) == (0, "1 file scanned, 1 file changed, 2 fixes applied, 0 findings left\n")
+    assert (tmp_path / "fq.py").read_text(encoding="utf-8") == RANGE_KEYS.replace(
+        "{np.int64(1): 2.0}", "{int(np.int64(1)): 2.0}").replace("{i: 1.0 for", "{int(i): 1.0 for")

@@ -62,6 +62,8 @@ class ArrayInference:
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
+                elif item is None:
+                    item = _integer_dtype(name)
                 objects = objects or name in ("builtins.object", "object", "O")
         # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
         # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
@@ -73,6 +75,9 @@ class ArrayInference:
             if dtype is None and ndim is not None:
                 item = self._item_type(elements, depth)
         elif func in ("arange", "linspace", "logspace", "geomspace"):
+            if item is None and dtype is None and func == "arange" and self._python_ints(
+                    [*positional, *(v for k, v in keywords.items() if k in ("start", "stop", "step"))], depth):
+                item = INT64  # np.arange(3), np.arange(1, 7, 2)
             ndim, item = 1, item or (T.NUMPY_NUMBER if dtype is None else None)
         elif func in ("zeros", "ones", "empty") and positional:
             ndim = _shape_ndim(positional[0])
@@ -132,9 +137,19 @@ class ArrayInference:
             return None
         if all(t.json is T.JsonKind.BOOL or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_BOOL
+        if self._python_ints(list(elements), depth, bools=True):
+            return INT64  # np.array([1, 2]), np.array([True, 2])
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_NUMBER
         return None
+
+    def _python_ints(self, exprs: list[cst.BaseExpression], depth: int, bools: bool = False) -> bool:
+        """True when every one of ``exprs`` (at least one) is a Python ``int`` within int64 (with ``bools``,
+        or a Python ``bool``, at least one being an int): what numpy stores as ``int64``."""
+        types = [(o.inferred.type, o.inferred.beyond_int64) for e in exprs for o in self.origins(e, depth + 1)]
+        ints = [t is not None and t.name == T.INT.name and t.json is T.JsonKind.NUMBER and not beyond for t, beyond in types]
+        plain_bools = [t is not None and bools and t.name == T.BOOL.name and t.json is T.JsonKind.BOOL for t, _ in types]
+        return any(ints) and all(i or b for i, b in zip(ints, plain_bools))
 
     def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> Inferred:
@@ -223,6 +238,19 @@ class ArrayInference:
             if scalar is not None and scalar.name in T.SCALAR_FIXES:  # a Python literal's kind fixes the dtype
                 return T.SCALAR_FIXES[scalar.name]
         return T.TOLIST_FIX
+
+
+#: the element type numpy gives arrays of Python ints (``np.arange(3)``, ``np.array([1, 2])``; numpy 2.5.5)
+INT64 = T.NUMPY_INT.named("numpy.int64")
+
+
+def _integer_dtype(name: str) -> T.PyType | None:
+    """The numpy integer type of the ``dtype=`` ``name`` (a qualified name or a string: ``numpy.int32``,
+    ``"int16"``, ``builtins.int`` for ``int64``), else ``None``."""
+    if name == "builtins.int":
+        return INT64
+    pytype = T.CALL_RESULTS.get(name if name.startswith("numpy.") else f"numpy.{name}")
+    return pytype if pytype is not None and pytype.key_fix is T.INT_FIX else None
 
 
 def reshaped(receiver: Inferred, method: str) -> Inferred:
