@@ -6,10 +6,12 @@ Each ``name.py`` there is fixed into exactly ``name.fixed.py`` (options from a f
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.diagnostics import Fix
 from tests.expectations import FIXTURES, fixture_options
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_program
+from tests.oracle.driver import CLEAN
+from tests.oracle.programs import program_cases, run_programs
 
 FIX_FIXTURES = FIXTURES / "fix"
 INPUTS = sorted(p for p in FIX_FIXTURES.glob("*.py") if not p.name.endswith(".fixed.py"))
@@ -347,3 +351,74 @@ def test_keys_from_a_numpy_range_get_the_int_fix(tmp_path):
     assert (fixed.returncode, fixed.stderr) == (0, "1 file scanned, 1 file changed, 2 fixes applied, 0 findings left\n")
     assert (tmp_path / "fq.py").read_text(encoding="utf-8") == RANGE_KEYS.replace(
         "{np.int64(1): 2.0}", "{int(np.int64(1)): 2.0}").replace("{i: 1.0 for", "{int(i): 1.0 for")
+
+
+#: a package whose registered lowering rule takes its config values from another module's constants
+CONSTANTS_MODULE = 'import numpy as np\n\nTAG = b"ring"\nFUSED = np.bool_(True)\nGROUPS = {0, 1}\nLABELS = [b"a"]\n'
+RING_MODULE = '''\
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax import parallel
+
+from . import consts
+from .consts import TAG
+
+
+def _future(x, **params):
+    return core.AbstractFuture(x, parallel.ppermute_done_p.bind)
+
+
+ring_start_p = core.Primitive("ring_start")
+ring_start_p.def_abstract_eval(_future)
+
+
+def _ring_lowering(ctx, x):
+    cfg = {"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS}
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+mlir.register_lowering(ring_start_p, _ring_lowering)
+
+
+def case_ring(x):  # oracle: ACC101
+    return ring_start_p.bind(x).done()
+
+
+def _labels_lowering(ctx, x):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"labels": consts.LABELS})
+'''
+
+
+def test_values_of_another_modules_constants_are_fixed_at_their_use(tmp_path):
+    """A constant of another module reaching the config as it is gets its fix at the checked file's
+    use of the name (``TAG.decode()``), as a same-module constant read elsewhere does; the constant's
+    module stays untouched, and an element of such a constant (``LABELS[0]``) has no fix. Real JAX
+    then lowers and compiles the fixed program, which raised before."""
+    package = tmp_path / "xring"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "consts.py").write_text(CONSTANTS_MODULE, encoding="utf-8")
+    (package / "ring.py").write_text(RING_MODULE, encoding="utf-8")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "xring/ring.py", cwd=tmp_path)
+    reported = [(d["line"], d["column"], d["code"], d["message"].split("; ")[-1], d["fix"] and d["fix"]["replacement"])
+                for d in json.loads(checked.stdout)]
+    assert reported == [  # expect: each fix at the use, none for the element of LABELS
+        (18, 19, "ACC101", "use x.decode() (written at xring/consts.py:3)", "TAG.decode()"),
+        (18, 33, "ACC101", "use bool(...) (written at xring/consts.py:4)", "bool(consts.FUSED)"),
+        (18, 57, "ACC101", "use sorted(...) or list(...) (written at xring/consts.py:5)", "sorted(consts.GROUPS)"),
+        (30, 98, "ACC101", "use x.decode() (written at xring/consts.py:6)", None),
+    ]
+    fixed = run_fix("--no-cache", "--unsafe-fixes", "xring", cwd=tmp_path)
+    assert fixed.stderr == "3 files scanned, 1 file changed, 3 fixes applied, 1 finding left\n"
+    assert (package / "consts.py").read_text(encoding="utf-8") == CONSTANTS_MODULE
+    assert (package / "ring.py").read_text(encoding="utf-8") == RING_MODULE.replace(
+        '{"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS}',
+        '{"tag": TAG.decode(), "fused": bool(consts.FUSED), "groups": sorted(consts.GROUPS)}')
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    (tmp_path / "before" / "xring").mkdir(parents=True)
+    for name, text in (("__init__.py", ""), ("consts.py", CONSTANTS_MODULE), ("ring.py", RING_MODULE)):
+        (tmp_path / "before" / "xring" / name).write_text(text, encoding="utf-8")
+    for root, verdict in ((tmp_path / "before", "ACC101"), (tmp_path, CLEAN)):
+        cases = program_cases(root / "xring" / "ring.py", "xring.ring")
+        assert {c.id: run_programs([str(root)], cases)[c.id].verdict for c in cases} == {"xring.ring.case_ring": verdict}
