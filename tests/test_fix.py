@@ -283,12 +283,41 @@ def test_libcst_codemod_command_applies_the_same_fixes(tmp_path):
     assert " - Transformed 1 files successfully." in result.stderr
 
 
-def run_program_module(module: str, *args: str, cwd):
-    """Run ``python -m MODULE ARGS`` in ``cwd``."""
+def run_program_module(module: str, *args: str, cwd, env: dict[str, str] | None = None):
+    """Run ``python -m MODULE ARGS`` in ``cwd`` (``env``: the whole environment, default this one's)."""
     import subprocess
-    import sys
 
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if not p.is_dir()}
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["from the package folder", "from its parent"])
+def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
+    """The codemod keeps no result cache (none in the package folder, the working directory or the
+    project root, whatever ``ASYNCCFG_LINT_CACHE_DIR`` says): after the real libcst tool the tree holds
+    the user's files alone, those it did not fix byte for byte, the fixed ones as ``fix`` writes them."""
+    package = tmp_path / "work" / "extpkg"
+    shutil.copytree(FIXTURES / "programs" / "extpkg", package)
+    (tmp_path / "work" / "pyproject.toml").write_text('[project]\nname = "ext"\n', encoding="utf-8")
+    shutil.copytree(tmp_path / "work", tmp_path / "by_fix")
+    before = _tree(tmp_path / "work")
+    environment = {k: v for k, v in os.environ.items() if k != "ASYNCCFG_LINT_CACHE_DIR"}
+    result = run_program_module("libcst.tool", "codemod", "-x", "--no-format", "asynccfg_lint.codemod.FixAsyncConfigCommand",
+                                "--unsafe-fixes", "." if inside else "extpkg", cwd=package if inside else package.parent,
+                                env=environment)
+    assert result.returncode == 0, result.stderr
+    fixed = run_fix("--no-cache", "--unsafe-fixes", "extpkg", cwd=tmp_path / "by_fix")
+    assert fixed.returncode == 1, fixed.stderr  # some findings have no fix
+    after, expected = _tree(tmp_path / "work"), _tree(tmp_path / "by_fix")
+    assert sorted(after) == sorted(before)  # expect: no cache folder, no __pycache__, nothing else
+    changed = sorted(name for name in after if after[name] != before[name])
+    assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/gather.py", "extpkg/held.py", "extpkg/tuned.py"]
+    assert after == expected
+    assert f" - Transformed {len(changed)} files successfully." in result.stderr
 
 
 def test_a_symlink_stays_a_symlink_and_its_target_is_fixed(tmp_path):
@@ -354,7 +383,24 @@ def test_keys_from_a_numpy_range_get_the_int_fix(tmp_path):
 
 
 #: a package whose registered lowering rule takes its config values from another module's constants
-CONSTANTS_MODULE = 'import numpy as np\n\nTAG = b"ring"\nFUSED = np.bool_(True)\nGROUPS = {0, 1}\nLABELS = [b"a"]\n'
+CONSTANTS_MODULE = """\
+import enum
+
+import numpy as np
+
+
+class Mode(enum.Enum):
+    SLOW = "slow"
+
+
+TAG = b"ring"
+FUSED = np.bool_(True)
+GROUPS = {0, 1}
+MODE = Mode.SLOW
+LABELS = [b"a"]
+for LANE in (1, Mode.SLOW):  # after the loop LANE may be either
+    pass
+"""
 RING_MODULE = '''\
 from jax._src import core
 from jax._src.interpreters import mlir
@@ -373,7 +419,7 @@ ring_start_p.def_abstract_eval(_future)
 
 
 def _ring_lowering(ctx, x):
-    cfg = {"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS}
+    cfg = {"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS, "mode": consts.MODE}
     return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
 
 
@@ -386,6 +432,10 @@ def case_ring(x):  # oracle: ACC101
 
 def _labels_lowering(ctx, x):
     return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"labels": consts.LABELS})
+
+
+def _lane_lowering(ctx, x):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"lane": consts.LANE})
 '''
 
 
@@ -402,18 +452,20 @@ def test_values_of_another_modules_constants_are_fixed_at_their_use(tmp_path):
     checked = run_program("check", "--no-cache", "--output-format", "json", "xring/ring.py", cwd=tmp_path)
     reported = [(d["line"], d["column"], d["code"], d["message"].split("; ")[-1], d["fix"] and d["fix"]["replacement"])
                 for d in json.loads(checked.stdout)]
-    assert reported == [  # expect: each fix at the use, none for the element of LABELS
-        (18, 19, "ACC101", "use x.decode() (written at xring/consts.py:3)", "TAG.decode()"),
-        (18, 33, "ACC101", "use bool(...) (written at xring/consts.py:4)", "bool(consts.FUSED)"),
-        (18, 57, "ACC101", "use sorted(...) or list(...) (written at xring/consts.py:5)", "sorted(consts.GROUPS)"),
-        (30, 98, "ACC101", "use x.decode() (written at xring/consts.py:6)", None),
+    assert reported == [  # expect: each fix at the use, none for the element of LABELS nor for LANE
+        (18, 19, "ACC101", "use x.decode() (written at xring/consts.py:10)", "TAG.decode()"),
+        (18, 33, "ACC101", "use bool(...) (written at xring/consts.py:11)", "bool(consts.FUSED)"),
+        (18, 57, "ACC101", "use sorted(...) or list(...) (written at xring/consts.py:12)", "sorted(consts.GROUPS)"),
+        (18, 80, "ACC101", "use x.value (or x.name) (written at xring/consts.py:13)", "consts.MODE.value"),
+        (30, 98, "ACC101", "use x.decode() (written at xring/consts.py:14)", None),
+        (34, 96, "ACC101", "use x.value (or x.name) (written at xring/consts.py:15)", None),
     ]
     fixed = run_fix("--no-cache", "--unsafe-fixes", "xring", cwd=tmp_path)
-    assert fixed.stderr == "3 files scanned, 1 file changed, 3 fixes applied, 1 finding left\n"
+    assert fixed.stderr == "3 files scanned, 1 file changed, 4 fixes applied, 2 findings left\n"
     assert (package / "consts.py").read_text(encoding="utf-8") == CONSTANTS_MODULE
     assert (package / "ring.py").read_text(encoding="utf-8") == RING_MODULE.replace(
-        '{"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS}',
-        '{"tag": TAG.decode(), "fused": bool(consts.FUSED), "groups": sorted(consts.GROUPS)}')
+        '{"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS, "mode": consts.MODE}',
+        '{"tag": TAG.decode(), "fused": bool(consts.FUSED), "groups": sorted(consts.GROUPS), "mode": consts.MODE.value}')
     if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
         pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
     (tmp_path / "before" / "xring").mkdir(parents=True)

@@ -134,7 +134,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                    source: cst.CSTNode | None = None) -> list[Finding]:
         """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written.
 
-        A finding about ``source`` itself (the whole value ``via`` stands for: ``TAG`` of ``from .consts
+        A finding about ``source`` itself (the whole value ``via`` stands for, and all it may be: ``TAG`` of ``from .consts
         import TAG``, ``consts.TAG``, a call returning it) keeps its fix, which then goes to ``via``
         (``TAG.decode()``): the value's own module and its other readers are not rewritten, as a module
         constant read elsewhere is fixed at the config's use of its name. Any other finding (a part of
@@ -283,7 +283,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         if origin.home is not None and origin.source is not None:  # written in another module
             local = Origin(origin.source, origin.inferred)
             found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level)
-            return self._relocated(found, origin.home, origin.node, origin.source)
+            # the fix goes to origin.node only when that is all the expression may be (not so for a
+            # loop variable of another module that holds each element: `.value` of its 1 would raise)
+            whole = origin.source if len(self.origins(origin.node, depth + 1)) == 1 else None
+            return self._relocated(found, origin.home, origin.node, whole)
         inferred, node = origin.inferred, origin.node
         pytype = inferred.type
         if pytype is None:

@@ -47,7 +47,7 @@ from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex
-from asynccfg_lint.run.project import package_project, package_root
+from asynccfg_lint.run.project import package_project, package_root, package_sinks
 from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
 from asynccfg_lint.run.selection import Selection
 from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
@@ -164,14 +164,10 @@ class AsyncCfgChecker:
         (``Project.sinks``); a file that calls none of them is not parsed.
         """
         text = "".join(self.lines)
-        sinks = tuple(self.sinks)
-        root = package_root(self.filename)
-        project = package_project(root, os.environ.get(CACHE_DIR_ENV)) if root is not None else None
-        if project is not None:
-            sinks = project.sinks(sinks, text)
+        sinks, project, root = package_sinks(self.filename, self.sinks, text, os.environ.get(CACHE_DIR_ENV))
         if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
-        if project is not None and text == _disk_text(self.filename):
+        if project is not None and root is not None and text == _disk_text(self.filename):
             path = os.path.abspath(self.filename)
             named = _NAMED.get(root, frozenset())
             outcomes = package_analysis(root, tuple(self.sinks), self.sanitizers,
