@@ -155,7 +155,8 @@ class AsyncCfgChecker:
         for diagnostic in diagnostics:
             if diagnostic.code == "ACC001" and diagnostic.message.startswith(PYTHON_REJECTS):
                 continue  # flake8's E999
-            yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
+            message = diagnostic.placed_like(self.filename).message  # the package is analysed under absolute paths
+            yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {message}", type(self)
 
     def _diagnostics(self) -> Sequence[Diagnostic]:
         """The file's diagnostics: from its package's analysis when flake8's text is the file on disk.
