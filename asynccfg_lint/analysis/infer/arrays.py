@@ -63,7 +63,7 @@ class ArrayInference:
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
                 elif item is None:
-                    item = _integer_dtype(name)
+                    item = _number_dtype(name)
                 objects = objects or name in ("builtins.object", "object", "O")
         # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
         # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
@@ -75,13 +75,18 @@ class ArrayInference:
             if dtype is None and ndim is not None:
                 item = self._item_type(elements, depth)
         elif func in ("arange", "linspace", "logspace", "geomspace"):
-            if item is None and dtype is None and func == "arange" and self._python_ints(
-                    [*positional, *(v for k, v in keywords.items() if k in ("start", "stop", "step"))], depth):
-                item = INT64  # np.arange(3), np.arange(1, 7, 2)
+            if item is None and dtype is None:
+                # np.arange(3) holds int64s, np.arange(0, 1, 0.5) float64s; linspace & co float64s of
+                # Python numbers (numpy 2.5.5: np.linspace(np.float32(0), ...) is float32)
+                ends = ("start", "stop", "step") if func == "arange" else ("start", "stop")
+                kind = self._python_number_kind(
+                    [*positional[:len(ends)], *(v for k, v in keywords.items() if k in ends)], depth)
+                item = (INT64 if kind == "int" else T.NUMPY_FLOAT64) if func == "arange" and kind else \
+                    T.NUMPY_FLOAT64 if kind else None
             ndim, item = 1, item or (T.NUMPY_NUMBER if dtype is None else None)
         elif func in ("zeros", "ones", "empty") and positional:
             ndim = _shape_ndim(positional[0])
-            item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
+            item = item or (T.NUMPY_FLOAT64 if dtype is None else None)  # float64 by default (numpy 2.5.5)
         if not objects:
             elements = self._held_as_themselves(elements, depth)
         return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
@@ -137,19 +142,28 @@ class ArrayInference:
             return None
         if all(t.json is T.JsonKind.BOOL or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_BOOL
-        if self._python_ints(list(elements), depth, bools=True):
-            return INT64  # np.array([1, 2]), np.array([True, 2])
+        kind = self._python_number_kind(list(elements), depth, bools=True)
+        if kind is not None:  # np.array([1, 2]), np.array([True, 2]): int64; np.array([1, 2.5]): float64
+            return INT64 if kind == "int" else T.NUMPY_FLOAT64
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_NUMBER
         return None
 
-    def _python_ints(self, exprs: list[cst.BaseExpression], depth: int, bools: bool = False) -> bool:
-        """True when every one of ``exprs`` (at least one) is a Python ``int`` within int64 (with ``bools``,
-        or a Python ``bool``, at least one being an int): what numpy stores as ``int64``."""
-        types = [(o.inferred.type, o.inferred.beyond_int64) for e in exprs for o in self.origins(e, depth + 1)]
-        ints = [t is not None and t.name == T.INT.name and t.json is T.JsonKind.NUMBER and not beyond for t, beyond in types]
-        plain_bools = [t is not None and bools and t.name == T.BOOL.name and t.json is T.JsonKind.BOOL for t, _ in types]
-        return any(ints) and all(i or b for i, b in zip(ints, plain_bools))
+    def _python_number_kind(self, exprs: list[cst.BaseExpression], depth: int, bools: bool = False) -> str | None:
+        """``"int"`` when every one of ``exprs`` (at least one) is a Python ``int`` within int64 (with
+        ``bools``, or a Python ``bool``), ``"float"`` when they are such ints and Python floats, at
+        least one a float: what numpy stores as ``int64`` or ``float64``. ``None`` otherwise."""
+        kinds = set()
+        for origin in (o for e in exprs for o in self.origins(e, depth + 1)):
+            pytype = origin.inferred.type
+            number = pytype is not None and pytype.json is T.JsonKind.NUMBER
+            if number and pytype.name == T.INT.name and not origin.inferred.beyond_int64:
+                kinds.add("int")
+            elif number and pytype.name == T.FLOAT.name:
+                kinds.add("float")
+            elif not (bools and pytype is not None and pytype.json is T.JsonKind.BOOL and pytype.name == T.BOOL.name):
+                return None
+        return "float" if "float" in kinds else "int" if kinds else None
 
     def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> Inferred:
@@ -244,13 +258,16 @@ class ArrayInference:
 INT64 = T.NUMPY_INT.named("numpy.int64")
 
 
-def _integer_dtype(name: str) -> T.PyType | None:
-    """The numpy integer type of the ``dtype=`` ``name`` (a qualified name or a string: ``numpy.int32``,
-    ``"int16"``, ``builtins.int`` for ``int64``), else ``None``."""
+def _number_dtype(name: str) -> T.PyType | None:
+    """The numpy number type of the ``dtype=`` ``name`` (a qualified name or a string: ``numpy.int32``,
+    ``"int16"``, ``builtins.int`` for ``int64``, ``numpy.float32``, ``builtins.float`` for ``float64``),
+    else ``None``."""
     if name == "builtins.int":
         return INT64
+    if name == "builtins.float":
+        return T.NUMPY_FLOAT64
     pytype = T.CALL_RESULTS.get(name if name.startswith("numpy.") else f"numpy.{name}")
-    return pytype if pytype is not None and pytype.key_fix is T.INT_FIX else None
+    return pytype if pytype is not None and pytype.json is T.JsonKind.NUMBER and T.is_numpy_scalar(pytype) else None
 
 
 def reshaped(receiver: Inferred, method: str) -> Inferred:
