@@ -4,7 +4,8 @@
 the ``modules`` of ``.libcst.codemod.yaml``), or ``asynccfg_lint.codemod.FixAsyncConfigCommand``
 with libcst's default configuration. It applies the same fixes as ``asynccfg-lint fix``, through
 the same :func:`asynccfg_lint.fixing.fixer.fix_source` (one transform, then the re-check), and sees what
-``fix`` sees of a file's top-level package: the wrappers and builders of its other modules.
+``fix`` sees of a file's top-level package: the wrappers and builders of its other modules. It keeps
+no result cache (it runs over the user's tree, and leaves nothing there but its edits).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from asynccfg_lint.run.boundary import internal_error, is_internal_error
 from asynccfg_lint.fixing.fixer import FixOptions, SourceFix, fix_source
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
-from asynccfg_lint.run.project import package_project, package_root
+from asynccfg_lint.run.project import package_sinks
 
 
 class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
@@ -85,9 +86,7 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
                 source = handle.read()
         except OSError:  # not a file on disk (the tool reads stdin as "-")
             source = tree.bytes
-        root = package_root(filename)
-        sinks, modules = BUILTIN_SINKS, None
-        if root is not None:
-            project = package_project(root)
-            sinks, modules = project.sinks(BUILTIN_SINKS), project
-        return fix_source(source, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), modules)
+        # no result cache: the tool runs over the user's tree, and the CLI's default place for one is
+        # the project root or the working directory, which may be the package folder itself
+        sinks, project, _ = package_sinks(filename, BUILTIN_SINKS, source, cache_dir=None)
+        return fix_source(source, filename, FixOptions(unsafe=self.unsafe_fixes, write=False, sinks=sinks), project)

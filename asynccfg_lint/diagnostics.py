@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
@@ -76,6 +77,24 @@ class Diagnostic:
         (where a value of another module is written) and ``(used at path:line)`` (where a registered
         lowering rule puts a ``bind`` argument into its config), in the message's order; 1-based lines."""
         return [(match["role"], match["path"], int(match["line"])) for match in _RELATED.finditer(self.message)]
+
+    def placed_like(self, path: str) -> Diagnostic:
+        """This diagnostic with the places its message names (:attr:`related`) in the form of ``path``:
+        absolute when ``path`` is absolute, else relative to the working directory (a place on another
+        drive stays absolute). The flake8 plugin gives them the form of the file flake8 names, whose
+        package it analyses under absolute paths; the language server the relative form.
+        """
+        def placed(match: re.Match[str]) -> str:
+            place = os.path.abspath(match["path"])
+            if not os.path.isabs(path):
+                try:
+                    place = os.path.relpath(place)
+                except ValueError:
+                    pass
+            return f" ({match['role']} at {place}:{match['line']})"
+
+        message = _RELATED.sub(placed, self.message)
+        return self if message == self.message else replace(self, message=message)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

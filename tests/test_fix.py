@@ -6,10 +6,12 @@ Each ``name.py`` there is fixed into exactly ``name.fixed.py`` (options from a f
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.diagnostics import Fix
 from tests.expectations import FIXTURES, fixture_options
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_program
+from tests.oracle.driver import CLEAN
+from tests.oracle.programs import program_cases, run_programs
 
 FIX_FIXTURES = FIXTURES / "fix"
 INPUTS = sorted(p for p in FIX_FIXTURES.glob("*.py") if not p.name.endswith(".fixed.py"))
@@ -60,7 +64,7 @@ def test_summary_and_exit_code_of_a_fix_that_leaves_nothing(tmp_path):
     shutil.copyfile(FIX_FIXTURES / "safe_scalars.py", tmp_path / "m.py")
     result = run_fix("m.py", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "")
-    assert result.stderr == "1 file scanned, 1 file changed, 13 fixes applied, 0 findings left\n"
+    assert result.stderr == "1 file scanned, 1 file changed, 17 fixes applied, 0 findings left\n"
 
 
 def test_exit_non_zero_on_fix(tmp_path):
@@ -253,7 +257,7 @@ def test_parallel_run_over_a_tree(tmp_path):
     assert result.stderr == (
         "./pkg1/withheld_flag.py: 1 fix left out (22:12 ACC101): the fixed source does not re-check clean "
         "at the fixed sites: findings disappeared\n"
-        "7 files scanned, 5 files changed, 46 fixes applied, 12 findings left\n")
+        "7 files scanned, 5 files changed, 50 fixes applied, 12 findings left\n")
 
 
 def test_fix_data_of_diagnostics():
@@ -279,12 +283,41 @@ def test_libcst_codemod_command_applies_the_same_fixes(tmp_path):
     assert " - Transformed 1 files successfully." in result.stderr
 
 
-def run_program_module(module: str, *args: str, cwd):
-    """Run ``python -m MODULE ARGS`` in ``cwd``."""
+def run_program_module(module: str, *args: str, cwd, env: dict[str, str] | None = None):
+    """Run ``python -m MODULE ARGS`` in ``cwd`` (``env``: the whole environment, default this one's)."""
     import subprocess
-    import sys
 
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if not p.is_dir()}
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["from the package folder", "from its parent"])
+def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
+    """The codemod keeps no result cache (none in the package folder, the working directory or the
+    project root, whatever ``ASYNCCFG_LINT_CACHE_DIR`` says): after the real libcst tool the tree holds
+    the user's files alone, those it did not fix byte for byte, the fixed ones as ``fix`` writes them."""
+    package = tmp_path / "work" / "extpkg"
+    shutil.copytree(FIXTURES / "programs" / "extpkg", package)
+    (tmp_path / "work" / "pyproject.toml").write_text('[project]\nname = "ext"\n', encoding="utf-8")
+    shutil.copytree(tmp_path / "work", tmp_path / "by_fix")
+    before = _tree(tmp_path / "work")
+    environment = {k: v for k, v in os.environ.items() if k != "ASYNCCFG_LINT_CACHE_DIR"}
+    result = run_program_module("libcst.tool", "codemod", "-x", "--no-format", "asynccfg_lint.codemod.FixAsyncConfigCommand",
+                                "--unsafe-fixes", "." if inside else "extpkg", cwd=package if inside else package.parent,
+                                env=environment)
+    assert result.returncode == 0, result.stderr
+    fixed = run_fix("--no-cache", "--unsafe-fixes", "extpkg", cwd=tmp_path / "by_fix")
+    assert fixed.returncode == 1, fixed.stderr  # some findings have no fix
+    after, expected = _tree(tmp_path / "work"), _tree(tmp_path / "by_fix")
+    assert sorted(after) == sorted(before)  # expect: no cache folder, no __pycache__, nothing else
+    changed = sorted(name for name in after if after[name] != before[name])
+    assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/gather.py", "extpkg/held.py", "extpkg/tuned.py"]
+    assert after == expected
+    assert f" - Transformed {len(changed)} files successfully." in result.stderr
 
 
 def test_a_symlink_stays_a_symlink_and_its_target_is_fixed(tmp_path):
@@ -322,3 +355,122 @@ def test_the_codemod_sees_wrappers_of_sibling_modules(tmp_path):
     assert lowering.read_text() == before.replace("send_tiled(ctx, x, np.bool_(True))",
                                                   "send_tiled(ctx, x, bool(np.bool_(True)))")
     assert " - Transformed 1 files successfully." in result.stderr
+
+
+#: the trial's minimal repro (/work/coord/trial5/min/fixq/fq.py): keys of a numpy int and of a numpy range
+RANGE_KEYS = (
+    "import numpy as np\nfrom jax._src.lax import parallel\n\n\ndef rule(ctx, x):\n"
+    '  cfg = {"slots": {np.int64(1): 2.0}, "slots2": {i: 1.0 for i in np.arange(3)}}\n'
+    '  return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)\n'
+)
+
+
+def test_keys_from_a_numpy_range_get_the_int_fix(tmp_path):
+    (tmp_path / "fq.py").write_text(RANGE_KEYS, encoding="utf-8")
+    key_error = ("which json cannot use as a key: lowering raises TypeError (keys must be str, int, float, bool "
+                 "or None); use int(k)")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "fq.py", cwd=tmp_path)
+    reported = [(d["line"], d["column"], d["code"], d["message"], d["fix"]["safety"], d["fix"]["replacement"])
+                for d in json.loads(checked.stdout)]
+    assert reported == [  # expect: both keys, the same safe fix
+        (6, 20, "ACC102", f'key of the dict under key "slots" is numpy.int64, {key_error}', "safe", "int(np.int64(1))"),
+        (6, 50, "ACC102", f'key of the dict under key "slots2" is numpy.int64, {key_error}', "safe", "int(i)"),
+    ]
+    fixed = run_fix("--no-cache", "fq.py", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stderr) == (0, "1 file scanned, 1 file changed, 2 fixes applied, 0 findings left\n")
+    assert (tmp_path / "fq.py").read_text(encoding="utf-8") == RANGE_KEYS.replace(
+        "{np.int64(1): 2.0}", "{int(np.int64(1)): 2.0}").replace("{i: 1.0 for", "{int(i): 1.0 for")
+
+
+#: a package whose registered lowering rule takes its config values from another module's constants
+CONSTANTS_MODULE = """\
+import enum
+
+import numpy as np
+
+
+class Mode(enum.Enum):
+    SLOW = "slow"
+
+
+TAG = b"ring"
+FUSED = np.bool_(True)
+GROUPS = {0, 1}
+MODE = Mode.SLOW
+LABELS = [b"a"]
+for LANE in (1, Mode.SLOW):  # after the loop LANE may be either
+    pass
+"""
+RING_MODULE = '''\
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax import parallel
+
+from . import consts
+from .consts import TAG
+
+
+def _future(x, **params):
+    return core.AbstractFuture(x, parallel.ppermute_done_p.bind)
+
+
+ring_start_p = core.Primitive("ring_start")
+ring_start_p.def_abstract_eval(_future)
+
+
+def _ring_lowering(ctx, x):
+    cfg = {"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS, "mode": consts.MODE}
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+mlir.register_lowering(ring_start_p, _ring_lowering)
+
+
+def case_ring(x):  # oracle: ACC101
+    return ring_start_p.bind(x).done()
+
+
+def _labels_lowering(ctx, x):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"labels": consts.LABELS})
+
+
+def _lane_lowering(ctx, x):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"lane": consts.LANE})
+'''
+
+
+def test_values_of_another_modules_constants_are_fixed_at_their_use(tmp_path):
+    """A constant of another module reaching the config as it is gets its fix at the checked file's
+    use of the name (``TAG.decode()``), as a same-module constant read elsewhere does; the constant's
+    module stays untouched, and an element of such a constant (``LABELS[0]``) has no fix. Real JAX
+    then lowers and compiles the fixed program, which raised before."""
+    package = tmp_path / "xring"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "consts.py").write_text(CONSTANTS_MODULE, encoding="utf-8")
+    (package / "ring.py").write_text(RING_MODULE, encoding="utf-8")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "xring/ring.py", cwd=tmp_path)
+    reported = [(d["line"], d["column"], d["code"], d["message"].split("; ")[-1], d["fix"] and d["fix"]["replacement"])
+                for d in json.loads(checked.stdout)]
+    assert reported == [  # expect: each fix at the use, none for the element of LABELS nor for LANE
+        (18, 19, "ACC101", "use x.decode() (written at xring/consts.py:10)", "TAG.decode()"),
+        (18, 33, "ACC101", "use bool(...) (written at xring/consts.py:11)", "bool(consts.FUSED)"),
+        (18, 57, "ACC101", "use sorted(...) or list(...) (written at xring/consts.py:12)", "sorted(consts.GROUPS)"),
+        (18, 80, "ACC101", "use x.value (or x.name) (written at xring/consts.py:13)", "consts.MODE.value"),
+        (30, 98, "ACC101", "use x.decode() (written at xring/consts.py:14)", None),
+        (34, 96, "ACC101", "use x.value (or x.name) (written at xring/consts.py:15)", None),
+    ]
+    fixed = run_fix("--no-cache", "--unsafe-fixes", "xring", cwd=tmp_path)
+    assert fixed.stderr == "3 files scanned, 1 file changed, 4 fixes applied, 2 findings left\n"
+    assert (package / "consts.py").read_text(encoding="utf-8") == CONSTANTS_MODULE
+    assert (package / "ring.py").read_text(encoding="utf-8") == RING_MODULE.replace(
+        '{"tag": TAG, "fused": consts.FUSED, "groups": consts.GROUPS, "mode": consts.MODE}',
+        '{"tag": TAG.decode(), "fused": bool(consts.FUSED), "groups": sorted(consts.GROUPS), "mode": consts.MODE.value}')
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    (tmp_path / "before" / "xring").mkdir(parents=True)
+    for name, text in (("__init__.py", ""), ("consts.py", CONSTANTS_MODULE), ("ring.py", RING_MODULE)):
+        (tmp_path / "before" / "xring" / name).write_text(text, encoding="utf-8")
+    for root, verdict in ((tmp_path / "before", "ACC101"), (tmp_path, CLEAN)):
+        cases = program_cases(root / "xring" / "ring.py", "xring.ring")
+        assert {c.id: run_programs([str(root)], cases)[c.id].verdict for c in cases} == {"xring.ring.case_ring": verdict}

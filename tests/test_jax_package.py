@@ -106,4 +106,4 @@ def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):
     assert all(p.read_bytes() == data for p, data in before.items())
     assert (tree / "fixtures" / "safe_scalars.py").read_bytes() == (fixtures / "safe_scalars.fixed.py").read_bytes()
     scanned = len(list(iter_python_files([str(tree)])))
-    assert result.stderr == f"{scanned} files scanned, 1 file changed, 13 fixes applied, 0 findings left\n"
+    assert result.stderr == f"{scanned} files scanned, 1 file changed, 17 fixes applied, 0 findings left\n"

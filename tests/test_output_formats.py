@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.rules.pages import GENERATED_NOTE, rule_page
 from asynccfg_lint.rules import RULES
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, parse_text, run_cli
@@ -228,3 +229,18 @@ def test_json_url_is_the_checked_out_page_or_null(monkeypatch, tmp_path):
     assert diagnostic_json(diagnostic)["url"] == (DOCS_RULES / "ACC101.md").as_uri()
     monkeypatch.setattr(rule_pages, "CHECKOUT_RULES_DIR", tmp_path)  # an installed wheel: no docs/ folder
     assert diagnostic_json(diagnostic)["url"] is None
+
+
+def test_places_named_in_a_message_take_the_form_asked_for(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    message = "value ... use x.value (written at pkg/cfgs.py:20) (used at pkg/rules.py:4)"
+    relative = Diagnostic("pkg/users.py", 17, 38, 17, 47, "ACC101", message)
+    absolute = relative.placed_like(str(tmp_path / "pkg" / "users.py"))
+    assert absolute.message == (f"value ... use x.value (written at {tmp_path}/pkg/cfgs.py:20) "
+                                f"(used at {tmp_path}/pkg/rules.py:4)")
+    assert absolute.related == [("written", f"{tmp_path}/pkg/cfgs.py", 20), ("used", f"{tmp_path}/pkg/rules.py", 4)]
+    assert absolute.placed_like("pkg/users.py") == relative
+    assert relative.placed_like("./pkg/users.py") is relative  # nothing to change: the same diagnostic
+    monkeypatch.chdir(tmp_path.parent)
+    assert absolute.placed_like("x.py").message == (f"value ... use x.value (written at {tmp_path.name}/pkg/cfgs.py:20) "
+                                                    f"(used at {tmp_path.name}/pkg/rules.py:4)")

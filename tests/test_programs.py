@@ -515,3 +515,40 @@ def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_
     [result] = sarif["runs"][0]["results"]
     assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
             for r in result["relatedLocations"]] == [("wpkg/rules.py", 11)]
+
+
+def test_places_in_messages_take_the_form_of_the_diagnostics_paths(tmp_path):
+    """``check /abs/extpkg``: each ``(used at ...)``/``(written at ...)`` path is absolute as the
+    diagnostic's own is, in the text, JSON, SARIF and flake8; a relative run keeps relative places,
+    flake8 started inside the package too (its analysis of the package runs under absolute paths)."""
+    package = tmp_path / "extpkg"
+    shutil.copytree(PACKAGE, package)
+    used = (f"{package}/api.py", 22, 46, "ACC101", "value for key \"schedule\" is enum.Enum member Schedule, which JAX "
+            "cannot serialize to JSON: lowering raises ValueError; use x.value (or x.name) "
+            f"(used at {package}/primitives.py:23)")
+    written_end = f"(written at {package}/options.py:13)"
+    text = parse_text(run_cli("--isolated", "--no-cache", str(package), cwd=tmp_path).stdout)
+    rows = {(r.path, r.line): r for r in text}
+    assert (rows[used[:2]].column, rows[used[:2]].code, rows[used[:2]].message) == used[2:]
+    assert rows[(f"{package}/primitives.py", 30)].message.endswith(written_end)
+    data = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "json", str(package), cwd=tmp_path).stdout)
+    assert [(d["path"], d["line"], d["column"], d["code"], d["message"]) for d in data] == [
+        (r.path, r.line, r.column, r.code, r.message) for r in text]
+    sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", str(package),
+                               cwd=tmp_path / "extpkg").stdout)["runs"][0]["results"]
+    by_place = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                 r["locations"][0]["physicalLocation"]["region"]["startLine"]): r for r in sarif}
+    assert by_place[("api.py", 22)]["message"]["text"] == used[4]
+    assert by_place[("api.py", 22)]["relatedLocations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "primitives.py", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 23}}
+    assert by_place[("primitives.py", 30)]["message"]["text"].endswith(written_end)
+    flake8 = {(r.path, r.line): r for r in acc_rows(run_flake8("--select", "ACC1", str(package), cwd=tmp_path).stdout)}
+    assert (flake8[used[:2]].column, flake8[used[:2]].code, flake8[used[:2]].message) == used[2:]
+    assert flake8[(f"{package}/primitives.py", 30)].message.endswith(written_end)
+    # relative runs: relative places, also from inside the package
+    relative = {(r.path, r.line): r.message for r in parse_text(run_cli("--isolated", "--no-cache", "extpkg",
+                                                                      cwd=tmp_path).stdout)}
+    assert relative[("extpkg/api.py", 22)].endswith("(used at extpkg/primitives.py:23)")
+    inside = {(r.path, r.line): r.message for r in acc_rows(run_flake8("--select", "ACC1", ".", cwd=package).stdout)}
+    assert inside[("./api.py", 22)].endswith("(used at primitives.py:23)")
+    assert inside[("./primitives.py", 30)].endswith("(written at options.py:13)")

@@ -10,6 +10,7 @@ arrives through.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -55,9 +56,14 @@ def test_fix_reports_what_arrives_from_other_modules_as_check_does(tmp_path, job
     from_other_modules = [line for line in checked.stdout.splitlines() if "(written at " in line]
     assert len(from_other_modules) == 11
     fixed = run_program("fix", "--isolated", "-j", jobs, "pkg", cwd=tmp_path)
-    # none of them has a fix (the value is in another file), so all are left, at the same place
+    # none of them has a safe fix, so all are left, at the same place
     assert set(from_other_modules) <= set(fixed.stdout.splitlines())
-    assert fixed.stderr.endswith(", 23 findings left (11 more fixable with --unsafe-fixes)\n")
+    assert fixed.stderr.endswith(", 23 findings left (12 more fixable with --unsafe-fixes)\n")
+    # the one with a fix: the name TIMEOUT_MODE is all that value may be; LOOP_MODE may also be 1 (no .value)
+    data = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "json", "pkg", cwd=tmp_path).stdout)
+    assert [(d["path"], d["line"], d["column"], d["fix"]["safety"], d["fix"]["replacement"])
+            for d in data if "(written at " in d["message"] and d["fix"]] == [
+        ("pkg/users.py", 18, 47, "unsafe", "TIMEOUT_MODE.value")]
 
 
 def test_written_at_is_relative_to_where_the_run_starts(tmp_path):
@@ -140,3 +146,19 @@ def test_a_builder_in_a_deep_module_is_followed(tmp_path):
     rows = [(row.path, row.line, row.column, row.code) for row in parse_text(result.stdout)]
     assert rows == [("pkg/user.py", 6, 70, "ACC103")]  # expect: the builder's NaN, at the call that uses it
     assert "written at pkg/deep.py:6" in result.stdout
+
+
+def test_package_sinks_of_a_file_in_a_package_and_of_a_loose_one(tmp_path):
+    """The one place the flake8 plugin, the CLI's stdin and the codemod find a file's package and its wrappers."""
+    from asynccfg_lint.run.project import package_sinks
+
+    lowering = PROJECT / "pkg" / "lowering.py"
+    sinks, project, root = package_sinks(str(lowering), BUILTIN_SINKS, lowering.read_text(encoding="utf-8"))
+    assert root == str(PROJECT / "pkg")
+    assert project is not None and sorted(project.files) == sorted(str(p) for p in PACKAGE)
+    assert "pkg.wrappers.send_tiled" in {name for spec in sinks[len(BUILTIN_SINKS):] for name in spec.qualnames}
+    assert sinks[:len(BUILTIN_SINKS)] == tuple(BUILTIN_SINKS)
+    loose = tmp_path / "m.py"
+    loose.write_text("x = 1\n", encoding="utf-8")
+    assert package_sinks(str(loose), BUILTIN_SINKS) == (tuple(BUILTIN_SINKS), None, None)
+    assert package_sinks("-", BUILTIN_SINKS, "x = 1\n") == (tuple(BUILTIN_SINKS), None, None)

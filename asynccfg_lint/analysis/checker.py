@@ -216,7 +216,7 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
         if function is None or function is rule or not any(inside(parsed, call, function) for call in calls):
             return finding
     use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
-    return _used_at(finding, location(parsed, use))
+    return _used_at(finding, location(parsed, use, parsed.path))
 
 
 def _registers(parsed: ParsedModule, rule: str | None) -> bool:
@@ -301,7 +301,7 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
     use = uses.get((spec.used_at, param)) or _definition(home, spec.used_at)
-    return location(home, use) if use is not None else spec.used_at
+    return location(home, use, parsed.path) if use is not None else spec.used_at
 
 
 def _definition(home: ParsedModule, qualified: str) -> cst.FunctionDef | None:

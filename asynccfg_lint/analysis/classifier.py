@@ -130,8 +130,16 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         self._following: set[int] = set()  # parameters whose callers (augmented assignments whose operands) are being followed
         self._cut: set[int] = set()  # those of them a cycle came back to (results below are not memoized)
 
-    def _relocated(self, findings: list[Finding], home: ParsedModule, via: cst.CSTNode) -> list[Finding]:
-        """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written."""
+    def _relocated(self, findings: list[Finding], home: ParsedModule, via: cst.CSTNode,
+                   source: cst.CSTNode | None = None) -> list[Finding]:
+        """Findings of ``home``'s classifier, reported at ``via`` in this module with where the value is written.
+
+        A finding about ``source`` itself (the whole value ``via`` stands for, and all it may be: ``TAG`` of ``from .consts
+        import TAG``, ``consts.TAG``, a call returning it) keeps its fix, which then goes to ``via``
+        (``TAG.decode()``): the value's own module and its other readers are not rewritten, as a module
+        constant read elsewhere is fixed at the config's use of its name. Any other finding (a part of
+        the value, an entry of a dict built there) has no fix: nothing here holds it alone.
+        """
         if home is self.parsed:
             return findings
         result = []
@@ -144,7 +152,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if written_at is None:
                 written_at = self.workspace.location(home, finding.node)
                 message = wording.written_at(message, written_at)
-            result.append(Finding(via, finding.code, message, None, written_at))
+            fix = finding.fix if source is not None and finding.node is source else None
+            result.append(Finding(via, finding.code, message, fix, written_at))
         return result
 
     def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0) -> list[Finding]:
@@ -274,7 +283,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         if origin.home is not None and origin.source is not None:  # written in another module
             local = Origin(origin.source, origin.inferred)
             found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level)
-            return self._relocated(found, origin.home, origin.node)
+            # the fix goes to origin.node only when that is all the expression may be (not so for a
+            # loop variable of another module that holds each element: `.value` of its 1 would raise)
+            whole = origin.source if len(self.origins(origin.node, depth + 1)) == 1 else None
+            return self._relocated(found, origin.home, origin.node, whole)
         inferred, node = origin.inferred, origin.node
         pytype = inferred.type
         if pytype is None:

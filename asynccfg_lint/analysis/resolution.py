@@ -454,12 +454,15 @@ def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Bindin
     return class_attribute_bindings(parsed, cls, expr.attr.value) if cls is not None else None
 
 
-def location(parsed: ParsedModule, node: cst.CSTNode) -> str:
-    """``path:line`` of ``node`` in ``parsed``, the path relative to the working directory as the checked
-    files are shown (``../builders.py`` when the run starts inside the package), normalised
-    (``./pkg/a.py`` is ``pkg/a.py``) so every front end names it alike whatever path it was given;
-    1-based line."""
+def location(parsed: ParsedModule, node: cst.CSTNode, like: str = "") -> str:
+    """``path:line`` of ``node`` in ``parsed`` (1-based line), the path in the form of the checked file's
+    path ``like``: absolute when that is absolute (``check /abs/pkg``: the diagnostic's own path is),
+    else relative to the working directory as the checked files are shown (``../builders.py`` when
+    the run starts inside the package); normalised (``./pkg/a.py`` is ``pkg/a.py``) so every front
+    end names it alike whatever path it was given."""
     path = os.path.normpath(parsed.path)
+    if os.path.isabs(like):
+        return f"{os.path.abspath(path)}:{parsed.positions[node].start.line}"
     if os.path.isabs(path):
         try:
             path = os.path.relpath(path)

@@ -205,5 +205,6 @@ class Workspace:
                                   and o.source is None else None for o in origins))
 
     def location(self, home: ParsedModule, node: cst.CSTNode) -> str:
-        """``path:line`` of ``node`` in ``home`` (:func:`asynccfg_lint.analysis.resolution.location`)."""
-        return location(home, node)
+        """``path:line`` of ``node`` in ``home``, its path in the form of the checked module's
+        (:func:`asynccfg_lint.analysis.resolution.location`)."""
+        return location(home, node, self.checked.path)

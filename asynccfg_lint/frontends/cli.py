@@ -54,8 +54,7 @@ from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.run.project import (
     Project,
     end_idle_workers,
-    package_project,
-    package_root,
+    package_sinks,
     start_worker,
     summary_scope,
     worker_project,
@@ -331,11 +330,8 @@ def _stdin_package(display: str, source: bytes, sinks: tuple[SinkSpec, ...],
     """The sinks and the package of standard input read as ``display`` (``--stdin-filename``): when that
     file is in a package, its other modules as saved on disk and the wrappers ``source`` may reach, as the
     flake8 plugin and the language server see an edited file; else ``sinks`` and no package."""
-    root = package_root(display)
-    if root is None:
-        return sinks, None
-    project = package_project(root, None if args.no_cache else args.cache_dir or default_cache_dir())
-    return project.sinks(sinks, source), project
+    found = package_sinks(display, sinks, source, None if args.no_cache else args.cache_dir or default_cache_dir())
+    return found.sinks, found.project
 
 
 def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str],

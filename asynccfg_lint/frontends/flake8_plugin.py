@@ -47,7 +47,7 @@ from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex
-from asynccfg_lint.run.project import package_project, package_root
+from asynccfg_lint.run.project import package_project, package_root, package_sinks
 from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
 from asynccfg_lint.run.selection import Selection
 from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
@@ -155,7 +155,8 @@ class AsyncCfgChecker:
         for diagnostic in diagnostics:
             if diagnostic.code == "ACC001" and diagnostic.message.startswith(PYTHON_REJECTS):
                 continue  # flake8's E999
-            yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
+            message = diagnostic.placed_like(self.filename).message  # the package is analysed under absolute paths
+            yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {message}", type(self)
 
     def _diagnostics(self) -> Sequence[Diagnostic]:
         """The file's diagnostics: from its package's analysis when flake8's text is the file on disk.
@@ -164,14 +165,10 @@ class AsyncCfgChecker:
         (``Project.sinks``); a file that calls none of them is not parsed.
         """
         text = "".join(self.lines)
-        sinks = tuple(self.sinks)
-        root = package_root(self.filename)
-        project = package_project(root, os.environ.get(CACHE_DIR_ENV)) if root is not None else None
-        if project is not None:
-            sinks = project.sinks(sinks, text)
+        sinks, project, root = package_sinks(self.filename, self.sinks, text, os.environ.get(CACHE_DIR_ENV))
         if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
-        if project is not None and text == _disk_text(self.filename):
+        if project is not None and root is not None and text == _disk_text(self.filename):
             path = os.path.abspath(self.filename)
             named = _NAMED.get(root, frozenset())
             outcomes = package_analysis(root, tuple(self.sinks), self.sanitizers,

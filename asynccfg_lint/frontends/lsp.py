@@ -191,7 +191,7 @@ def to_lsp_diagnostic(diagnostic: Diagnostic, index: LineIndex, doc_uri: str | N
     """Return the LSP form of a checker diagnostic (``doc_uri``: its rule page, or ``None``)."""
     return lsp.Diagnostic(
         range=index.range(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column),
-        message=diagnostic.message,
+        message=diagnostic.placed_like("").message,  # other places as a run started in this folder names them
         severity=severity(diagnostic.code),
         code=diagnostic.code,
         code_description=lsp.CodeDescription(href=doc_uri) if doc_uri else None,

@@ -22,7 +22,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from asynccfg_lint.run.cache import MISSING, ResultCache, task_key
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
@@ -80,6 +80,38 @@ def package_project(root: str, cache_dir: str | None = None) -> Project:
     names a result cache to use, if any.
     """
     return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
+
+
+class PackageSinks(NamedTuple):
+    """What a front end that sees one file at a time knows of that file's package (:func:`package_sinks`)."""
+
+    #: the front end's sinks plus the package's wrappers the file's text may reach
+    sinks: tuple[SinkSpec, ...]
+    #: the package's project (its other modules as saved on disk), or ``None`` outside a package
+    project: Project | None
+    #: the package folder (:func:`package_root`), or ``None``
+    root: str | None
+
+
+def package_sinks(filename: str, sinks: Iterable[SinkSpec], text: str | bytes | None = None,
+                  cache_dir: str | None = None) -> PackageSinks:
+    """The package of ``filename`` as the flake8 plugin, the CLI's standard input and the codemod see it.
+
+    Args:
+        filename: the file's path (stdin ``-`` and unsaved buffers belong to no package).
+        sinks: the configured sinks.
+        text: the file's text as checked (possibly not as saved): only the wrappers it may reach
+            are computed (:meth:`Project.sinks`); ``None``: every wrapper of the package.
+        cache_dir: the result cache for the package's project (:func:`package_project`), or ``None``.
+    Returns:
+        ``sinks`` as a tuple with no project outside a package.
+    """
+    sinks = tuple(sinks)
+    root = package_root(filename)
+    if root is None:
+        return PackageSinks(sinks, None, None)
+    project = package_project(root, cache_dir)
+    return PackageSinks(project.sinks(sinks, text), project, root)
 
 
 class Project:

@@ -62,6 +62,8 @@ class ArrayInference:
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
+                elif item is None:
+                    item = _number_dtype(name)
                 objects = objects or name in ("builtins.object", "object", "O")
         # the values it holds: the data of np.array (whose second positional is the dtype), the fill value of
         # np.full; np.zeros(3, np.int32) holds zeros, not its dtype
@@ -73,10 +75,18 @@ class ArrayInference:
             if dtype is None and ndim is not None:
                 item = self._item_type(elements, depth)
         elif func in ("arange", "linspace", "logspace", "geomspace"):
+            if item is None and dtype is None:
+                # np.arange(3) holds int64s, np.arange(0, 1, 0.5) float64s; linspace & co float64s of
+                # Python numbers (numpy 2.5.5: np.linspace(np.float32(0), ...) is float32)
+                ends = ("start", "stop", "step") if func == "arange" else ("start", "stop")
+                kind = self._python_number_kind(
+                    [*positional[:len(ends)], *(v for k, v in keywords.items() if k in ends)], depth)
+                item = (INT64 if kind == "int" else T.NUMPY_FLOAT64) if func == "arange" and kind else \
+                    T.NUMPY_FLOAT64 if kind else None
             ndim, item = 1, item or (T.NUMPY_NUMBER if dtype is None else None)
         elif func in ("zeros", "ones", "empty") and positional:
             ndim = _shape_ndim(positional[0])
-            item = item or (T.NUMPY_NUMBER if dtype is None else None)  # float64 by default
+            item = item or (T.NUMPY_FLOAT64 if dtype is None else None)  # float64 by default (numpy 2.5.5)
         if not objects:
             elements = self._held_as_themselves(elements, depth)
         return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
@@ -132,9 +142,28 @@ class ArrayInference:
             return None
         if all(t.json is T.JsonKind.BOOL or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_BOOL
+        kind = self._python_number_kind(list(elements), depth, bools=True)
+        if kind is not None:  # np.array([1, 2]), np.array([True, 2]): int64; np.array([1, 2.5]): float64
+            return INT64 if kind == "int" else T.NUMPY_FLOAT64
         if all(t.json in (T.JsonKind.NUMBER, T.JsonKind.BOOL) or t.name == T.NUMPY_BOOL.name for t in types):
             return T.NUMPY_NUMBER
         return None
+
+    def _python_number_kind(self, exprs: list[cst.BaseExpression], depth: int, bools: bool = False) -> str | None:
+        """``"int"`` when every one of ``exprs`` (at least one) is a Python ``int`` within int64 (with
+        ``bools``, or a Python ``bool``), ``"float"`` when they are such ints and Python floats, at
+        least one a float: what numpy stores as ``int64`` or ``float64``. ``None`` otherwise."""
+        kinds = set()
+        for origin in (o for e in exprs for o in self.origins(e, depth + 1)):
+            pytype = origin.inferred.type
+            number = pytype is not None and pytype.json is T.JsonKind.NUMBER
+            if number and pytype.name == T.INT.name and not origin.inferred.beyond_int64:
+                kinds.add("int")
+            elif number and pytype.name == T.FLOAT.name:
+                kinds.add("float")
+            elif not (bools and pytype is not None and pytype.json is T.JsonKind.BOOL and pytype.name == T.BOOL.name):
+                return None
+        return "float" if "float" in kinds else "int" if kinds else None
 
     def _reduction(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                    depth: int) -> Inferred:
@@ -223,6 +252,22 @@ class ArrayInference:
             if scalar is not None and scalar.name in T.SCALAR_FIXES:  # a Python literal's kind fixes the dtype
                 return T.SCALAR_FIXES[scalar.name]
         return T.TOLIST_FIX
+
+
+#: the element type numpy gives arrays of Python ints (``np.arange(3)``, ``np.array([1, 2])``; numpy 2.5.5)
+INT64 = T.NUMPY_INT.named("numpy.int64")
+
+
+def _number_dtype(name: str) -> T.PyType | None:
+    """The numpy number type of the ``dtype=`` ``name`` (a qualified name or a string: ``numpy.int32``,
+    ``"int16"``, ``builtins.int`` for ``int64``, ``numpy.float32``, ``builtins.float`` for ``float64``),
+    else ``None``."""
+    if name == "builtins.int":
+        return INT64
+    if name == "builtins.float":
+        return T.NUMPY_FLOAT64
+    pytype = T.CALL_RESULTS.get(name if name.startswith("numpy.") else f"numpy.{name}")
+    return pytype if pytype is not None and pytype.json is T.JsonKind.NUMBER and T.is_numpy_scalar(pytype) else None
 
 
 def reshaped(receiver: Inferred, method: str) -> Inferred:
