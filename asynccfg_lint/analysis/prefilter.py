@@ -183,6 +183,7 @@ class SinkNames:
             if not pending:
                 return
             found: dict[str, set[str | None]] = {}
+            new_names = 0  # names of ``found`` not yet in ``homes``: the round ends with this many more
             test = _NameTest(pending)
             for path, source in sources.items():
                 if not test(source, modules[path]):
@@ -196,7 +197,13 @@ class SinkNames:
                              for name in names}
                 for name in bound:
                     if modules[path] not in homes.get(name, ()):
+                        if name not in found and name not in homes:
+                            new_names += 1
                         found.setdefault(name, set()).add(modules[path])
+                # the names only grow within a round: once past the limit, the rest of it cannot
+                # change the answer (on jax the third round's first module passes it, before 60 more)
+                if len(homes) + new_names > MAX_SINK_NAMES:
+                    break
             for name, where in found.items():
                 homes.setdefault(name, set()).update(where)
             if len(homes) > MAX_SINK_NAMES:
