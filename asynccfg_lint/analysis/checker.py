@@ -33,7 +33,7 @@ from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.run.selection import Selection
 from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
-from asynccfg_lint.run.suppression import is_suppressed, noqa_lines
+from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP, is_suppressed, noqa_lines
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.type_verdicts import UNSAFE
 from asynccfg_lint.analysis.entries import Entry, TracedDict
@@ -409,12 +409,16 @@ def check_parsed(
         whether that is the value's own node or the config's use of it, and how safe).
     """
     located = []
-    noqa = noqa_lines(parsed.text) if apply_noqa else {}
+    # flake8's noqa mapping tokenizes the whole file: made for the first finding, and only when the text
+    # has a ``# noqa`` at all (a line's mapped text is a run of the file's lines, so it has none either)
+    noqa: dict[int, str] | None = None if apply_noqa and NOQA_INLINE_REGEXP.search(parsed.text) else {}
     for finding in analyse(parsed, sinks, sanitizers, modules, selection):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)
-        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
+        if noqa is None:
+            noqa = noqa_lines(parsed.text)
+        if is_suppressed(finding.code, noqa.get(start.line)):
             continue
         site = fix_site(parsed, finding) if with_fixes else None
         fix = build_fix(parsed, *site) if site is not None else None
