@@ -140,6 +140,17 @@ def test_the_index_matches_what_each_sink_alone_matches():
     assert many.matching("send3()\n", "pkg.mod3") == [wrappers[3]]
 
 
+def test_many_names_are_matched_as_the_texts_words():
+    # past SUBSTRING_NAMES a name counts only as a whole identifier: `send1` is not in `send10`, `ésend2`
+    # is one word, `mod.send3` is no identifier; a few names are substring searches (a coarser test)
+    names = frozenset({f"send{i}" for i in range(30)} | {"mod.send3", ""})
+    text = "from . import mod\nmod.send10(ctx)\nésend2 = send20\nx = send4_\n"
+    mentioned = prefilter._Mentions(text.encode())
+    assert sorted(mentioned.among(frozenset({"send1", "send4"}))) == ["send1", "send4"]  # expect: as substrings
+    assert sorted(mentioned.among(names)) == ["send10", "send20"]  # expect: the words only
+    assert (mentioned("send1"), mentioned("send10"), mentioned("ésend2")) == (False, True, True)
+
+
 def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
     # copying the fixture package keeps the language server's view (tests/test_lsp.py) honest on scope
     shutil.copytree(Path(__file__).parent / "fixtures" / "project" / "pkg", tmp_path / "pkg")
