@@ -317,6 +317,22 @@ def test_noqa_rows_and_add_noqa_in_process():
     assert add_noqa(new, new.decode(), {1: {"ACC101"}, 4: {"ACC103"}}) == (new, 0)  # never twice
 
 
+def test_the_noqa_mapping_is_made_only_for_a_finding_in_a_file_with_a_noqa(monkeypatch):
+    # flake8's mapping tokenizes the whole file; suppression is the same without it where it cannot matter
+    from asynccfg_lint.analysis import checker
+
+    made: list[str] = []
+    real = checker.noqa_lines
+    monkeypatch.setattr(checker, "noqa_lines", lambda text: made.append(text) or real(text))
+    lowering = SINK_IMPORT + '\n\ndef lowering(ctx, x):\n    return emit("all-gather-start", ctx, x, {"groups": {1}})'
+    clean = SINK_IMPORT + '\n\ndef lowering(ctx, x):\n    return emit("all-gather-start", ctx, x, {"tiled": True})  # noqa\n'
+    assert [d.code for d in checker.check_source(lowering + "\n", "m.py")] == ["ACC101"]
+    assert [d.code for d in checker.check_source(lowering + "  # noqa: ACC101\n", "m.py")] == []  # expect: suppressed
+    assert [d.code for d in checker.check_source(lowering + "  # noqa: ACC102\n", "m.py")] == ["ACC101"]
+    assert checker.check_source(clean, "m.py") == []
+    assert made == [lowering + "  # noqa: ACC101\n", lowering + "  # noqa: ACC102\n"]  # expect: not for the others
+
+
 def test_inline_options_and_extend_combine_as_ruff_in_process(tmp_path):
     from asynccfg_lint.run.config import ConfigError, load_settings, parse_inline_options
 

@@ -371,6 +371,24 @@ def test_a_document_sees_its_packages_wrappers_and_builders(client, tmp_path):
     shut_down(client)
 
 
+def test_a_document_that_names_no_sink_gets_its_finding_from_a_wrapper_two_modules_away(client, tmp_path):
+    """user.py calls relay.forward, which calls impl.send; routes.py makes the package too large for the
+    prefilter's names (``SinkNames`` gives up), so the finding must come through the package's full rounds."""
+    from tests.test_summary_reuse import ROUTES, write_package
+
+    package = write_package(tmp_path)
+    (package / "routes.py").write_text(ROUTES)
+    initialize(client, tmp_path)
+    for name, expected in (("user.py", [(4, 31, "ACC101")]), ("unrelated.py", [])):  # expect: the set {1, 2}; nothing
+        document = package / name
+        open_document(client, document.as_uri(), document.read_text())
+        published = client.notification("textDocument/publishDiagnostics")
+        assert published["uri"] == document.as_uri()
+        assert [(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
+                for d in published["diagnostics"]] == expected
+    shut_down(client)
+
+
 # --- protocol handling: debounce, lazy fix-all, unopened documents, start-up -------------------
 
 

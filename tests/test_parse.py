@@ -227,3 +227,13 @@ def test_mixed_tabs_libcst_refuses_are_read_as_spaces():
     source = "if 1:\n\tif 2:\n        \tx = 1\n\ty = 2\n"  # 16 columns as CPython counts the third line
     assert positions_of(source, "y") == [(4, 1, 4, 2)]
     assert parse_source(source, "m.py").inexact == "indentation mixing tabs and spaces, read as spaces"
+
+
+def test_the_depth_of_a_tree_counts_the_nodes_of_its_longest_path():
+    import ast
+
+    from asynccfg_lint.analysis.parse import _depth
+
+    assert _depth(ast.parse("x")) == 4  # expect: Module, Expr, Name, Load
+    assert _depth(ast.parse("def f():\n    return [a + b]\n")) == 7  # expect: ... Return, List, BinOp, Name, Load
+    assert _depth(ast.parse("x = " + " + ".join(["y"] * 500))) == 503  # expect: 499 BinOps deep, no recursion

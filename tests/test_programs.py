@@ -552,3 +552,39 @@ def test_places_in_messages_take_the_form_of_the_diagnostics_paths(tmp_path):
     inside = {(r.path, r.line): r.message for r in acc_rows(run_flake8("--select", "ACC1", ".", cwd=package).stdout)}
     assert inside[("./api.py", 22)].endswith("(used at primitives.py:23)")
     assert inside[("./primitives.py", 30)].endswith("(written at options.py:13)")
+
+
+#: a rule whose `tiled` reaches the config; my_start passes its own parameter on (a derived sink), use a set
+WRAPPED_BIND = '''from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax.parallel import _emit_async_start_custom_call as emit
+
+my_start_p = core.Primitive("my_start")
+
+
+def _my_start_lowering(ctx, x, *, tiled):
+    return emit("all-gather-start", ctx, x, {"tiled": tiled})
+
+
+mlir.register_lowering(my_start_p, _my_start_lowering)
+
+
+def my_start(x, tiled):
+    return my_start_p.bind(x, tiled=tiled)
+
+
+def use(x):
+    return my_start(x, tiled={1})
+'''
+
+
+def test_where_a_rule_uses_a_keyword_is_located_only_for_a_finding_that_is_kept():
+    # every code selected (as the flake8 plugin asks): the bind's ACC201 in my_start is dropped (its callers
+    # are checked), so the module's positions (a code generation of it) are never computed for its message
+    from asynccfg_lint.analysis.checker import analyse
+    from asynccfg_lint.analysis.parse import parse_source
+
+    parsed = parse_source(WRAPPED_BIND, "ext/gather.py")
+    found = analyse(parsed, BUILTIN_SINKS)
+    assert [(f.code, f.used_at) for f in found] == [("ACC101", None)]  # expect: the set passed in use(), no ACC201
+    assert parsed._positions is None  # expect: no positions were needed

@@ -19,7 +19,7 @@ from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, may_call
 from asynccfg_lint.run.project import Project
 from asynccfg_lint.run.tasks import CheckSettings
-from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli
+from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli, run_flake8
 
 #: impl.send forwards its cfg to the sink through a module-level partial; relay.forward forwards to impl.send
 IMPL = ("import functools\n" + SINK_IMPORT + 'start = functools.partial(emit, "all-gather-start")\n\n\n'
@@ -140,6 +140,17 @@ def test_the_index_matches_what_each_sink_alone_matches():
     assert many.matching("send3()\n", "pkg.mod3") == [wrappers[3]]
 
 
+def test_many_names_are_matched_as_the_texts_words():
+    # past SUBSTRING_NAMES a name counts only as a whole identifier: `send1` is not in `send10`, `ésend2`
+    # is one word, `mod.send3` is no identifier; a few names are substring searches (a coarser test)
+    names = frozenset({f"send{i}" for i in range(30)} | {"mod.send3", ""})
+    text = "from . import mod\nmod.send10(ctx)\nésend2 = send20\nx = send4_\n"
+    mentioned = prefilter._Mentions(text.encode())
+    assert sorted(mentioned.among(frozenset({"send1", "send4"}))) == ["send1", "send4"]  # expect: as substrings
+    assert sorted(mentioned.among(names)) == ["send10", "send20"]  # expect: the words only
+    assert (mentioned("send1"), mentioned("send10"), mentioned("ésend2")) == (False, True, True)
+
+
 def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
     # copying the fixture package keeps the language server's view (tests/test_lsp.py) honest on scope
     shutil.copytree(Path(__file__).parent / "fixtures" / "project" / "pkg", tmp_path / "pkg")
@@ -173,3 +184,31 @@ def test_a_one_file_run_reads_the_binding_units_of_unchanged_modules_from_the_ca
     digest = hashlib.sha256(IMPL.encode()).hexdigest()
     assert cache.binding_units(digest) == prefilter.module_units(IMPL.encode())  # expect: stored as computed
     assert cache.binding_units("0" * 64) is MISSING  # expect: no entry for bytes never seen
+
+
+#: a table of 401 collective targets routed to the sink: its loop binds every target's name, so the
+#: names that may lead to a sink pass ``prefilter.MAX_SINK_NAMES`` and SinkNames gives up (every module may matter)
+ROUTES = ("from jax._src.lax.parallel import _emit_async_start_custom_call\n\nROUTES = {}\nfor target in ("
+          + ", ".join(f'"t{i}"' for i in range(401)) + "):\n    ROUTES[target] = _emit_async_start_custom_call\n")
+
+
+def test_sink_names_give_up_as_soon_as_the_names_pass_the_limit(tmp_path):
+    package = write_package(tmp_path)
+    (package / "routes.py").write_text(ROUTES)
+    files = sorted(iter_python_files([str(package)]), key=lambda path: not path.endswith("routes.py"))
+    modules = {path: f"pkg.{Path(path).stem}".removesuffix(".__init__") for path in files}
+    read: list[str] = []
+    names = SinkNames({path: Path(path).read_bytes() for path in files}, modules, BUILTIN_SINKS,
+                      lambda path, source: read.append(Path(path).name) or prefilter.module_units(source))
+    assert names.homes is None  # expect: gave up (every module may matter)
+    assert read == ["routes.py"]  # expect: impl.py, which names the sink too, is never read with ast
+
+
+def test_a_package_past_the_limit_still_gives_each_front_end_the_finding_two_modules_away(tmp_path):
+    # SinkNames gives up on this package: user.py (no sink named) is then found through the full rounds
+    package = write_package(tmp_path)
+    (package / "routes.py").write_text(ROUTES)
+    cli = run_cli("--isolated", "--no-cache", "pkg/user.py", "pkg/unrelated.py", cwd=tmp_path)
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(cli.stdout)] == [("pkg/user.py", 5, 32, "ACC101")]
+    flake8 = run_flake8("--select", "ACC", "pkg/user.py", "pkg/unrelated.py", cwd=tmp_path)
+    assert flake8.stdout.splitlines() == ["pkg/user.py:5:32: ACC101 " + parse_text(cli.stdout)[0].message]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -33,7 +34,7 @@ from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.run.selection import Selection
 from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
-from asynccfg_lint.run.suppression import is_suppressed, noqa_lines
+from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP, is_suppressed, noqa_lines
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.type_verdicts import UNSAFE
 from asynccfg_lint.analysis.entries import Entry, TracedDict
@@ -61,7 +62,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
-    places: dict[tuple[str, str], str] = {}
+    places: dict[tuple[str, str], Callable[[], str]] = {}
     # a bind's hashability-only sinks last: where a keyword also reaches a config, that finding names its use
     for sink_call in sorted(find_sink_calls(parsed, sinks), key=lambda c: c.spec.kind is SinkKind.PARAMETERS):
         spec = sink_call.spec
@@ -86,13 +87,14 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
             key = (id(finding.node), finding.code)
+            used_at: Callable[[], str] | None = None
             if spec.used_at is not None and spec.kind is not SinkKind.PARAMETERS:
                 if selection is not None and not selection.is_enabled(finding.code):
                     continue  # naming the place costs the rule module's positions: only for what is shown
                 place = (spec.used_at, spec.used_param or spec.param)
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
-                finding = _used_at(finding, places[place])
+                used_at = places[place]  # named below, once the finding is kept (the checks read its node only)
             if finding.code == "ACC201" and _read_at_binds(parsed, classifier, finding.node):
                 continue  # a keyword the rule reads: other modules' binds are checked where they are
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
@@ -101,7 +103,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
-                findings.append(finding)
+                findings.append(finding if used_at is None else _used_at(finding, used_at()))
     return findings
 
 
@@ -281,27 +283,31 @@ def _spread_keyword_findings(classifier: ValueClassifier, tracer: DictTracer, ca
     return found
 
 
-def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec], spec: SinkSpec) -> str:
-    """``path:line`` where the registered rule ``spec.used_at`` (a qualified name) puts ``spec.param``
-    into its config, else of the rule's ``def`` (it hands the keyword to a wrapper); the rule's qualified
-    name when its module is not read or the rule is not found there.
+def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec],
+                 spec: SinkSpec) -> Callable[[], str]:
+    """Where the registered rule ``spec.used_at`` (a qualified name) puts ``spec.param`` into its config,
+    else its ``def`` (it hands the keyword to a wrapper): a function giving that ``path:line`` (the rule's
+    qualified name when its module is not read or the rule is not found there).
 
     The rule's module is ``parsed`` or a project module (through ``workspace``); it is summarised
-    here if this process has not summarised it yet.
+    here if this process has not summarised it yet. The line is computed on the first call (it costs
+    a code generation of the module: only for a finding that is reported), then kept.
     """
     module, home = spec.used_at, None
     while home is None and "." in module:  # pkg.ext.rule, or pkg.ext.Lowerings.start for a static method
         module = module.rpartition(".")[0]
         home = parsed if module == parsed.name.name else workspace.module(module)
     if home is None:
-        return spec.used_at
+        return lambda: spec.used_at
     uses = sink_uses(home)
     param = spec.used_param or spec.param
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
     use = uses.get((spec.used_at, param)) or _definition(home, spec.used_at)
-    return location(home, use, parsed.path) if use is not None else spec.used_at
+    if use is None:
+        return lambda: spec.used_at
+    return functools.cache(lambda: location(home, use, parsed.path))
 
 
 def _definition(home: ParsedModule, qualified: str) -> cst.FunctionDef | None:
@@ -424,12 +430,16 @@ def check_parsed(
         whether that is the value's own node or the config's use of it, and how safe).
     """
     located = []
-    noqa = noqa_lines(parsed.text) if apply_noqa else {}
+    # flake8's noqa mapping tokenizes the whole file: made for the first finding, and only when the text
+    # has a ``# noqa`` at all (a line's mapped text is a run of the file's lines, so it has none either)
+    noqa: dict[int, str] | None = None if apply_noqa and NOQA_INLINE_REGEXP.search(parsed.text) else {}
     for finding in analyse(parsed, sinks, sanitizers, modules, selection):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)
-        if apply_noqa and is_suppressed(finding.code, noqa.get(start.line)):
+        if noqa is None:
+            noqa = noqa_lines(parsed.text)
+        if is_suppressed(finding.code, noqa.get(start.line)):
             continue
         site = fix_site(parsed, finding) if with_fixes else None
         fix = build_fix(parsed, *site) if site is not None else None
