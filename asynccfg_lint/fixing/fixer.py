@@ -367,7 +367,7 @@ def write_atomically(path: str, data: bytes) -> None:
     if not os.access(path, os.W_OK):  # a replace would succeed in a writable folder; a write would not
         raise PermissionError(errno.EACCES, "Permission denied", path)
     status = os.stat(path)
-    with _interrupts_deferred():  # a Ctrl-C lands after the replace (or the clean-up), never between
+    with interrupts_deferred():  # a Ctrl-C lands after the replace (or the clean-up), never between
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
         try:
             with os.fdopen(descriptor, "wb") as handle:
@@ -390,7 +390,7 @@ def write_atomically(path: str, data: bytes) -> None:
 
 
 @contextlib.contextmanager
-def _interrupts_deferred() -> Iterator[None]:
+def interrupts_deferred() -> Iterator[None]:
     """Block SIGINT in the main thread for the duration (a no-op elsewhere); a pending one is delivered after."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield

@@ -414,7 +414,7 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
 
     Each file reads the other modules of ``project`` (builders and constants imported from them).
     """
-    from asynccfg_lint.fixing.fixer import fix_file
+    from asynccfg_lint.fixing.fixer import fix_file, interrupts_deferred
 
     if jobs == 1 or len(files) <= 1:
         with _interrupt_latch() as interrupted:
@@ -429,8 +429,16 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
     workers = min(jobs, len(files))
     executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_fix_worker, initargs=(project.files,))
     try:
-        # one file per task: Ctrl-C cancels every file not yet handed to a worker
-        yield from executor.map(_fix_in_worker, files, options)
+        with _interrupt_latch() as interrupted:
+            # map submits every file now and forks the workers: with SIGINT held back, no worker starts
+            # with Python's handler (a traceback of its own) and no Ctrl-C lands in an at-fork callback
+            # (where Python ignores it); one that came meanwhile arrives here, after the forks
+            with interrupts_deferred():
+                results = executor.map(_fix_in_worker, files, options)  # one file per task
+            for result in results:
+                if interrupted():  # a Ctrl-C that landed where Python ignores exceptions still ends the run
+                    raise KeyboardInterrupt
+                yield result
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
         executor.shutdown(wait=True, cancel_futures=True)
         end_idle_workers()
