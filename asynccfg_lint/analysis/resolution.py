@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, ComprehensionScope, ImportAssignment
+from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, ImportAssignment
 
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 
@@ -209,7 +209,14 @@ def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | No
     referents = [referent for access in accesses for referent in access.referents]
     if not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
         referents = _leaked_walrus_targets(parsed, scope, name.value)
-    return _described(parsed, referents)
+    # libcst keeps accesses and referents in sets of objects hashed by identity: put them in source
+    # order (a scope's assignment count when each was made), so every run follows them alike
+    return _described(parsed, sorted(dict.fromkeys(referents), key=_source_order))
+
+
+def _source_order(assignment: BaseAssignment) -> int:
+    """The order of ``assignment`` among its scope's (libcst's per-scope count; -1 for a builtin)."""
+    return assignment._index
 
 
 def _leaked_walrus_targets(parsed: ParsedModule, scope: object, name: str) -> list[Assignment]:
