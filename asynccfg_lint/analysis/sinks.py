@@ -43,15 +43,17 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
     For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
     does a call spreading ``**params`` for a keyword it does not name: ``prim.bind(x, **params)``,
     and ``start(x, **params)`` of a wrapper whose parameter is a value sink (the keyword may be in
-    ``params``; a wrapper of such a wrapper passes it on, to any depth).
+    ``params``; a wrapper of such a wrapper passes it on, to any depth). A hashability-only sink
+    (``SinkKind.PARAMETERS``) checks every keyword (``param`` ``"**"``) or one parameter of a
+    wrapper that passes it on to a ``bind``.
     """
-    if spec.kind in (SinkKind.KEYWORDS, SinkKind.PARAMETERS):
+    if spec.kind is SinkKind.KEYWORDS or spec.kind is SinkKind.PARAMETERS and spec.param == "**":
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
             return arg.value
     spread = any(arg.star == "**" for arg in call.args)
-    if spec.used_at is not None and spread:
+    if spec.binds and spread:
         return call  # prim.bind(x, **params): the keyword may be in `params`
     index = spec.position - shift if spec.position is not None else None
     if index is not None and index < 0:
@@ -65,7 +67,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
         positional.append(arg.value)
     if index is not None and index < len(positional):
         return positional[index]
-    return call if spread and spec.kind is SinkKind.VALUE else None
+    return call if spread and spec.kind in (SinkKind.VALUE, SinkKind.PARAMETERS) else None
 
 
 class SinkFinder:
