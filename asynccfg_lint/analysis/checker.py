@@ -107,14 +107,10 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
 
 
 def _hashable_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
-    """The unhashable values of a call of a hashability-only sink (``SinkKind.PARAMETERS``): every keyword
-    of a ``bind`` or of a wrapper passing its ``**kwargs`` on to one (``spec.param`` ``"**"``, not its
-    ``spec.named``), or the argument of a wrapper's parameter passed on (also in a ``**`` spread)."""
-    spec = sink_call.spec
-    if sink_call.argument is not sink_call.call:
-        return classifier.check_hashable(Entry(spec.param, None, sink_call.argument))
-    entries = tracer.trace_keywords(sink_call.call, spec.named).entries
-    return [f for entry in entries if spec.param in ("**", entry.key) for f in classifier.check_hashable(entry)]
+    """The unhashable values among the keywords of a call of a hashability-only sink (``SinkKind.PARAMETERS``):
+    a ``bind``, or a wrapper passing its ``**kwargs`` on to one (not its named parameters, ``spec.named``)."""
+    entries = tracer.trace_keywords(sink_call.call, sink_call.spec.named).entries
+    return [f for entry in entries for f in classifier.check_hashable(entry)]
 
 
 def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:

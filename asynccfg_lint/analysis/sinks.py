@@ -43,11 +43,9 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
     For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
     does a call spreading ``**params`` for a keyword it does not name: ``prim.bind(x, **params)``,
     and ``start(x, **params)`` of a wrapper whose parameter is a value sink (the keyword may be in
-    ``params``; a wrapper of such a wrapper passes it on, to any depth). A hashability-only sink
-    (``SinkKind.PARAMETERS``) checks every keyword (``param`` ``"**"``) or one parameter of a
-    wrapper that passes it on to a ``bind``.
+    ``params``; a wrapper of such a wrapper passes it on, to any depth).
     """
-    if spec.kind is SinkKind.KEYWORDS or spec.kind is SinkKind.PARAMETERS and spec.param == "**":
+    if spec.kind in (SinkKind.KEYWORDS, SinkKind.PARAMETERS):
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
@@ -67,7 +65,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
         positional.append(arg.value)
     if index is not None and index < len(positional):
         return positional[index]
-    return call if spread and spec.kind in (SinkKind.VALUE, SinkKind.PARAMETERS) else None
+    return call if spread and spec.kind is SinkKind.VALUE else None
 
 
 class SinkFinder:
