@@ -98,7 +98,7 @@ class SinkSpec:
     def short_names(self) -> frozenset[str]:
         """The last dotted component of each qualified name: what the prefilter looks for.
 
-        For a primitive's ``bind`` (``used_at`` set) it is the primitive's name (``my_start_p``):
+        For a primitive's ``bind`` (:attr:`binds`) it is the primitive's name (``my_start_p``):
         every call names it, and ``bind`` alone is in almost every file of JAX.
         """
         if self.binds:
