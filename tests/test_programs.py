@@ -139,6 +139,9 @@ def test_package_through_the_cli_with_the_place_used():
     # (or the local it is built in, line 109) names the rule's use
     assert [by_place[("extpkg/held.py", line)].rpartition(" (used at ")[2] for line in (81, 93, 101, 109, 119, 127, 135)] \
         == [f"extpkg/held.py:{line})" for line in (35, 42, 47, 53, 59, 63, 68)]
+    # a value passed through wrappers.py's functions (two levels, then one) names the same use of the rule
+    assert by_place[("extpkg/wrapped_api.py", 18)].endswith("use x.value (or x.name) (used at extpkg/primitives.py:23)")
+    assert by_place[("extpkg/wrapped_api.py", 26)].endswith("use bool(...) (used at extpkg/primitives.py:23)")
     assert result.returncode == 1
 
 
@@ -146,10 +149,12 @@ def test_package_through_flake8_prints_the_cli_lines():
     cli = parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
     flake8 = acc_rows(run_flake8("--select", "ACC1", "extpkg", cwd=PROGRAMS).stdout)
     assert flake8 == cli
+    assert [row.message.rpartition(" (used at ")[2] for row in flake8 if row.path == "extpkg/wrapped_api.py"] == [
+        "extpkg/primitives.py:23)", "extpkg/primitives.py:23)"]
 
 
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
-                                    "annotated_api.py"])
+                                    "annotated_api.py", "wrapped_api.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -158,7 +163,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     flake8 = acc_rows(run_flake8("--select", "ACC1", f"extpkg/{module}", cwd=PROGRAMS).stdout)
     expected = [row for row in package if row.path == f"extpkg/{module}"]
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
-                             "annotated.py": 1, "annotated_api.py": 1}[module]
+                             "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -180,17 +185,22 @@ def test_package_sarif_related_locations():
         "id": 0, "message": {"text": "where the registered lowering rule uses the value"},
         "physicalLocation": {"artifactLocation": {"uri": "extpkg/held.py", "uriBaseId": "%SRCROOT%"},
                              "region": {"startLine": 53}}}]
+    assert related[("extpkg/wrapped_api.py", 18)] == used  # through two wrappers: the rule's same use
+    assert related[("extpkg/wrapped_api.py", 26)] == used  # through one
     written = related[("extpkg/primitives.py", 30)]
     assert [(w["message"]["text"], w["physicalLocation"]["artifactLocation"]["uri"],
              w["physicalLocation"]["region"]["startLine"]) for w in written] == [
         ("where the value is written", "extpkg/options.py", 13)]
 
 
-@pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1)])
+@pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1),
+                                               ("wrapped_api.py", 2)])
 def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == f"extpkg/{module}"]
     assert len(cli) == count
+    if module == "wrapped_api.py":  # values passed through wrappers.py name the rule's use, as a bind's do
+        assert [row.message.rpartition(" (used at ")[2] for row in cli] == ["extpkg/primitives.py:23)"] * 2
     # the server shows paths as the CLI started in the same folder does
     assert _served(PROGRAMS, PACKAGE / module) == [(row.line, row.column, row.code, row.message) for row in cli]
 
@@ -235,7 +245,8 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
 
 
 
-@pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py"])
+@pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py", "forwarded_keywords.py",
+                                  "forwarded_hashable.py"])
 def test_text_json_flake8_and_the_language_server_agree(name):
     """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
     (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""
@@ -252,6 +263,14 @@ def test_text_json_flake8_and_the_language_server_agree(name):
         assert fixes[29] == (56, '{**_BASE, "codec": _BASE["codec"].value}')
         assert fixes[30] == (30, "Codec.RAW.value")  # spread by two rules, taken out by none
         assert fixes[31] == (76, "CODEC.value")
+    if name == "forwarded_keywords.py":  # through two or three wrappers: where the rule puts the keyword in
+        assert [(line, message.rpartition(" (used at ")[2]) for line, _, _, message in rows] == [
+            (73, "forwarded_keywords.py:40)"), (81, "forwarded_keywords.py:40)"), (89, "forwarded_keywords.py:40)"),
+            (99, "forwarded_keywords.py:40)"), (107, "forwarded_keywords.py:45)")]
+    if name == "forwarded_hashable.py":  # every list fails at bind: the rule's config is named only where it holds it
+        assert [(line, message.rpartition(" (used at ")[2]) for line, _, _, message in rows if " (used at " in message] \
+            == [(83, "forwarded_hashable.py:36)"), (91, "forwarded_hashable.py:36)"), (99, "forwarded_hashable.py:41)")]
+        assert [line for line, _, _, message in rows if message.startswith('keyword "')] == [107, 115, 119, 129]
 
 
 #: where the rule of relay_start_p (bound by no module of extpkg) puts its keyword into the config

@@ -58,7 +58,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     """
     workspace = Workspace(parsed, modules, sanitizers)
     sinks = summarise_module(parsed, sinks, workspace.for_summary(parsed))  # this module's own wrappers
-    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames}
+    # (a parameter only hashed at the calls, SinkKind.PARAMETERS, still reaches its config unchecked)
+    checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames
+                        if spec.kind is not SinkKind.PARAMETERS}
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
@@ -68,9 +70,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         spec = sink_call.spec
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
-        if spec.kind is SinkKind.PARAMETERS:  # every keyword of the bind must be hashable
-            found = [f for entry in tracer.trace_keywords(sink_call.call, frozenset()).entries
-                     for f in classifier.check_hashable(entry)]
+        if spec.kind is SinkKind.PARAMETERS:  # what becomes a keyword of the bind must be hashable
+            found = _hashable_findings(classifier, tracer, sink_call)
         elif spec.read is not None:  # a bind keyword whose attribute or fields the rule of another module reads
             found = [] if _registers(parsed, spec.used_at) else _read_findings(classifier, tracer, sink_call)
         elif spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
@@ -105,6 +106,13 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 seen.add(key)
                 findings.append(finding if used_at is None else _used_at(finding, used_at()))
     return findings
+
+
+def _hashable_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+    """The unhashable values among the keywords of a call of a hashability-only sink (``SinkKind.PARAMETERS``):
+    a ``bind``, or a wrapper passing its ``**kwargs`` on to one (not its named parameters, ``spec.named``)."""
+    entries = tracer.trace_keywords(sink_call.call, sink_call.spec.named).entries
+    return [f for entry in entries for f in classifier.check_hashable(entry)]
 
 
 def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:

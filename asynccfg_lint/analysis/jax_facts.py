@@ -70,6 +70,10 @@ class SinkSpec:
             parameter, which JAX hashes): a public ``*_start`` function's argument, and a wrapper's
             parameter passed on to a ``bind`` (also through further wrappers). A value that only
             reaches a config (``functools.partial(rule, groups=[0, 1])``) is never hashed.
+        forwarded: a wrapper's parameter that the wrapper passes on to a primitive's ``bind`` (through
+            further wrappers too): ``used_at`` and ``used_param`` are then that ``bind`` sink's, so a
+            finding at the wrapper's call names where the rule uses the value; the spec is the
+            wrapper's, not a ``bind``'s (:attr:`binds`).
     """
 
     qualnames: frozenset[str]
@@ -83,15 +87,21 @@ class SinkSpec:
     used_param: str | None = None
     read: str | None = None
     bind_keyword: bool = False
+    forwarded: bool = False
+
+    @property
+    def binds(self) -> bool:
+        """True for a sink of a primitive's ``bind`` itself (not a wrapper that forwards to one)."""
+        return self.used_at is not None and not self.forwarded
 
     @property
     def short_names(self) -> frozenset[str]:
         """The last dotted component of each qualified name: what the prefilter looks for.
 
-        For a primitive's ``bind`` (``used_at`` set) it is the primitive's name (``my_start_p``):
+        For a primitive's ``bind`` (:attr:`binds`) it is the primitive's name (``my_start_p``):
         every call names it, and ``bind`` alone is in almost every file of JAX.
         """
-        if self.used_at is not None:
+        if self.binds:
             return frozenset(name.rsplit(".", 2)[-2] for name in self.qualnames if name.count(".") >= 1)
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
 

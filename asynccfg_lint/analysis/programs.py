@@ -318,6 +318,8 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
     found: set[SinkSpec] = set()
     by_name: dict[str, list[SinkSpec]] = {}
     for spec in sinks:
+        if spec.kind is SinkKind.PARAMETERS:  # a rule spreading its **kwargs on to another primitive's bind
+            continue  # (hashed there only: no config of this rule's)
         for name in spec.qualnames:
             by_name.setdefault(name, []).append(spec)
     reaching = set(reaching)

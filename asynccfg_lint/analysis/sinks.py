@@ -51,7 +51,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
         if arg.keyword is not None and arg.keyword.value == spec.param:
             return arg.value
     spread = any(arg.star == "**" for arg in call.args)
-    if spec.used_at is not None and spread:
+    if spec.binds and spread:
         return call  # prim.bind(x, **params): the keyword may be in `params`
     index = spec.position - shift if spec.position is not None else None
     if index is not None and index < 0:

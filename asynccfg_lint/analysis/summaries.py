@@ -12,6 +12,7 @@ not there before and there are finitely many parameters.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Protocol
 
 import libcst as cst
@@ -21,7 +22,7 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import bind_sinks, read_sinks
 from asynccfg_lint.analysis.resolution import enclosing
 from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
-from asynccfg_lint.analysis.sinks import find_sink_calls, traced_config
+from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_config
 from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
@@ -63,12 +64,14 @@ def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
 
 
 def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None,
-          bind_keyword: bool = False) -> set[SinkSpec]:
+          via: SinkSpec | None = None) -> set[SinkSpec]:
     """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
 
     ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
-    :func:`~asynccfg_lint.analysis.functions.keyword_read`), passed by keyword only. ``bind_keyword``:
-    the parameter is passed on to a primitive's ``bind`` (:attr:`SinkSpec.bind_keyword`).
+    :func:`~asynccfg_lint.analysis.functions.keyword_read`), passed by keyword only. ``via``: the sink
+    the function passes the parameter to; a ``bind`` keyword there stays one (:attr:`SinkSpec.bind_keyword`),
+    and names the rule's use (:attr:`SinkSpec.forwarded`). A ``**kwargs`` passed on to a
+    hashability-only sink (``SinkKind.PARAMETERS``) is one for every keyword (``param`` ``"**"``).
     """
     qualname = summarised_name(parsed, function)
     if qualname is None:
@@ -78,10 +81,17 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
     if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == param:
         if kind is SinkKind.VALUE:
             return set()
-        kind = SinkKind.KEYWORDS  # the call's extra keywords are the config's entries
+        if kind is SinkKind.PARAMETERS:
+            param = "**"
+        else:
+            kind = SinkKind.KEYWORDS  # the call's extra keywords are the config's entries
         named = frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
-    return {SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
-                     key=key, wrapper_module=parsed.name.name, named=named, bind_keyword=bind_keyword)}
+    spec = SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
+                    key=key, wrapper_module=parsed.name.name, named=named,
+                    bind_keyword=via is not None and via.bind_keyword)
+    if via is not None and via.used_at is not None and kind is not SinkKind.PARAMETERS:
+        spec = replace(spec, used_at=via.used_at, used_param=via.used_param or via.param, forwarded=True)
+    return {spec}
 
 
 def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) -> str | None:
@@ -95,6 +105,18 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
     forwarded = any(arg.star == "**" and isinstance(arg.value, cst.Name)
                     and arg.value.value == params.star_kwarg.name.value for arg in call.args)
     return keyword if forwarded and keyword not in named else None
+
+
+def _passed_on(function: cst.FunctionDef, call: SinkCall) -> list[str]:
+    """The ``**kwargs`` of ``function`` when ``call`` of a hashability-only sink (``SinkKind.PARAMETERS``,
+    every keyword) spreads it on (``bind(x, **kwargs)``), else nothing. A named parameter passed on
+    (``bind(x, groups=groups)``) is not followed: jax's public functions do that, and their every
+    caller would then be analysed (measured: +0.7 s user, +24 MB on the installed jax tree)."""
+    star = function.params.star_kwarg
+    forwarded = isinstance(star, cst.Param) and any(
+        arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == star.name.value
+        for arg in call.call.args)
+    return [star.name.value] if forwarded else []
 
 
 def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
@@ -131,10 +153,10 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
 
     def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode,
-            bind_keyword: bool = False) -> None:
+            via: SinkSpec | None = None) -> None:
         if param is None:
             return
-        specs = _spec(parsed, function, param, kind, key, bind_keyword)
+        specs = _spec(parsed, function, param, kind, key, via)
         for spec in specs:
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
@@ -147,8 +169,12 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     reaching: set[str] = set()  # the functions that call a sink (a registered one makes its bind's keywords parameters)
     for call in find_sink_calls(parsed, sinks):
         function = module_level_function(parsed, call.call)
-        # (the hashability of a bind's keywords and a bind the rule reads are checked at the bind: no wrapper)
-        if function is None or call.spec.kind is SinkKind.PARAMETERS or call.spec.read is not None:
+        if function is not None and call.spec.kind is SinkKind.PARAMETERS:  # keywords a bind hashes, passed on
+            for param in _passed_on(function, call):  # (no config use: not in sink_uses)
+                derived.update(_spec(parsed, function, param, SinkKind.PARAMETERS, None))
+            continue
+        # (a bind the rule reads is checked at the bind: no wrapper)
+        if function is None or call.spec.read is not None:
             continue
         name = summarised_name(parsed, function)
         if name is not None:
@@ -159,25 +185,25 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 param = _forwarded_keyword(function, call.call, call.spec.param)
             if param is None:  # `wrapper(ctx, x, params["k"])`
                 param = keyword_read(parsed, call.argument, function)
-            add(function, param, SinkKind.VALUE, call.spec.key, call.argument, call.spec.bind_keyword)
+            add(function, param, SinkKind.VALUE, call.spec.key, call.argument, call.spec)
             continue
         param = parameter_of(parsed, call.argument, function)
         traced = traced_config(tracer, call)
         if param is not None and traced is None:
-            add(function, param, SinkKind.CONFIG, None, call.argument)
+            add(function, param, SinkKind.CONFIG, None, call.argument, call.spec)
             continue
         if traced is None:
             read(function, call.argument, None)  # dataclasses.asdict(opts)
             continue
         for opaque in traced.opaque:
-            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque)
+            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque, call.spec)
             read(function, opaque, None)  # cfg.update(knobs._asdict())
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
                 param = keyword_read(parsed, entry.value, function)
             if entry.key is not None:
-                add(function, param, SinkKind.VALUE, entry.key, entry.value)
+                add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
     return derived | bind_sinks(parsed, sinks | derived, reaching)
