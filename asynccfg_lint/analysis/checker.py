@@ -17,7 +17,7 @@ from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
-from asynccfg_lint.analysis.params_rules import bind_calls
+from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
 from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
 from asynccfg_lint.analysis.resolution import (
@@ -99,7 +99,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 continue  # a keyword the rule reads: other modules' binds are checked where they are
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
                     selection is not None and not selection.is_enabled("ACC201")
-                    or not _unbound_rule(parsed, finding.node, workspace)):
+                    or not _unbound_rule(parsed, finding.node, workspace) and not _uncalled(parsed, finding.node)):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
@@ -370,6 +370,13 @@ def _unbound_rule(parsed: ParsedModule, node: cst.CSTNode, workspace: Workspace)
         return False
     found = rule_registrations(parsed, function)
     return bool(found) and not any(bind_visible(parsed, r, workspace.named_elsewhere) for r in found)
+
+
+def _uncalled(parsed: ParsedModule, node: cst.CSTNode) -> bool:
+    """True when ``node`` is in a module-private function of which no call is visible
+    (:func:`~asynccfg_lint.analysis.params_rules.uncalled`): its parameters are ACC201 where it uses them."""
+    function = module_level_function(parsed, node)
+    return function is not None and uncalled(parsed, function)
 
 
 def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,
