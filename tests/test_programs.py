@@ -292,6 +292,8 @@ def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_pat
 
 
 UNRECOGNISED_REGISTRATION = """\
+import functools
+
 from jax._src.lax import parallel
 from jax.interpreters import mlir
 
@@ -310,6 +312,17 @@ def _called(ctx, x, *, mode):
 
 def start(ctx, x):
     return _called(ctx, x, mode="pull")
+
+
+def _partial_target(target, ctx, x, *, mode):
+    return parallel._emit_async_start_custom_call(target, ctx, x, {"mode": mode})
+
+
+send = functools.partial(_partial_target, "collective-permute-start")
+
+
+def relay(ctx, x):
+    return send(ctx, x, mode="push")
 """
 
 
@@ -317,7 +330,8 @@ def test_rule_registered_in_a_form_not_recognised_is_checked_in_place(tmp_path):
     """A private function that reaches the sink and of which no call is visible (registered by a form
     the analysis does not recognise): its own set is reported by default, and with ACC201 selected the
     parameter without a literal default is reported where it is used (``depth=2`` stands for a number);
-    ``_called``, whose one call is visible, is checked at that call (nothing in place)."""
+    ``_called``, whose one call is visible, is checked at that call (nothing in place), and so is
+    ``_partial_target``, called through a ``functools.partial``."""
     path = tmp_path / "unrecognised.py"
     path.write_text(UNRECOGNISED_REGISTRATION, encoding="utf-8")
     found = check_source(path.read_bytes(), str(path), Selection(extend_select=("ACC201",)))
