@@ -310,6 +310,54 @@ def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_pat
     assert served == [(row.line, row.column, row.code, row.message) for row in cli]
 
 
+UNRECOGNISED_REGISTRATION = """\
+import functools
+
+from jax._src.lax import parallel
+from jax.interpreters import mlir
+
+
+def _rule(ctx, x, *, mode, depth=2):
+    cfg = {"mode": mode, "depth": depth, "tiers": {1}}  # expect: 20:ACC201,51:ACC101
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+getattr(mlir, "register_lowering")(start_p, _rule)
+
+
+def _called(ctx, x, *, mode):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"mode": mode})
+
+
+def start(ctx, x):
+    return _called(ctx, x, mode="pull")
+
+
+def _partial_target(target, ctx, x, *, mode):
+    return parallel._emit_async_start_custom_call(target, ctx, x, {"mode": mode})
+
+
+send = functools.partial(_partial_target, "collective-permute-start")
+
+
+def relay(ctx, x):
+    return send(ctx, x, mode="push")
+"""
+
+
+def test_rule_registered_in_a_form_not_recognised_is_checked_in_place(tmp_path):
+    """A private function that reaches the sink and of which no call is visible (registered by a form
+    the analysis does not recognise): its own set is reported by default, and with ACC201 selected the
+    parameter without a literal default is reported where it is used (``depth=2`` stands for a number);
+    ``_called``, whose one call is visible, is checked at that call (nothing in place), and so is
+    ``_partial_target``, called through a ``functools.partial``."""
+    path = tmp_path / "unrecognised.py"
+    path.write_text(UNRECOGNISED_REGISTRATION, encoding="utf-8")
+    found = check_source(path.read_bytes(), str(path), Selection(extend_select=("ACC201",)))
+    assert sorted(Expected(d.line, d.column, d.code) for d in found) == sorted(expected_diagnostics(path))
+    assert [d.code for d in check_source(path.read_bytes(), str(path), Selection())] == ["ACC101"]
+
+
 @pytest.mark.oracle
 def test_fixed_programs_lower_where_nothing_is_left(tmp_path):
     """``fix --unsafe-fixes`` over copies of the single-module programs; real JAX then lowers and

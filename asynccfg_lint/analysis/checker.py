@@ -17,7 +17,7 @@ from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
-from asynccfg_lint.analysis.params_rules import bind_calls
+from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
 from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
 from asynccfg_lint.analysis.resolution import (
@@ -83,7 +83,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 found = annotation_or_binds(found, _sink_findings(workspace.bind_view(parsed), tracer, sink_call))
             if rule is not None:  # an annotation every bind contradicts does not decide; a bind's value is reported there
                 found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found
-                         if not _annotation_contradicted(parsed, workspace, rule, f)]
+                         if not _annotation_contradicted(parsed, workspace, rule, f)
+                         and not _default_overridden(parsed, workspace, rule, f)]
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
@@ -100,7 +101,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 continue  # a keyword the rule reads: other modules' binds are checked where they are
             if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
                     selection is not None and not selection.is_enabled("ACC201")
-                    or not _unbound_rule(parsed, finding.node, workspace)):
+                    or not _unbound_rule(parsed, finding.node, workspace) and not _uncalled(parsed, finding.node)):
                 continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
@@ -185,12 +186,31 @@ def _annotation_contradicted(parsed: ParsedModule, workspace: Workspace, rule: c
         return False
     name = parameter_of(parsed, finding.node, rule)
     param = next((p for p in rule.params.kwonly_params if p.name.value == name), None)
-    if param is None or param.annotation is None:
+    if param is None or param.annotation is None or name is None:
         return False
+    passed = _passed_by_every_bind(parsed, workspace, rule, name)
+    if passed is None:
+        return False
+    for home, value in passed:
+        entry = Entry(name, None, value)
+        if workspace.classifier(home).check_value(entry, top_level=True, path=ConfigPath(name), parameter=True):
+            return False
+    return True
+
+
+def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.FunctionDef,
+                          name: str) -> list[tuple[ParsedModule, cst.BaseExpression]] | None:
+    """What each ``bind`` of the registered ``rule``'s primitives in the package passes as the keyword
+    ``name`` (with the module it is written in), when every one passes it explicitly; ``None`` when a
+    bind leaves it out or may spread it (``**params``), when a registration's ``functools.partial``
+    binds it, or when no bind is visible.
+
+    The binds are this module's and those of every module of the package whose text names the
+    primitive (:meth:`Workspace.naming`)."""
     binds: list[tuple[ParsedModule, cst.Call]] = []
     for registration in rule_registrations(parsed, rule):
         if name in registration.bound:
-            return False
+            return None
         homes = [parsed]
         for qualified in registration.primitive:
             for module in workspace.naming(qualified.rpartition(".")[2]):
@@ -198,16 +218,24 @@ def _annotation_contradicted(parsed: ParsedModule, workspace: Workspace, rule: c
                 if home is not None and all(home is not h for h in homes):
                     homes.append(home)
         binds += [(home, call) for home in homes for call in bind_calls(home, registration.primitive)]
-    if not binds:
-        return False
+    passed: list[tuple[ParsedModule, cst.BaseExpression]] = []
     for home, call in binds:
         values = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
         if len(values) != 1 or any(a.star == "**" for a in call.args):
-            return False
-        entry = Entry(name, None, values[0])
-        if workspace.classifier(home).check_value(entry, top_level=True, path=ConfigPath(name), parameter=True):
-            return False
-    return True
+            return None
+        passed.append((home, values[0]))
+    return passed or None
+
+
+def _default_overridden(parsed: ParsedModule, workspace: Workspace, rule: cst.FunctionDef, finding: Finding) -> bool:
+    """True when ``finding`` is in the default of a keyword of the registered ``rule`` that every ``bind``
+    of its primitives in the package passes (:func:`_passed_by_every_bind`): JAX calls the rule with
+    the bind's keywords, so the default is never used (measured: ``mode=Mode.PULL`` bound only with
+    ``mode="pull"`` lowers; ``tests/fixtures/programs/rule_defaults.py``). What the binds pass is
+    checked at the binds. With no bind visible, the default is a value like any other."""
+    params = [*rule.params.params, *rule.params.kwonly_params]
+    param = next((p for p in params if p.default is not None and inside(parsed, finding.node, p.default)), None)
+    return param is not None and _passed_by_every_bind(parsed, workspace, rule, param.name.value) is not None
 
 
 def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode) -> Finding:
@@ -378,6 +406,13 @@ def _unbound_rule(parsed: ParsedModule, node: cst.CSTNode, workspace: Workspace)
         return False
     found = rule_registrations(parsed, function)
     return bool(found) and not any(bind_visible(parsed, r, workspace.named_elsewhere) for r in found)
+
+
+def _uncalled(parsed: ParsedModule, node: cst.CSTNode) -> bool:
+    """True when ``node`` is in a module-private function of which no call is visible
+    (:func:`~asynccfg_lint.analysis.params_rules.uncalled`): its parameters are ACC201 where it uses them."""
+    function = module_level_function(parsed, node)
+    return function is not None and uncalled(parsed, function)
 
 
 def _sanitized(parsed: ParsedModule, classifier: ValueClassifier, argument: cst.BaseExpression,

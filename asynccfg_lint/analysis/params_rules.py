@@ -176,6 +176,31 @@ def visible_calls(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.C
     return calls
 
 
+def uncalled(parsed: ParsedModule, function: cst.FunctionDef) -> bool:
+    """True when no call of the module-private top-level ``function`` is visible: no reference to
+    its name in the module is the callee of a call, and it is neither a registered lowering rule nor
+    a batching or differentiation rule (JAX calls those with the binds' keywords). It is passed as a
+    value (to a registration this analysis does not recognise, say) or never used: what its
+    parameters hold is known to no analysed code. A reference as the function of a
+    ``functools.partial`` counts as a call (the sink finder follows the partial's calls)."""
+    name = function.name.value
+    scope = parsed.scopes.get(parsed.module)
+    if not name.startswith("_") or not isinstance(parsed.parents.get(function), cst.Module) or scope is None \
+            or name not in scope or any(r.function is function for r in registrations(parsed)) \
+            or any(r.function is function for r in params_rules(parsed)):
+        return False
+    for assignment in scope[name]:
+        for access in assignment.references:
+            parent = parsed.parents.get(access.node)
+            if isinstance(parent, cst.Call) and parent.func is access.node:
+                return False
+            call = parsed.parents.get(parent) if isinstance(parent, cst.Arg) else None
+            if isinstance(call, cst.Call) and call.args and call.args[0] is parent \
+                    and qualified_names(parsed, call.func) & {"functools.partial"}:
+                return False  # `send = partial(_wrapper, "t")`: the partial's calls are its calls
+    return True
+
+
 def _rule_names(parsed: ParsedModule, rule: ParamsRule) -> list[cst.CSTNode]:
     """The names in ``parsed`` that register ``rule``'s function (its registrations' rule expressions)."""
     return _PARAMS_RULE_NAMES.of(parsed).get(id(rule.function), [])

@@ -233,6 +233,80 @@ def substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpressi
     return row.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
 
 
+def is_register(parsed: ParsedModule, func: cst.BaseExpression) -> bool:
+    """True when ``func`` is ``mlir.register_lowering`` (either module's), or a name bound once to it
+    (``register = mlir.register_lowering``, then ``register(prim, rule)``)."""
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return False
+    if qualified_names(parsed, func) & REGISTER_LOWERING:
+        return True
+    bindings = bindings_of_name(parsed, func) if isinstance(func, cst.Name) else None
+    return bool(bindings) and len(bindings) == 1 and bindings[0].value is not None \
+        and isinstance(bindings[0].value, (cst.Name, cst.Attribute)) \
+        and bool(qualified_names(parsed, bindings[0].value) & REGISTER_LOWERING)
+
+
+def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Call | None:
+    """The ``register_lowering(prim, fn)`` statement of ``function``'s body that registers its one
+    parameter ``fn`` (the decorated function), else ``None``."""
+    params = function.params
+    if len(params.params) != 1 or params.posonly_params or params.kwonly_params \
+            or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.star_kwarg is not None \
+            or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    fn = params.params[0].name.value
+    for statement in function.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            call = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and is_register(parsed, call.func):
+                rule = call_argument(call, 1, "rule")
+                if isinstance(rule, cst.Name) and rule.value == fn:
+                    return call
+    return None
+
+
+def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression) -> cst.BaseExpression | None:
+    """For a decorator the module defines that registers the function it decorates: the primitive
+    expression, else ``None``. Two forms, followed only as written: ``@lowering(prim)`` of ``def
+    lowering(prim): def deco(fn): mlir.register_lowering(prim, fn); return fn; return deco`` (the
+    primitive is the decorator call's argument for ``lowering``'s parameter), and ``@register_p`` of
+    ``def register_p(fn): mlir.register_lowering(p, fn); return fn`` (``p`` a module-level name)."""
+    if isinstance(decorator, cst.Name):
+        function = top_level_function(parsed, decorator)
+        call = _registering_call(parsed, function) if function is not None else None
+        primitive = call_argument(call, 0, "prim") if call is not None else None
+        return primitive if isinstance(primitive, (cst.Name, cst.Attribute)) \
+            and parameter_of(parsed, primitive, function) is None else None
+    if not isinstance(decorator, cst.Call) or not isinstance(decorator.func, cst.Name) \
+            or any(a.star for a in decorator.args):
+        return None
+    outer = top_level_function(parsed, decorator.func)
+    if outer is None or not isinstance(outer.body, cst.IndentedBlock) or not outer.body.body:
+        return None
+    last = outer.body.body[-1]
+    returned = last.body[0].value if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 \
+        and isinstance(last.body[0], cst.Return) else None
+    inner = next((s for s in outer.body.body if isinstance(s, cst.FunctionDef) and isinstance(returned, cst.Name)
+                  and s.name.value == returned.value and not s.decorators), None)
+    call = _registering_call(parsed, inner) if inner is not None else None
+    primitive = call_argument(call, 0, "prim") if call is not None else None
+    param = parameter_of(parsed, primitive, outer) if primitive is not None else None
+    positional = [*outer.params.posonly_params, *outer.params.params]
+    index = next((i for i, p in enumerate(positional) if p.name.value == param), None)
+    if param is None or index is None:
+        return None
+    return call_argument(decorator, index, param)
+
+
+def _registrar_parameter(parsed: ParsedModule, call: cst.Call, rule: cst.BaseExpression) -> bool:
+    """True when the rule ``call`` registers is a parameter of the function it is in (``def deco(fn):
+    mlir.register_lowering(prim, fn)``): a registrar, whose registrations are where it is applied."""
+    function = enclosing(parsed, call, (cst.FunctionDef,))
+    return isinstance(function, cst.FunctionDef) and parameter_of(parsed, rule, function) is not None
+
+
 def registrations(parsed: ParsedModule) -> list[Registration]:
     """Every lowering rule registered in ``parsed`` (computed once per module)."""
     known = _REGISTRATIONS.known(parsed)
@@ -240,23 +314,24 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
         return known
     found: list[Registration] = []
     for call in parsed.calls:
-        names = qualified_names(parsed, call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else set()
-        if names & REGISTER_LOWERING:  # mlir.register_lowering(prim, rule)
+        if is_register(parsed, call.func):  # mlir.register_lowering(prim, rule), or through an alias of it
             primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
         else:  # partial(mlir.register_lowering, prim)(rule)
             primitive = _partial_of_register(parsed, call.func)
             rule = call_argument(call, 0, "rule") if primitive is not None else None
-        if primitive is None or rule is None:
+        if primitive is None or rule is None or _registrar_parameter(parsed, call, rule):
             continue
         for row in loop_rows(parsed, call):
             registration = _registration(parsed, substituted(primitive, row), substituted(rule, row))
             if registration is not None:
                 found.append(registration)
-    for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim) on a def
+    for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim), @lowering(prim) on a def
         if not isinstance(statement, cst.FunctionDef):
             continue
         for decorator in statement.decorators:
             primitive = _partial_of_register(parsed, decorator.decorator)
+            if primitive is None:
+                primitive = _registering_decorator(parsed, decorator.decorator)
             if primitive is not None and qualified_names(parsed, primitive):
                 found.append(Registration(frozenset(qualified_names(parsed, primitive)),
                                           frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,

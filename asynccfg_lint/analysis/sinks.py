@@ -4,12 +4,14 @@ Callees are resolved to fully qualified names through libcst's scope analysis (e
 alias), through a name assigned the sink (``emit = P._emit_async_start_custom_call``), and
 through ``functools.partial(<sink>, ...)``: either the partial call itself carries
 the argument, or a name bound to the partial is called later with the positions shifted.
+A top-level name bound so is a sink of its own qualified name too (:func:`alias_sinks`), so
+another module of the package that imports it (``from pkg.sinks import emit``) calls a sink.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -125,6 +127,38 @@ class SinkFinder:
                     if specs:
                         self._add(node, specs, shift)
                         return
+
+
+def alias_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+    """The sinks that top-level names of ``parsed`` are: ``emit = P._emit_async_start_custom_call`` and
+    ``emit = functools.partial(P._emit_async_start_custom_call, "t")`` (bound once, by that assignment),
+    each spec of the sink under the name's qualified name (``pkg.sinks.emit``), its position shifted
+    by the partial's bound positionals. None for a partial that binds the sink's argument itself
+    (that call is the sink call, :meth:`SinkFinder.add_call`)."""
+    finder = SinkFinder(parsed, sinks)
+    scope = parsed.scopes.get(parsed.module)
+    found: set[SinkSpec] = set()
+    for statement in parsed.module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)):
+                continue
+            name = small.targets[0].target.value
+            if scope is None or name not in scope or len(scope[name]) != 1:
+                continue  # bound again elsewhere: not always the sink
+            specs, shift, keywords = finder._specs_for(small.value), 0, frozenset()
+            if not specs and isinstance(small.value, cst.Call):
+                specs, shift = finder._partial_target(small.value)
+                keywords = frozenset(a.keyword.value for a in small.value.args if a.keyword is not None)
+            for spec in specs:
+                if spec.param in keywords or spec.position is not None and spec.position < shift:
+                    continue
+                position = spec.position - shift if spec.position is not None else None
+                found.add(replace(spec, qualnames=frozenset({f"{parsed.name.name}.{name}"}), position=position,
+                                  wrapper_module=parsed.name.name))
+    return found
 
 
 def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:

@@ -22,7 +22,7 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import bind_sinks, read_sinks
 from asynccfg_lint.analysis.resolution import enclosing
 from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
-from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_config
+from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
 from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
@@ -143,7 +143,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     ``peers`` gives the project's other modules (``None``: ``parsed`` alone), whose builders the
     tracer follows with ``parsed``'s arguments bound.
 
-    Besides wrappers these are the sinks of ``prim.bind(...)`` for the lowering rules registered
+    Besides wrappers these are the top-level names bound to a sink or a partial of one
+    (:func:`asynccfg_lint.analysis.sinks.alias_sinks`) and the sinks of ``prim.bind(...)`` for the lowering rules registered
     here (:func:`asynccfg_lint.analysis.programs.bind_sinks`). Where each derived sink's parameter reaches
     the config is kept in :func:`sink_uses`.
     """
@@ -206,6 +207,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
+    derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     return derived | bind_sinks(parsed, sinks | derived, reaching)
 
 
