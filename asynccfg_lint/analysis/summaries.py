@@ -180,7 +180,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 add(function, param, SinkKind.VALUE, entry.key, entry.value)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
-    return derived | bind_sinks(parsed, sinks | derived, reaching)
+    return derived | bind_sinks(parsed, sinks | derived, reaching, uses)
 
 
 def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:
