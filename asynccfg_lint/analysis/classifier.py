@@ -156,7 +156,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             result.append(Finding(via, finding.code, message, fix, written_at))
         return result
 
-    def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0) -> list[Finding]:
+    def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0,
+                      elements: bool = False) -> list[Finding]:
         """Check every key and value of a traced config dict.
 
         Args:
@@ -164,11 +165,17 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             path: where the dict sits (``None`` for the top-level config).
         Returns:
             findings for ACC101-ACC105 and, for values of unknown type, ACC201.
+            elements: the entries are the elements of a tuple (``dataclasses.astuple``) at ``path``: their
+                keys are no part of it.
         """
         findings: list[Finding] = []
         for entry in traced.entries:
+            if elements:
+                assert path is not None
+                entry = replace(entry, key_node=None)
             literal = _literal_key(entry)
-            entry_path = ConfigPath(entry.key, literal=literal) if path is None else path.entry(entry.key, literal)
+            entry_path = path if elements else ConfigPath(entry.key, literal=literal) if path is None \
+                else path.entry(entry.key, literal)
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
@@ -310,6 +317,12 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 for inner in self.origins(element, depth + 1):
                     found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
                 findings.extend(_arriving_through(found, element))
+            for iterable in inferred.iterated:  # list(Mode): each element is a member, held by no expression alone
+                found = [f for inner in self.elements(iterable, depth + 1)
+                         for f in self._check_origin(inner, element_path, element_shape, depth + 1, False)]
+                findings.extend(_arriving_through(found, iterable, element=True))
+            if inferred.fields is not None:  # dataclasses.astuple(x): the field values are the elements
+                findings.extend(self.check_entries(inferred.fields, element_path, depth + 1, elements=True))
             if inferred.traced is not None:
                 findings.extend(self.check_entries(inferred.traced, path, depth + 1))
         return findings

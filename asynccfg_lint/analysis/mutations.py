@@ -1,6 +1,6 @@
 """Mutations of a traced dict before its use: ``cfg[k] = v``, ``cfg.update(...)``,
 ``cfg.setdefault(k, v)``, and the removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path
-to the use (a later iteration of a loop sees what an earlier one added)."""
+from the set value to the use (a later iteration of a loop sees what an earlier one added)."""
 
 from __future__ import annotations
 
@@ -27,15 +27,23 @@ class DictMutations:
             ancestor = self.parsed.parents.get(ancestor)
         return ancestor is block
 
+    def removes(self, removal: cst.CSTNode, entry: cst.CSTNode, use: cst.CSTNode) -> bool:
+        """True when the removal ``removal`` (before ``use``) discards what was set at ``entry`` before it: it
+        runs on every path to ``use``, or on every path from ``entry`` on (its block also encloses ``entry``:
+        ``if c: cfg |= {"k": v}; del cfg["k"]``)."""
+        return starts_before(self.parsed, entry, removal) and (
+            self._is_unconditional_before(removal, use) or self._is_unconditional_before(removal, entry))
+
     def _mutations(
         self, use: cst.Name, bindings: list[Binding], depth: int
     ) -> tuple[TracedDict, list[tuple[str, cst.CSTNode]]]:
         """Mutations of the binding before ``use``.
 
         Returns:
-            the entries added by ``cfg[k] = v``, ``cfg.update(...)``, ``cfg.setdefault(k, v)``, and
-            the ``(key, node)`` of each literal-key removal (``del cfg[k]``, ``cfg.pop(k)``) that runs
-            on every path to ``use``: entries for that key set before the removal are gone.
+            the entries added by ``cfg[k] = v`` (also ``cfg.__setitem__(k, v)``), ``cfg.update(...)``,
+            ``cfg.setdefault(k, v)``, and
+            the ``(key, node)`` of each literal-key removal (``del cfg[k]``, ``cfg.pop(k)``) before ``use``:
+            entries for that key set before the removal are gone where it :meth:`removes` them.
         """
         parsed = self.parsed
         removals: list[tuple[str, cst.CSTNode]] = []
@@ -57,7 +65,7 @@ class DictMutations:
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
                     removed = self._replaced_key(parent)
-                    if removed is not None and before and self._is_unconditional_before(parent, use):
+                    if removed is not None and before:
                         removals.append((removed, parent))
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
@@ -80,8 +88,13 @@ class DictMutations:
                     elif method == "setdefault" and len(call.args) == 2:
                         key, value = call.args[0].value, call.args[1].value
                         entries.append(Entry(string_value(key), key, value))
+                    elif method == "__setitem__" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args):
+                        key, value = call.args[0].value, call.args[1].value  # as cfg[k] = v: replaces an earlier value
+                        entries.append(Entry(string_value(key), key, value))
+                        if before and string_value(key) is not None:
+                            removals.append((string_value(key), call))
                     elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                        if before and self._is_unconditional_before(call, use):
+                        if before:
                             removals.append((string_value(call.args[0].value), call))
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
 

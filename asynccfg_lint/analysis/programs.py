@@ -26,7 +26,7 @@ import libcst as cst
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names, string_value
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
@@ -367,14 +367,40 @@ def lambda_parameter(parsed: ParsedModule, node: cst.CSTNode, lam: cst.Lambda,
     if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
         return False
     param = bindings[0].assignment.node
-    if not isinstance(param, cst.Param) or not any(param is p for p in _lambda_parameters(lam)):
+    if not isinstance(param, cst.Param) or not any(param is p for p in [*_lambda_parameters(lam), lam.params.star_kwarg]):
         return False
     return any(r.forwarding is not None and r.forwarding.node is lam
                and any((f"{name}.bind", param.name.value) in checked_at_calls for name in r.primitive)
                for r in registrations(parsed))
 
 
-def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterable[str] = ()) -> set[SinkSpec]:
+def spread_into_config(forwarding: Forwarding, spec: SinkSpec) -> tuple[cst.Dict, frozenset[str]] | None:
+    """For a ``lambda`` rule whose body calls the config sink ``spec`` with a display spreading the lambda's
+    ``**kw`` (``lambda ctx, x, **kw: emit(t, ctx, x, {"permutation": P, **kw})``): that display and the
+    keys a later entry of it replaces (their ``bind`` keywords never reach the config). Else ``None``."""
+    star = forwarding.node.params.star_kwarg
+    if spec.kind is not SinkKind.CONFIG or spec.position is None or not isinstance(star, cst.Param):
+        return None
+    config = call_argument(forwarding.node.body, spec.position, spec.param)
+    if not isinstance(config, cst.Dict):
+        return None
+    for index, element in enumerate(config.elements):
+        if isinstance(element, cst.StarredDictElement) and isinstance(element.value, cst.Name) \
+                and element.value.value == star.name.value:
+            later = (string_value(e.key) for e in config.elements[index + 1:] if isinstance(e, cst.DictElement))
+            return config, frozenset(key for key in later if key is not None)
+    return None
+
+
+def lambda_rule_name(parsed: ParsedModule, forwarding: Forwarding) -> str:
+    """The name a ``lambda`` rule's ``bind`` sinks give it (``SinkSpec.used_at``: ``pkg.mod.<lambda 2>``, its
+    place among the module's registrations), under which the summary keeps where it uses a keyword."""
+    index = next(i for i, r in enumerate(registrations(parsed)) if r.forwarding is forwarding)
+    return f"{parsed.name.name}.<lambda {index}>"
+
+
+def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterable[str] = (),
+               uses: dict[tuple[str, str], cst.CSTNode] | None = None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for the rules registered in ``parsed``, given the sinks known so far.
 
     ``reaching``: the qualified names of the functions of ``parsed`` that call a sink. A primitive
@@ -388,7 +414,9 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
     whose ``**params`` is the config makes every ``bind`` keyword an entry. The new spec's
     ``used_at`` is the rule's qualified name; where in the rule the keyword reaches the config is
     looked up only when a finding names it (:func:`asynccfg_lint.analysis.checker.use_location`), since a
-    position costs a code generation of the rule's whole module.
+    position costs a code generation of the rule's whole module. A ``lambda`` rule that spreads its
+    ``**kw`` into the sink's config display makes every keyword an entry (:func:`spread_into_config`);
+    ``uses`` then records the display under :func:`lambda_rule_name`.
     """
     found: set[SinkSpec] = set()
     by_name: dict[str, list[SinkSpec]] = {}
@@ -412,6 +440,15 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
                 if forwarding is None:
                     found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,
                                       bind_keyword=True))
+                elif (spread := spread_into_config(forwarding, spec)) is not None:  # emit(..., {**kw})
+                    star = forwarding.node.params.star_kwarg
+                    assert isinstance(star, cst.Param)
+                    name = lambda_rule_name(parsed, forwarding)
+                    if uses is not None:
+                        uses.setdefault((name, star.name.value), spread[0])
+                    found.add(SinkSpec(binds, param=star.name.value, position=None, kind=SinkKind.KEYWORDS,
+                                       wrapper_module=module, named=forwarding.named | spread[1], used_at=name,
+                                       bind_keyword=True))
                 elif spec.kind is SinkKind.KEYWORDS:  # lambda ctx, x, **kw: rule(ctx, x, **kw)
                     if forwarding.rest:
                         found.add(replace(spec, qualnames=binds, position=None, wrapper_module=module, used_at=rule,

@@ -29,7 +29,6 @@ from asynccfg_lint.analysis.resolution import (
     is_import,
     local_definition,
     qualified_names,
-    starts_before,
     string_value,
 )
 
@@ -438,14 +437,30 @@ class DictTracer(DictMutations):
             return self._foreign(name, depth)
         merged = self._bindings(bindings, depth)
         if merged is None:
-            return None
+            return self._edited_keywords(name, bindings, depth)
         mutations, removals = self._mutations(name, bindings, depth)
         entries = tuple(
             entry for entry in merged.entries + mutations.entries
-            if not any(entry.key == key and starts_before(self.parsed, entry.anchor, removal)
-                       for key, removal in removals)
+            if not any(entry.key == key and self.removes(removal, entry.anchor, name) for key, removal in removals)
         )
         return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
+
+    def _edited_keywords(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
+        """A function's ``**kwargs`` that it edits before ``name`` (``kw.setdefault("k", v)``,
+        ``kw.update(k=v)``, ``kw["k"] = v``): what the callers pass (opaque, at ``name``) and those
+        entries; ``None`` for a ``**kwargs`` left as it is, or any other name."""
+        if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+            return None
+        param = bindings[0].assignment.node
+        function = self.parsed.parents.get(param)
+        if not isinstance(param, cst.Param) or not isinstance(function, cst.Parameters) or function.star_kwarg is not param:
+            return None
+        mutations, removals = self._mutations(name, bindings, depth)
+        entries = tuple(entry for entry in mutations.entries
+                        if not any(entry.key == key and self.removes(removal, entry.anchor, name) for key, removal in removals))
+        if not entries:
+            return None
+        return TracedDict(entries, False, (name, *mutations.opaque))
 
     def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
         """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
@@ -457,10 +472,11 @@ class DictTracer(DictMutations):
         return self._merge([self._asdict(call, depth + 1, named_tuple) if call is not None else None for call in calls],
                            [call if call is not None else param for call in calls])
 
-    def fields(self, expr: cst.BaseExpression, named_tuple: bool | None) -> TracedDict | None:
+    def fields(self, expr: cst.BaseExpression, named_tuple: bool | None, depth: int = 0) -> TracedDict | None:
         """``expr._asdict()`` (``named_tuple=True``) or ``dataclasses.asdict(expr)`` (``None``) of a value of this
-        module (a ``bind`` keyword whose fields a rule of another module puts into its config), if known."""
-        return self._asdict(expr, 0, named_tuple)
+        module (a ``bind`` keyword whose fields a rule of another module puts into its config; the fields
+        ``dataclasses.astuple(expr)`` holds), if known."""
+        return self._asdict(expr, depth, named_tuple)
 
     def _asdict(self, expr: cst.BaseExpression, depth: int, named_tuple: bool | None = None) -> TracedDict | None:
         """``dataclasses.asdict(x)`` for ``x`` an instance of a dataclass of the project (``x`` a

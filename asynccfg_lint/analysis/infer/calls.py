@@ -30,6 +30,9 @@ from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
 from asynccfg_lint.analysis.records import is_typed_dict
 from asynccfg_lint.analysis.functions import returns_of
 
+#: builtins that make a list or tuple of what their argument iterates (an Enum class: its members)
+_ENUM_CONVERSIONS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
+
 
 @dataclass(frozen=True)
 class ReturnedParameter:
@@ -54,6 +57,10 @@ class CallInference:
     def _call(self, expr: cst.Call, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
         if self.sanitizers and qualified_names(self.parsed, expr.func) & self.sanitizers:
             return self._one(expr, Inferred(T.JSON_ANY))  # a declared sanitizer: its result is JSON-safe
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "_asdict" and not expr.args:
+            traced = self.tracer.trace(expr, depth + 1)  # Knobs(Mode.PUSH, 2)._asdict(): its fields
+            if traced is not None:
+                return self._one(expr, Inferred(T.DICT, traced=traced))
         if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
                 and expr.func.attr.value in T.METHOD_RESULTS):
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
@@ -87,6 +94,10 @@ class CallInference:
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
                     return self._one(expr, Inferred(T.DICT, traced=traced))
+            if name == "dataclasses.astuple" and len(positional) == 1:
+                fields = self.tracer.fields(positional[0], None, depth + 1)
+                if fields is not None:  # the fields' values, in field order
+                    return self._one(expr, Inferred(T.TUPLE, fields=fields))
             if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
@@ -95,6 +106,10 @@ class CallInference:
                     return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
                                    if o.inferred.number is not None else o.inferred) for o in inner]
                 return [Origin(expr, o.inferred) for o in inner]
+            if name in _ENUM_CONVERSIONS and len(positional) == 1 and self._enum_members(expr, expr) is not None:
+                # list(Mode), tuple(Mode), sorted(Mode, key=...): a list or tuple of the class's members
+                kind = T.TUPLE if name == "builtins.tuple" else T.LIST
+                return self._one(expr, Inferred(kind, iterated=(positional[0],)))
             if name == "builtins.round":
                 return self._one(expr, Inferred(T.INT if len(positional) + len(keywords) == 1 else T.FLOAT))
             first = frozenset(qualified_names(self.parsed, positional[0])) if positional else frozenset()

@@ -26,6 +26,10 @@ class Inferred:
         beyond_int64: a number literal XLA cannot read as a 64-bit integer
             (:func:`~asynccfg_lint.analysis.jax_facts.reads_as_int64`; it aborts on such ids).
         elements: element expressions of a literal container, checked one by one.
+        iterated: for a list or tuple made by iterating an Enum class (``list(Mode)``, ``[*Mode]``), the
+            iterated expressions: each element is one of their members (checked as the elements are).
+        fields: for a tuple of an object's field values (``dataclasses.astuple(x)``), the fields in
+            order, as ``dataclasses.asdict(x)`` gives them: each value is an element.
         traced: the entries of a dict value.
         member_value: for an enum member, the expression its ``.value`` comes from.
         cls: for an instance of a class defined in this module, that class (its attributes
@@ -52,6 +56,8 @@ class Inferred:
     nonfinite: bool = False
     beyond_int64: bool = False
     elements: tuple[cst.BaseExpression, ...] = ()
+    iterated: tuple[cst.BaseExpression, ...] = ()
+    fields: TracedDict | None = None
     traced: TracedDict | None = None
     member_value: cst.BaseExpression | None = None
     cls: cst.ClassDef | None = None

@@ -107,7 +107,10 @@ class InferenceWalk:
         if isinstance(expr, (cst.List, cst.Tuple)):
             kind = T.LIST if isinstance(expr, cst.List) else T.TUPLE
             elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
-            return self._one(expr, Inferred(kind, elements=elements))
+            # `[*Mode]`: the members of an Enum class unpacked into the display
+            iterated = tuple(e.value for e in expr.elements if isinstance(e, cst.StarredElement)
+                             and self._enum_members(e.value, e.value) is not None)
+            return self._one(expr, Inferred(kind, elements=elements, iterated=iterated))
         if isinstance(expr, (cst.Set, cst.SetComp)):
             return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"]))
         if isinstance(expr, cst.ListComp):
