@@ -151,13 +151,13 @@ from mypkg.collectives import emit_start
 from mypkg.jsonsafe import sanitize
 
 
-def as_list(groups: set[int]):
-    return groups if isinstance(groups, list) else sorted(groups)
+def as_groups(groups):
+    return set(groups)
 
 
 def lower(ctx, x, raw):
     emit_start("all-gather-start", ctx, x, {"tiled": np.bool_(True)})  # noqa: ACC101
-    emit_start("t", ctx, x, cfg={"groups": {1, 2}, "g": as_list(raw), "s": sanitize(raw)})
+    emit_start("t", ctx, x, cfg={"groups": {1, 2}, "g": as_groups(raw), "s": sanitize(raw)})
 """
 
 
@@ -180,7 +180,7 @@ def test_plugin_reads_extra_sinks_and_sanitizers_from_pyproject(tmp_path):
     ]
     (tmp_path / "pyproject.toml").write_text(
         '[tool.asynccfg-lint]\nextra-sinks = ["mypkg.collectives.emit_start:cfg@3"]\n'
-        'sanitizers = ["pkg.m.as_list", "mypkg.jsonsafe.sanitize"]\n'
+        'sanitizers = ["pkg.m.as_groups", "mypkg.jsonsafe.sanitize"]\n'
     )
     result = run_flake8("--select", "ACC", "--extend-select", "ACC201", "pkg", cwd=tmp_path)
     assert [(r.line, r.column, r.code) for r in acc_rows(result.stdout)] == [(12, 44, "ACC101")]
