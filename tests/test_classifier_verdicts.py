@@ -114,3 +114,12 @@ def test_numpy_float_keys_are_fixed_with_float_not_int():
              for d in check_source(source, "m.py", with_fixes=True)]
     assert found == [("use float(k)", "float(w)", "safe"), ("use float(k)", "float(np.float16(0.5))", "safe"),
                      ("use float(k)", "float(np.longdouble(0.5))", "unsafe")]
+
+
+def test_keys_taken_from_an_array_get_no_fix_of_the_whole_array():
+    """``dict.fromkeys(W, 0)`` and ``dict(zip(W, ...))`` of a float32 array: ACC102 at ``W``, but ``float(W)``
+    would convert the array (TypeError for more than one element), so no fix is offered."""
+    source = SINK_IMPORT + ("import numpy as np\nW = np.array([0.25, 0.75], dtype=np.float32)\n\ndef lowering(ctx, x):\n"
+                            "    emit('t', ctx, x, {'w': dict.fromkeys(W, 0), 'z': dict(zip(W, [1, 2]))})\n")
+    found = [(d.code, d.column, d.fix) for d in check_source(source, "m.py", with_fixes=True)]
+    assert found == [("ACC102", 43, None), ("ACC102", 64, None)]

@@ -202,8 +202,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                                    pytype.name.startswith(T.ENUM_MEMBER.name), pytype.name.startswith(T.FLAG_MEMBER.name),
                                    pytype.key_fix.template.format("k") if pytype.key_fix is not None else None)
             nested_under = quote_key(path.key) if path.steps else None
+            # an element of an iterable no expression holds alone (dict.fromkeys(W, 0) of an array W): no fix for W
+            whole = (entry.zipped or entry.key_elements) and origin.node is entry.key_node
             findings.append(Finding(origin.node, "ACC102", acc102.unusable_key(nested_under, pytype.name, remedy),
-                                    fix=pytype.key_fix))
+                                    fix=None if whole else pytype.key_fix))
         return findings
 
     def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
