@@ -73,3 +73,53 @@ def test_float_arithmetic_is_folded_as_python_computes_it(expression, codes):
     assert (isinstance(value, float) and not math.isfinite(value)) is ("ACC103" in codes)
     source = SINK_IMPORT + f"import math\nBIG = 1e308\n\ndef lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n"
     assert {d.code for d in check_source(source, "m.py")} == codes
+
+
+@pytest.mark.parametrize("expression", [
+    "np.float32(1e39)", "np.float32('1e39')", "np.float64(1e39)", "np.float16(70000)", "np.float16(60000)",
+    "np.finfo(np.float32).max * np.float32(2)", "np.finfo(np.float32).max * 2.0 ** -1", "np.finfo('float32').max * 2",
+    "np.finfo(np.float64).max * 2", "np.finfo(float).max + np.finfo(float).max", "np.finfo(np.float16).tiny / 2",
+    "np.float64(0) / np.float64(0)", "np.float64(1) / np.float64(0)", "np.float64(0) / 4", "-np.float32(1e38) * 10",
+    "np.float32(3.0) ** 200", "np.float64(10.0) ** 400", "np.float32(1e38) * 3 - np.float32(1e38) * 3",
+    "np.longdouble(1e308) * 10", "math.ldexp(1.0, 1023) * 2", "math.ldexp(1.0, 1022) * 2", "math.exp(709)",
+    "math.exp(709) * 2", "math.pow(10.0, 308) * 10", "math.hypot(1e308, 1e308)", "math.fmod(1.0, 0.0)",
+])
+def test_numpy_and_math_numbers_are_folded_as_numpy_and_python_compute_them(expression):
+    """ACC103 exactly where real numpy (float32 rounding and overflow, IEEE division) or ``math`` gives an
+    infinity or a NaN; where Python raises (``math.fmod(1.0, 0.0)``, ``math.exp(1000)``) no value is folded."""
+    import math
+    import warnings
+
+    import numpy as np
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            value = eval(expression, {"math": math, "np": np})  # noqa: S307 - the test's own expression
+        except (ArithmeticError, ValueError):
+            value = None
+        nonfinite = value is not None and not math.isfinite(float(value))
+    source = SINK_IMPORT + f"import math\nimport numpy as np\n\ndef lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n"
+    assert {d.code for d in check_source(source, "m.py")} == ({"ACC103"} if nonfinite else set())
+
+
+def test_numpy_float_keys_are_fixed_with_float_not_int():
+    """``int(k)`` would merge the float32 keys 0.25 and 0.75 into 0: the remedy and the safe fix are ``float(k)``
+    (a float32 or float16 widens to a double exactly); a longdouble's ``float(k)`` may merge keys: unsafe."""
+    import numpy as np
+    assert float(np.float32(0.25)) != float(np.float32(0.75)) and int(np.float32(0.25)) == int(np.float32(0.75))
+    source = SINK_IMPORT + ("import numpy as np\nW = np.array([0.25, 0.75], dtype=np.float32)\n\ndef lowering(ctx, x):\n"
+                            "    emit('t', ctx, x, {'w': {w: i for i, w in enumerate(W)}, 'h': {np.float16(0.5): 1},"
+                            " 'l': {np.longdouble(0.5): 1}})\n")
+    found = [(d.message.rpartition("; ")[2], d.fix.replacement, d.fix.safety)
+             for d in check_source(source, "m.py", with_fixes=True)]
+    assert found == [("use float(k)", "float(w)", "safe"), ("use float(k)", "float(np.float16(0.5))", "safe"),
+                     ("use float(k)", "float(np.longdouble(0.5))", "unsafe")]
+
+
+def test_keys_taken_from_an_array_get_no_fix_of_the_whole_array():
+    """``dict.fromkeys(W, 0)`` and ``dict(zip(W, ...))`` of a float32 array: ACC102 at ``W``, but ``float(W)``
+    would convert the array (TypeError for more than one element), so no fix is offered."""
+    source = SINK_IMPORT + ("import numpy as np\nW = np.array([0.25, 0.75], dtype=np.float32)\n\ndef lowering(ctx, x):\n"
+                            "    emit('t', ctx, x, {'w': dict.fromkeys(W, 0), 'z': dict(zip(W, [1, 2]))})\n")
+    found = [(d.code, d.column, d.fix) for d in check_source(source, "m.py", with_fixes=True)]
+    assert found == [("ACC102", 43, None), ("ACC102", 64, None)]

@@ -81,8 +81,12 @@ def test_fix_rows_cover_every_fix_template_of_the_catalog():
         shown = {template.template.format("x"), template.template.format("k")}
         assert any((fix, template.safety) in rows for fix in shown), template
     assert [code for code in (rule.code for rule in RULES) if fix_rows(code)] == ["ACC101", "ACC102"]
-    [key_row] = fix_rows("ACC102")
+    key_row, float_row, wide_row = fix_rows("ACC102")
     assert (key_row.fix, key_row.safety, key_row.applies_to[0]) == ("int(k)", "safe", "numpy integer")
     assert all(name.startswith("numpy") for name in key_row.applies_to) and len(key_row.applies_to) > 12
+    # a numpy float key's fix is float(k) (int(k) would merge 0.25 and 0.75); wider than a double, unsafe
+    assert (float_row.fix, float_row.safety, float_row.applies_to[:3]) == (
+        "float(k)", "safe", ("numpy floating", "numpy.float16", "numpy.float32"))
+    assert (wide_row.fix, wide_row.safety, wide_row.applies_to[0]) == ("float(k)", "unsafe", "numpy.longdouble")
     assert fix_rows("ACC101")[0] == FixRow("bool(x)", "safe", ("numpy.bool_",),
                                            "a jax/torch scalar whose kind is known to be bool")

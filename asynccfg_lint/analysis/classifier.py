@@ -183,7 +183,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
-                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node, entry.zipped))
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node,
+                                                  entry.zipped or entry.key_elements))
             found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
             findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
@@ -198,16 +199,20 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             nested_under = quote_key(path.key) if path.steps else None
             remedy = acc102.remedy(T.TUPLE.name, False, False, False)
             return [Finding(entry.key_node, "ACC102", acc102.unusable_key(nested_under, T.TUPLE.name, remedy))]
-        keys = self.elements(entry.key_node, depth) if entry.zipped else self.origins(entry.key_node, depth + 1)
+        keys = self.elements(entry.key_node, depth) if entry.zipped or entry.key_elements \
+            else self.origins(entry.key_node, depth + 1)
         for origin in keys:
             pytype = origin.inferred.type
             if pytype is None or pytype.key_ok:
                 continue
             remedy = acc102.remedy(pytype.name, pytype.json is T.JsonKind.NUMBER,
-                                   pytype.name.startswith(T.ENUM_MEMBER.name), pytype.name.startswith(T.FLAG_MEMBER.name))
+                                   pytype.name.startswith(T.ENUM_MEMBER.name), pytype.name.startswith(T.FLAG_MEMBER.name),
+                                   pytype.key_fix.template.format("k") if pytype.key_fix is not None else None)
             nested_under = quote_key(path.key) if path.steps else None
+            # an element of an iterable no expression holds alone (dict.fromkeys(W, 0) of an array W): no fix for W
+            whole = (entry.zipped or entry.key_elements) and origin.node is entry.key_node
             findings.append(Finding(origin.node, "ACC102", acc102.unusable_key(nested_under, pytype.name, remedy),
-                                    fix=pytype.key_fix))
+                                    fix=None if whole else pytype.key_fix))
         return findings
 
     def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
@@ -395,7 +400,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
 def _literal_key(entry: Entry) -> str | None:
     """The source text of ``entry``'s key when it is a number, bool or ``None`` literal (``1``, ``-2``, ``True``)."""
     node = entry.key_node
-    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key or entry.zipped:
+    if entry.key is not None or node is None or entry.home is not None or entry.tuple_key or entry.zipped \
+            or entry.key_elements:
         return None
     if int_constant(node) is not None or isinstance(node, cst.Float) or (
             isinstance(node, cst.Name) and node.value in ("True", "False", "None")):

@@ -28,6 +28,8 @@ class Entry:
             expression node exists; ``key_node`` is its first element (where Python's ``ast`` places the tuple).
         zipped: the entry stands for every pair of ``dict(zip(keys, values))``: ``key_node`` and ``value``
             are the two iterables; each key is an element of the first, its value the matching element of the second.
+        key_elements: the entry stands for a key per element of the iterable ``key_node``, each with ``value``
+            (``dict.fromkeys(Mode, 0)``; ``collections.Counter(members)``, whose counts have no node).
     """
 
     key: str | None
@@ -38,6 +40,7 @@ class Entry:
     via: cst.BaseExpression | None = field(default=None, compare=False)
     tuple_key: bool = False
     zipped: bool = False
+    key_elements: bool = False
     spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
 
     @property

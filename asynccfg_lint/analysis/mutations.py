@@ -1,5 +1,5 @@
 """Mutations of a traced dict before its use: ``cfg[k] = v``, ``cfg.update(...)``,
-``cfg.setdefault(k, v)``, and the removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path
+``cfg.setdefault(k, v)`` (only where ``k`` may be absent), and the removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path
 from the set value to the use (a later iteration of a loop sees what an earlier one added)."""
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ class DictMutations:
         complete = True
         opaque: list[cst.BaseExpression] = []
         assignments = {id(b.assignment) for b in bindings}
+        defaults: list[Entry] = []  # cfg.setdefault(k, v): written only when k may be absent
+        removed: set[str] = set()  # the literal keys any del/pop may take out
         seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
         for scope in seen_scopes.values():
             for access in scope.accesses:
@@ -64,9 +66,11 @@ class DictMutations:
                     continue
                 parent = parsed.parents.get(node)
                 if isinstance(parent, cst.Subscript) and parent.value is node:
-                    removed = self._replaced_key(parent)
-                    if removed is not None and before:
-                        removals.append((removed, parent))
+                    replaced = self._replaced_key(parent)
+                    if replaced is not None and before:
+                        removals.append((replaced, parent))
+                    if replaced is not None and self._deletes(parent):
+                        removed.add(replaced)
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
                     indices = [element.slice for element in parent.slice]
@@ -87,16 +91,26 @@ class DictMutations:
                         opaque.extend(inner.opaque)
                     elif method == "setdefault" and len(call.args) == 2:
                         key, value = call.args[0].value, call.args[1].value
-                        entries.append(Entry(string_value(key), key, value))
+                        defaults.append(Entry(string_value(key), key, value))
                     elif method == "__setitem__" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args):
                         key, value = call.args[0].value, call.args[1].value  # as cfg[k] = v: replaces an earlier value
                         entries.append(Entry(string_value(key), key, value))
                         if before and string_value(key) is not None:
                             removals.append((string_value(key), call))
                     elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
+                        removed.add(string_value(call.args[0].value))
                         if before:
                             removals.append((string_value(call.args[0].value), call))
+        entries += [entry for entry in defaults
+                    if entry.key is None or entry.key in removed or not _displayed_in_every(bindings, entry.key)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+
+    def _deletes(self, subscript: cst.Subscript) -> bool:
+        """True when ``subscript`` is a target of ``del``."""
+        parent = self.parsed.parents.get(subscript)
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+            parent = self.parsed.parents.get(parent)
+        return isinstance(parent, cst.Del)
 
     def _loops_back(self, mutation: cst.CSTNode, use: cst.CSTNode, bindings: list[Binding]) -> bool:
         """True when a loop around ``mutation`` also runs ``use`` and binds none of ``bindings``: a later
@@ -118,3 +132,13 @@ class DictMutations:
             return None
         index = subscript.slice[0].slice
         return string_value(index.value) if isinstance(index, cst.Index) else None
+
+
+def _displayed_in_every(bindings: list[Binding], key: str) -> bool:
+    """True when every binding makes the dict with a display that writes ``key`` (``{"mode": "push", ...}``):
+    the key is present, so ``cfg.setdefault(key, v)`` leaves its value and ``v`` never reaches the config
+    (``dict.setdefault`` writes only a missing key)."""
+    return bool(bindings) and all(
+        isinstance(b.value, cst.Dict) and b.augmented is None
+        and any(isinstance(e, cst.DictElement) and string_value(e.key) == key for e in b.value.elements)
+        for b in bindings)

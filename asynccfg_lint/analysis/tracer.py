@@ -29,6 +29,7 @@ from asynccfg_lint.analysis.resolution import (
     is_import,
     local_definition,
     qualified_names,
+    reaching,
     string_value,
 )
 
@@ -38,6 +39,9 @@ _DICT_CONSTRUCTORS = frozenset(
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
+#: ``dict.fromkeys`` (libcst names it ``builtins.dict``: the attribute is checked too) and ``OrderedDict.fromkeys``
+_FROMKEYS = frozenset({"builtins.dict", "builtins.dict.fromkeys", "collections.OrderedDict.fromkeys"})
+_COUNTER = frozenset({"collections.Counter"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
@@ -76,6 +80,11 @@ class TracerPeers(Protocol):
                          depth: int) -> list[cst.FunctionDef | None]:
         """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
         instance of (``None``: not such an instance, or no such method)."""
+        ...
+
+    def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
+        """For each origin of ``expr``'s value (a parameter: what its known callers or binds pass), the list or
+        tuple display of ``parsed`` that makes it (``None``: not such a display)."""
         ...
 
     def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
@@ -130,7 +139,7 @@ class DictTracer(DictMutations):
         if isinstance(expr, cst.Dict):
             return self._dict_display(expr, depth)
         if isinstance(expr, cst.DictComp):
-            return TracedDict((Entry(string_value(expr.key), expr.key, expr.value),), True)
+            return self._comprehension(expr, depth)
         if isinstance(expr, cst.IfExp):
             return self._union([expr.body, expr.orelse], depth)
         if isinstance(expr, cst.BooleanOperation):
@@ -176,6 +185,32 @@ class DictTracer(DictMutations):
                     opaque.extend(inner.opaque)
         return TracedDict(tuple(entries), complete, tuple(opaque))
 
+    def _comprehension(self, expr: cst.DictComp, depth: int) -> TracedDict:
+        """``{k: v for k, v in d.items() if k != "mode"}``: the entries of ``d`` the key tests keep (``k != "a"``,
+        ``k not in ("a", "b")``, ``k == "a"``, ``k in (...)``); any other comprehension (or test): one entry of its
+        key and value expressions."""
+        written = TracedDict((Entry(string_value(expr.key), expr.key, expr.value),), True)
+        loop = expr.for_in
+        target = loop.target
+        if loop.inner_for_in is not None or loop.asynchronous is not None or not isinstance(target, cst.Tuple) \
+                or len(target.elements) != 2 or not all(isinstance(e.value, cst.Name) for e in target.elements):
+            return written
+        key, value = (e.value.value for e in target.elements)
+        iterated = loop.iter
+        if not (isinstance(expr.key, cst.Name) and expr.key.value == key and isinstance(expr.value, cst.Name)
+                and expr.value.value == value and key != value and isinstance(iterated, cst.Call)
+                and not iterated.args and isinstance(iterated.func, cst.Attribute) and iterated.func.attr.value == "items"):
+            return written
+        tests = [_key_test(condition.test, key) for condition in loop.ifs]
+        if any(test is None for test in tests):
+            return written
+        source = self.trace(iterated.func.value, depth + 1)
+        if source is None:
+            return written
+        entries = [entry for entry in source.entries
+                   if entry.key is None or all((entry.key in keys) is keeps for keeps, keys in tests)]
+        return TracedDict(tuple(_spread(tuple(entries), iterated.func.value)), source.complete, source.opaque)
+
     def _union(self, exprs: list[cst.BaseExpression], depth: int) -> TracedDict | None:
         traced = [self.trace(e, depth + 1) for e in exprs]
         if all(t is None for t in traced):
@@ -199,6 +234,11 @@ class DictTracer(DictMutations):
 
     def _call(self, call: cst.Call, depth: int) -> TracedDict | None:
         names = qualified_names(self.parsed, call.func)
+        fromkeys = isinstance(call.func, cst.Attribute) and call.func.attr.value == "fromkeys" and names & _FROMKEYS
+        if fromkeys or names & _COUNTER:
+            keyed = self._keyed_by_elements(call, not fromkeys, depth)
+            if keyed is not None or fromkeys:
+                return keyed
         if names & _DICT_CONSTRUCTORS:
             if names & _DEFAULTDICT and call.args and call.args[0].keyword is None and not call.args[0].star:
                 call = call.with_changes(args=call.args[1:])  # the first argument is the default factory
@@ -318,7 +358,8 @@ class DictTracer(DictMutations):
                     complete &= inner.complete
                     opaque.extend(inner.opaque)
             elif arg.star == "":
-                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value) or self._zipped(arg.value)
+                inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value) or self._zipped(arg.value) \
+                    or self._passed_pairs(arg.value, depth)
                 if inner is None:
                     complete = False
                     opaque.append(arg.value)
@@ -331,6 +372,27 @@ class DictTracer(DictMutations):
                 complete = False
                 opaque.append(arg.value)
         return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _keyed_by_elements(self, call: cst.Call, counter: bool, depth: int) -> TracedDict | None:
+        """``dict.fromkeys(keys, value)``: a key per element of ``keys``, each holding ``value`` (``None`` without
+        one); ``collections.Counter(iterable)``: a key per element, holding an int count, and ``Counter(mapping)``
+        or ``Counter(k=n)`` the mapping's entries (``Counter.update`` copies them). ``None`` for other forms."""
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if len(positional) != sum(1 for arg in call.args if arg.keyword is None) or any(arg.star for arg in call.args):
+            return None
+        if counter:
+            if len(positional) > 1:
+                return None
+            if not positional:
+                return self._dict_call(call, depth)
+            mapping = self.trace(positional[0], depth + 1)
+            if mapping is not None or call.args[1:]:
+                return None if mapping is None else self._dict_call(call, depth)
+            return TracedDict((Entry(None, positional[0], None, key_elements=True),), True)
+        if not 1 <= len(positional) <= 2 or len(call.args) != len(positional):
+            return None
+        value = positional[1] if len(positional) == 2 else None
+        return TracedDict((Entry(None, positional[0], value, key_elements=True),), True)
 
     @staticmethod
     def _pairs(expr: cst.BaseExpression) -> TracedDict | None:
@@ -345,6 +407,18 @@ class DictTracer(DictMutations):
             key, value = pair.elements[0].value, pair.elements[1].value
             entries.append(Entry(string_value(key), key, value))
         return TracedDict(tuple(entries), True)
+
+    def _passed_pairs(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """``dict(table)`` of a name whose values are pair displays the code shows: a rule's keyword that the
+        module's binds pass as ``table=((Mode.PUSH, 1),)`` (a tuple gets through bind, a dict would not): the
+        pairs of each, reported where they are written. Only in a check (the summaries have no classifier)."""
+        if self.workspace is None or not isinstance(expr, cst.Name):
+            return None
+        displays = self.workspace.sequences(self.parsed, expr, depth + 1)
+        parts = [self._pairs(display) if display is not None else None for display in displays]
+        if not any(parts):
+            return None
+        return self._merge(parts, [display if display is not None else expr for display in displays])
 
     def _zipped(self, expr: cst.BaseExpression) -> TracedDict | None:
         """``dict(zip(keys, values))``: one entry for every pair, an element of ``keys`` under an element of ``values``."""
@@ -435,6 +509,8 @@ class DictTracer(DictMutations):
         bindings = bindings_of_name(self.parsed, name)
         if bindings and all(is_import(b) for b in bindings):
             return self._foreign(name, depth)
+        if bindings and not any(b.augmented is not None for b in bindings):  # (`cfg |= {...}` adds to what reaches it)
+            bindings = reaching(self.parsed, name, bindings)  # `cfg = {...}` again in the block replaces it
         merged = self._bindings(bindings, depth)
         if merged is None:
             return self._edited_keywords(name, bindings, depth)
@@ -556,3 +632,25 @@ def _spread(entries: tuple[Entry, ...], source: cst.BaseExpression) -> list[Entr
     if not isinstance(source, cst.Name):
         return list(entries)
     return [replace(e, spreads=(*e.spreads, source)) if e.home is None else e for e in entries]
+
+
+def _key_test(test: cst.BaseExpression, key: str) -> tuple[bool, frozenset[str]] | None:
+    """A comprehension's test of its key name ``key`` against str literals: ``(True, keys)`` when only ``keys``
+    pass (``k == "a"``, ``k in ("a", "b")``), ``(False, keys)`` when they do not (``k != "a"``, ``k not in
+    (...)``); ``None`` for any other test."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    left, operator, right = test.left, test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, (cst.Equal, cst.NotEqual)) and isinstance(right, cst.Name) and right.value == key:
+        left, right = right, left  # "a" != k
+    if not (isinstance(left, cst.Name) and left.value == key):
+        return None
+    if isinstance(operator, (cst.Equal, cst.NotEqual)):
+        literal = string_value(right)
+        return (isinstance(operator, cst.Equal), frozenset({literal})) if literal is not None else None
+    if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(right, (cst.Tuple, cst.List, cst.Set)):
+        literals = [string_value(e.value) if isinstance(e, cst.Element) and not isinstance(e, cst.StarredElement)
+                    else None for e in right.elements]
+        if all(literal is not None for literal in literals):
+            return isinstance(operator, cst.In), frozenset(literals)
+    return None

@@ -125,7 +125,8 @@ DICT = PyType("dict", JsonKind.OBJECT, hashable=False)
 JSON_ANY = PyType("JSON-compatible value", JsonKind.ANY)
 
 NUMPY_INT = PyType("numpy integer", JsonKind.NUMBER, key_fix=INT_FIX)  # converted by _json_default; not a key
-NUMPY_FLOAT = PyType("numpy floating", JsonKind.NUMBER)
+#: a numpy float key becomes a Python float with float(k), exactly (float16/float32 widen without loss)
+NUMPY_FLOAT = PyType("numpy floating", JsonKind.NUMBER, key_fix=FLOAT_FIX)
 NUMPY_FLOAT64 = PyType("numpy.float64", JsonKind.NUMBER, key_ok=True)  # a float subclass
 NUMPY_STR = PyType("numpy.str_", JsonKind.STRING, key_ok=True)  # a str subclass
 NUMPY_ARRAY = PyType("numpy.ndarray", JsonKind.ANY, hashable=False)  # converted with .tolist()
@@ -255,6 +256,9 @@ CALL_RESULTS: dict[str, PyType] = {
     "math.log": FLOAT,
     "math.log2": FLOAT,
     "math.exp": FLOAT,
+    **{f"math.{_name}": FLOAT for _name in (
+        "ldexp pow exp2 expm1 log10 log1p cbrt sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh "
+        "hypot fabs fmod copysign degrees radians nextafter ulp remainder erf erfc gamma lgamma").split()},
     "operator.index": INT,
     "json.dumps": STR,
     "decimal.Decimal": rejected("decimal.Decimal", "use float(...) or str(...)", fix=LOSSY_FLOAT_FIX),
@@ -296,6 +300,8 @@ for _name in _NUMPY_INTS:
     CALL_RESULTS[f"numpy.{_name}"] = NUMPY_INT.named(f"numpy.{_name}")
 for _name in _NUMPY_FLOATS:
     CALL_RESULTS[f"numpy.{_name}"] = NUMPY_FLOAT.named(f"numpy.{_name}")
+for _name in ("longdouble", "float128", "float96"):  # wider than a double: float(k) may merge two keys
+    CALL_RESULTS[f"numpy.{_name}"] = replace(CALL_RESULTS[f"numpy.{_name}"], key_fix=LOSSY_FLOAT_FIX)
 
 #: MLIR attribute builders JAX's own lowering rules put under the special keys (section 2),
 #: matched by the end of the qualified name (``jax._src.lib.mlir.ir``, ``jaxlib.mlir.ir``, ...).

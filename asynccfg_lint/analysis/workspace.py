@@ -184,6 +184,16 @@ class Workspace:
         return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
                 for o in origins]
 
+    def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
+        """For each origin of ``expr``'s value, the list or tuple display of ``parsed`` that makes it (``None``: not
+        such a display): the pairs a bind passes for a rule's ``table`` that the rule turns into ``dict(table)``.
+        What the tracer needs of the classifier (:class:`~asynccfg_lint.analysis.tracer.TracerPeers`); nothing in a
+        summary's workspace."""
+        if not self._objects:
+            return []
+        return [o.node if o.home is None and isinstance(o.node, (cst.List, cst.Tuple)) else None
+                for o in self.classifier(parsed).origins(expr, depth)]
+
     def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
                       bound: cst.Param | None = None) -> list[cst.Call | None]:
         """For each origin of ``expr``'s value, the call of a class of ``parsed`` that makes it (``None``: not

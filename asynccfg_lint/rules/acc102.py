@@ -25,12 +25,15 @@ _KEY_REMEDIES = {
     "tuple": 'use a str key, e.g. "_".join(map(str, k))',
     "frozenset": "use str(sorted(k))",
     "bytes": "use k.decode()",
-    "numpy.int64": "use int(k)",
 }
 
 
-def remedy(type_name: str, number: bool, enum_member: bool, flag_member: bool) -> str:
-    """What to use instead of a key of ``type_name`` (``number``: it becomes a JSON number)."""
+def remedy(type_name: str, number: bool, enum_member: bool, flag_member: bool, fixed: str | None = None) -> str:
+    """What to use instead of a key of ``type_name`` (``number``: it becomes a JSON number; ``fixed``: the
+    key's mechanical fix written for a key ``k``, ``"int(k)"`` for a numpy integer, ``"float(k)"`` for a
+    numpy float, whose ``int(...)`` would merge 0.25 and 0.75)."""
+    if fixed is not None:
+        return f"use {fixed}"
     if enum_member:
         return "use k.value or k.name"
     if flag_member:

@@ -12,7 +12,14 @@ import libcst as cst
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import lookup
 from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
-from asynccfg_lint.analysis.infer.folding import FLOAT_CONSTRUCTORS, float_inferred, parse_float
+from asynccfg_lint.analysis.infer.folding import (
+    FLOAT_CONSTRUCTORS,
+    FOLDED_MATH,
+    float_inferred,
+    math_call,
+    numpy_scalar,
+    parse_float,
+)
 from asynccfg_lint.analysis.infer.model import METHOD
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.parse import ParsedModule
@@ -79,6 +86,17 @@ class CallInference:
         if names & ASYNC_RUNNERS and positional:
             return self._awaited(positional[0], depth)
         for name in names:
+            if name in FOLDED_MATH and positional and not keywords:
+                numbers = [self.known_number(p, depth) for p in positional]
+                folded = math_call(name, numbers) if all(n is not None for n in numbers) else None
+                if folded is not None:  # math.ldexp(1.0, 1023) is 8.98e307 (an OverflowError: no value)
+                    return self._one(expr, folded)
+            if name in FLOAT_CONSTRUCTORS and positional and name != "builtins.float":
+                argument = string_value(positional[0])
+                argument = self.known_number(positional[0], depth) if argument is None else argument
+                folded = numpy_scalar(name, argument) if argument is not None else None
+                if folded is not None:  # np.float32(1e39) is inf, as numpy rounds it
+                    return self._one(expr, folded)
             if name in FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
                 value = parse_float(text, FLOAT_CONSTRUCTORS[name]) if text is not None else None
@@ -90,6 +108,12 @@ class CallInference:
                     return self._one(expr, Inferred(T.CALL_RESULTS[name], nonfinite=nonfinite))
             if name == "numpy.timedelta64":
                 return self._one(expr, self._timedelta64(positional))
+            if name in ("builtins.dict.fromkeys", "collections.OrderedDict.fromkeys", "collections.Counter"):
+                traced = self.tracer.trace(expr, depth + 1)  # keys from an iterable's elements (Mode's members)
+                if traced is not None:
+                    kind = T.DICT.named("collections.Counter") if name == "collections.Counter" else T.DICT
+                    return self._one(expr, Inferred(kind, traced=traced,
+                                                    model=self.catalog.call(name) if name == "collections.Counter" else None))
             if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "copy.copy", "copy.deepcopy"):
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
@@ -171,6 +195,11 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
+        """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""
+        numbers = {repr(o.inferred.number): o.inferred.number for o in self.origins(expr, depth + 1)}
+        return next(iter(numbers.values())) if len(numbers) == 1 else None
 
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import operator
 import struct
+import warnings
 
 import libcst as cst
 
@@ -146,3 +147,91 @@ def float_inferred(pytype: T.PyType, value: float) -> Inferred:
     if math.isinf(value) or math.isnan(value):
         return Inferred(pytype, nonfinite=True, number=number)
     return Inferred(pytype, beyond_int64=not reads_as_int64(value), number=number)
+
+
+def _numpy():
+    """numpy, imported when a numpy number is first folded (it is not a dependency); ``None`` without it."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+def numpy_inferred(value: object) -> Inferred | None:
+    """What the numpy scalar ``value`` (computed by numpy itself) is: its own type (``numpy.float32``,
+    ``numpy.float64``...), non-finite when ``float(value)`` is (JAX's ``_json_default`` calls ``float``:
+    a ``longdouble`` past a double's range is infinity), with the value kept for further folding.
+    ``None`` for anything but a numpy number."""
+    numpy = _numpy()
+    if numpy is None or not isinstance(value, numpy.number):
+        return None
+    pytype = T.CALL_RESULTS.get(f"numpy.{type(value).__name__}")
+    if pytype is None or pytype.json is not T.JsonKind.NUMBER:  # a complex number: its own verdict, no value
+        return Inferred(pytype) if pytype is not None else None
+    if isinstance(value, numpy.integer):
+        return Inferred(pytype, number=value)
+    with numpy.errstate(all="ignore"):
+        as_float = float(value)
+    if math.isinf(as_float) or math.isnan(as_float):
+        return Inferred(pytype, nonfinite=True, number=value)
+    return Inferred(pytype, beyond_int64=not reads_as_int64(as_float), number=value)
+
+
+def _numpy_computed(compute) -> Inferred | None:
+    """``compute(numpy)`` (a numpy scalar) as :func:`numpy_inferred` sees it, numpy's warnings silenced;
+    ``None`` without numpy or when numpy raises (no value reaches the config then)."""
+    numpy = _numpy()
+    if numpy is None:
+        return None
+    try:
+        with numpy.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return numpy_inferred(compute(numpy))
+    except (ArithmeticError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def numpy_scalar(qualname: str, argument: int | float | str | object) -> Inferred | None:
+    """``numpy.<type>(argument)`` (``qualname`` a numpy float constructor of :data:`FLOAT_CONSTRUCTORS`) as numpy
+    computes it: ``np.float32(1e39)`` is ``inf`` (float32 rounding and overflow), ``np.float64("nan")`` a NaN."""
+    name = qualname.rpartition(".")[2]
+    return _numpy_computed(lambda numpy: getattr(numpy, name)(argument))
+
+
+def numpy_operation(op: cst.BaseBinaryOp | cst.BaseAugOp, left: object, right: object) -> Inferred | None:
+    """``left <op> right`` where an operand is a numpy scalar, as numpy computes it (its promotion and IEEE
+    arithmetic: ``np.finfo(np.float32).max * np.float32(2)`` is a float32 ``inf``, ``np.float64(0) / np.float64(0)``
+    a NaN, where Python would raise). ``None`` when the operator is not folded or numpy raises."""
+    function = _FLOAT_OPERATORS.get(type(op))
+    return _numpy_computed(lambda numpy: function(left, right)) if function is not None else None
+
+
+#: the attributes of ``np.finfo(t)`` that are numbers of ``t``
+FINFO_NUMBERS = frozenset({"max", "min", "tiny", "eps", "epsneg", "smallest_normal", "resolution"})
+
+
+def finfo_number(dtype: str, attribute: str) -> Inferred | None:
+    """``np.finfo(numpy.<dtype>).<attribute>`` (an attribute of :data:`FINFO_NUMBERS`), read from numpy."""
+    return _numpy_computed(lambda numpy: getattr(numpy.finfo(getattr(numpy, dtype)), attribute))
+
+
+#: ``math`` functions folded by calling them: pure, and cheap whatever the numbers (not ``factorial``/``comb``/``perm``)
+FOLDED_MATH = frozenset(name for name in T.CALL_RESULTS if name.startswith("math.")) - {
+    "math.prod", "math.factorial", "math.comb", "math.perm"}
+
+
+def math_call(function: str, arguments: list[int | float]) -> Inferred | None:
+    """``function(*arguments)`` (a qualified name of :data:`FOLDED_MATH`) of known numbers, called: ``math.ldexp(1.0, 1023)``.
+
+    ``None`` when it raises (``math.exp(1000)``: OverflowError; a domain error): no value then.
+    """
+    try:
+        result = getattr(math, function.rpartition(".")[2])(*arguments)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    if isinstance(result, bool):
+        return Inferred(T.BOOL)
+    if isinstance(result, int):
+        return int_inferred(result)
+    return float_inferred(T.FLOAT, result) if isinstance(result, float) else None

@@ -49,7 +49,9 @@ class Inferred:
             what an ``isinstance`` test of the value compares (``infer.walk``'s narrowing).
         number: for a Python int or float whose value the code shows (a literal, ``float("1e308")``,
             arithmetic of those), that value: float arithmetic is folded as Python computes it
-            (:func:`~asynccfg_lint.analysis.infer.folding.float_operation`).
+            (:func:`~asynccfg_lint.analysis.infer.folding.float_operation`); for a numpy scalar of known value
+            (``np.float32(1e39)``, ``np.finfo(np.float32).max``), that numpy scalar, whose arithmetic numpy computes
+            (:func:`~asynccfg_lint.analysis.infer.folding.numpy_operation`).
     """
 
     type: T.PyType | None
@@ -67,7 +69,7 @@ class Inferred:
     dispatched: str | None = None
     model: Known | None = None
     member_of: cst.ClassDef | None = None
-    number: int | float | None = None
+    number: object | None = None
 
 
 UNKNOWN = Inferred(None)

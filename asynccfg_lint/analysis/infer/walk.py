@@ -16,7 +16,15 @@ from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
 from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, structured_item, tolist
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
-from asynccfg_lint.analysis.infer.folding import float_inferred, float_operation, int_constant, int_inferred
+from asynccfg_lint.analysis.infer.folding import (
+    FINFO_NUMBERS,
+    finfo_number,
+    float_inferred,
+    float_operation,
+    int_constant,
+    int_inferred,
+    numpy_operation,
+)
 from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Known
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.resolution import (
@@ -222,6 +230,10 @@ class InferenceWalk:
                 booleans = all(t is T.NUMPY_BOOL or t is T.BOOL for t in types)
                 return self._one(expr, Inferred(T.NUMPY_BOOL if booleans else T.NUMPY_NUMBER, nonfinite=nonfinite))
             if any(t.name.startswith("numpy") for t in types):
+                folded = numpy_operation(operator, combined[0].number, combined[1].number) \
+                    if len(combined) == 2 and all(i.number is not None for i in combined) else None
+                if folded is not None:  # np.float64(0) / np.float64(0) is nan, as numpy computes it
+                    return self._one(expr, folded)
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
             if len(combined) == 2 and all(i.number is not None and (i.type is T.FLOAT or i.type is T.INT)
                                           for i in combined):
@@ -424,7 +436,11 @@ class InferenceWalk:
         result: list[Origin] = []
         for origin in self.origins(iterable, depth + 1):
             inferred = origin.inferred
-            if isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
+            members = self._enum_members(expr, origin.node) \
+                if target is name and origin.home is None and isinstance(origin.node, cst.Call) else None
+            if members is not None:  # `members = list(Mode)`, then `for m in members`
+                result.extend(members)
+            elif isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
                 result.append(Origin(expr, Inferred(T.INT)))
             elif origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
                     and inferred.elements and not isinstance(origin.node, cst.Call):
@@ -563,6 +579,10 @@ class InferenceWalk:
         if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
             return found
         attr = expr.attr.value
+        if attr in FINFO_NUMBERS:
+            folded = self._finfo_number(expr.value, attr)
+            if folded is not None:  # np.finfo(np.float32).max: a float32 of known value
+                return self._one(expr, folded)
         if attr in ("value", "name"):
             of_member = self.enum_attribute(expr, attr, self.origins(expr.value, depth + 1), depth)
             if of_member is not None:
@@ -579,6 +599,19 @@ class InferenceWalk:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _finfo_number(self, receiver: cst.BaseExpression, attr: str) -> Inferred | None:
+        """``np.finfo(t).<attr>`` for a ``t`` the code names (``np.float32``, ``"float32"``, ``float``): numpy's number."""
+        if not isinstance(receiver, cst.Call) or len(receiver.args) != 1 or receiver.args[0].keyword is not None \
+                or receiver.args[0].star or "numpy.finfo" not in qualified_names(self.parsed, receiver.func):
+            return None
+        argument = receiver.args[0].value
+        dtype = string_value(argument)
+        if dtype is None:
+            names = qualified_names(self.parsed, argument)
+            dtype = "float64" if "builtins.float" in names else next(
+                (n[6:] for n in names if n.startswith("numpy.") and n[6:] in T.SCALAR_TYPE_NAMES), None)
+        return finfo_number(dtype, attr) if dtype is not None and dtype.isidentifier() else None
 
     def enum_attribute(self, expr: cst.CSTNode, attr: str, base: list[Origin], depth: int) -> list[Origin] | None:
         """``.value`` or ``.name`` (``attr``) of a value whose origins are ``base``, when each is an enum
