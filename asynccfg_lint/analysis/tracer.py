@@ -17,6 +17,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values
 from asynccfg_lint.analysis.mutations import DictMutations
@@ -74,9 +75,9 @@ class TracerPeers(Protocol):
         ...
 
     def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
-                         depth: int) -> list[cst.FunctionDef | None]:
-        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
-        instance of (``None``: not such an instance, or no such method)."""
+                         depth: int) -> list[tuple[ParsedModule, cst.FunctionDef] | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the project class it is an instance
+        of, with the class's module (``None``: not such an instance, or no such method)."""
         ...
 
     def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
@@ -240,19 +241,73 @@ class DictTracer(DictMutations):
         return None
 
     def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
-        """``obj.config()`` for an instance of a class of this module: the dicts the method returns.
+        """``obj.config()`` for an instance of a project class: the dicts the method returns.
 
         What the object is comes from the classifier (a constructor call, an annotation); the
-        method's ``self.x`` are the class's attributes. Only within this module, and only in a
-        check (the summaries have no classifier).
+        method's ``self.x`` are what the visible constructor call gives the attribute
+        (:meth:`_on_instances`), else the class's attributes. A class of another module: only
+        for one method of one class. Only in a check (the summaries have no classifier).
         """
         if self.workspace is None:
             return None
-        methods = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
-        if not methods or any(m is None for m in methods):
+        found = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
+        if not found or any(f is None for f in found):
             return None
-        returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]
-        return self._union(returns, depth) if returns else None
+        methods = list({id(method): (home, method) for home, method in found}.values())
+        home = methods[0][0]
+        if home is not self.parsed and len(methods) != 1 or any(h is not self.parsed for h, _ in methods[1:]):
+            return None
+        returns = [r.value for _, m in methods for r in returns_of(m) if r.value is not None]
+        tracer = self if home is self.parsed else self.workspace.tracer(home)
+        traced = tracer._union(returns, depth) if returns else None
+        if traced is None or len(methods) != 1:
+            return traced
+        calls = self.workspace.constructions(self.parsed, call.func.value, depth + 1)
+        return self._on_instances(traced, home, methods[0][1], calls, call)
+
+    def _on_instances(self, traced: TracedDict, home: ParsedModule, method: cst.FunctionDef,
+                      calls: list[cst.Call | None], via: cst.Call) -> TracedDict:
+        """``traced`` (what ``method`` of a class of ``home`` returns) for the instances ``calls`` make: a
+        value ``self.x`` of the method is what each visible constructor call gives the attribute ``x``
+        (``Holder(Mode.PUSH).to_cfg()`` returning ``{"mode": self.mode}`` has ``"mode": Mode.PUSH``,
+        reported at the argument). Where an instance is not a visible call (``None``), or the
+        attribute's value depends on more than the call (an annotation, a property, another
+        assignment), the entry stays ``self.x``. What belongs to ``home`` arrives through ``via``."""
+        params = method.params.posonly_params or method.params.params
+        receiver = params[0].name.value if params else None
+        foreign = home is not self.parsed
+        entries: list[Entry] = []
+        for entry in traced.entries:
+            value = entry.value
+            known: list[Entry] = []
+            if (calls and entry.home is None and isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                    and value.value.value == receiver):
+                for call in calls:
+                    cls = self._class_of(call.func, home) if call is not None else None
+                    member = objects.member(home, cls, value.attr.value, call) if cls is not None else None
+                    if member is None or not member.found or member.annotations or member.getters or member.bindings:
+                        known = []
+                        break
+                    passed = {id(arg.value) for arg in call.args}
+                    known.extend(replace(entry, key_node=None if foreign else entry.key_node, value=v)
+                                 if id(v) in passed or not foreign else self._arrived(replace(entry, value=v), home, via)
+                                 for v in (*member.arguments, *member.values))
+            if known:
+                entries.extend(known)
+                if foreign and entry.key_node is not None:  # the key is still the method's
+                    entries.append(self._arrived(replace(entry, value=None), home, via))
+            else:
+                entries.append(self._arrived(entry, home, via) if foreign else entry)
+        opaque = traced.opaque if not foreign else ((via,) if traced.opaque else ())
+        return TracedDict(tuple(entries), traced.complete, opaque)
+
+    def _class_of(self, func: cst.BaseExpression, home: ParsedModule) -> cst.ClassDef | None:
+        """The class of ``home`` that the callee ``func`` (of this module) names, if any."""
+        definition = local_definition(self.parsed, func)
+        if definition is None and home is not self.parsed and self.workspace is not None:
+            found = self.workspace.foreign(self.parsed, func)
+            definition = found[0].binding.definition if found and len(found) == 1 and found[0].home is home else None
+        return definition if isinstance(definition, cst.ClassDef) else None
 
     def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
               home: ParsedModule) -> TracedDict:
