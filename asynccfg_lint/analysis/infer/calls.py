@@ -71,6 +71,12 @@ class CallInference:
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         if names & ASYNC_RUNNERS and positional:
             return self._awaited(positional[0], depth)
+        if "builtins.getattr" in names and len(positional) == 2 and len(expr.args) == 2:
+            name = string_value(positional[1])  # getattr(Mode, "PULL") is Mode.PULL
+            member = self._enum_member(cst.Attribute(positional[0], cst.Name(name))) \
+                if name is not None and name.isidentifier() else None
+            if member is not None:
+                return [replace(member, node=expr)]
         for name in names:
             if name in FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
