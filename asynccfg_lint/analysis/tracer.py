@@ -40,6 +40,7 @@ _DICT_CONSTRUCTORS = frozenset(
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
+_REPLACE = frozenset({"dataclasses.replace"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
@@ -542,6 +543,15 @@ class DictTracer(DictMutations):
             elif bindings[0].value is None and isinstance(
                     bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
                 return self._asdict_of_parameter(expr, depth, named_tuple)
+        replaced = _replaced(self.parsed, call) if call is not None and depth <= MAX_DEPTH else None
+        if replaced is not None:  # dataclasses.replace(opts, mode=...), knobs._replace(mode=...)
+            base, keywords = replaced
+            inner = self._asdict(base, depth + 1, named_tuple)
+            if inner is None:
+                return None
+            entries = [entry for entry in inner.entries if entry.key not in keywords]
+            entries.extend(Entry(name, None, value) for name, value in keywords.items())
+            return TracedDict(tuple(entries), inner.complete, inner.opaque)
         if class_expr is None:
             return None
         return self._fields(class_expr, call, expr, named_tuple)
@@ -587,6 +597,20 @@ class DictTracer(DictMutations):
             else:  # the field's default or annotation, written in the dataclass's module
                 entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
+
+
+def _replaced(parsed: ParsedModule, call: cst.Call) -> tuple[cst.BaseExpression, dict[str, cst.BaseExpression]] | None:
+    """For ``dataclasses.replace(obj, k=v, ...)`` or ``obj._replace(k=v, ...)`` (a copy of ``obj`` with
+    those fields replaced): ``obj`` and the keywords; else ``None``."""
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return None
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_replace" and not positional:
+        return call.func.value, keywords
+    if len(positional) == 1 and qualified_names(parsed, call.func) & _REPLACE:
+        return positional[0].value, keywords
+    return None
 
 
 def _spread(entries: tuple[Entry, ...], source: cst.BaseExpression) -> list[Entry]:
