@@ -41,6 +41,7 @@ _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
 _ASDICT = frozenset({"dataclasses.asdict"})
 _REPLACE = frozenset({"dataclasses.replace"})
+_VARS = frozenset({"builtins.vars"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
@@ -216,6 +217,8 @@ class DictTracer(DictMutations):
             return self._asdict(call.func.value, depth, named_tuple=True)
         if names & ASYNC_RUNNERS and call.args:
             return self._awaited(call.args[0].value, depth)
+        if names & _VARS and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
+            return self._instance_dict(call.args[0].value, call, depth)
         return self._result(call, depth, asynchronous=False)
 
     def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
@@ -301,6 +304,36 @@ class DictTracer(DictMutations):
                 entries.append(self._arrived(entry, home, via) if foreign else entry)
         opaque = traced.opaque if not foreign else ((via,) if traced.opaque else ())
         return TracedDict(tuple(entries), traced.complete, opaque)
+
+    def _instance_dict(self, obj: cst.BaseExpression, via: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """``vars(obj)`` / ``obj.__dict__`` of instances of one project class built by visible constructor
+        calls, whose ``__init__`` only assigns ``self.x = ...``: one entry per attribute, what each call
+        gives it (the argument, or the parameter's default). ``None`` for anything else."""
+        if self.workspace is None:
+            return None
+        inits = self.workspace.instance_methods(self.parsed, obj, "__init__", depth + 1)
+        if not inits or None in inits or len({id(init) for _, init in inits}) != 1:
+            return None
+        home, init = inits[0]
+        names = _init_attributes(init)
+        calls = self.workspace.constructions(self.parsed, obj, depth + 1)
+        if names is None or not calls or None in calls:
+            return None
+        foreign = home is not self.parsed
+        entries: list[Entry] = []
+        for call in calls:
+            cls = self._class_of(call.func, home)
+            if cls is None:
+                return None
+            passed = {id(arg.value) for arg in call.args}
+            for name in names:
+                member = objects.member(home, cls, name, call)
+                if not member.found or member.annotations or member.getters or member.bindings:
+                    return None
+                entries.extend(Entry(name, None, v) if id(v) in passed or not foreign
+                               else self._arrived(Entry(name, None, v), home, via)
+                               for v in (*member.arguments, *member.values))
+        return TracedDict(tuple(entries), True)
 
     def _class_of(self, func: cst.BaseExpression, home: ParsedModule) -> cst.ClassDef | None:
         """The class of ``home`` that the callee ``func`` (of this module) names, if any."""
@@ -437,7 +470,9 @@ class DictTracer(DictMutations):
         return self._merge(parts, [expr] * len(parts))
 
     def _attribute(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
-        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), or a dict of another module."""
+        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), ``obj.__dict__``, or a dict of another module."""
+        if expr.attr.value == "__dict__":
+            return self._instance_dict(expr.value, expr, depth)
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:
             return self._bindings(bindings, depth)
@@ -597,6 +632,28 @@ class DictTracer(DictMutations):
             else:  # the field's default or annotation, written in the dataclass's module
                 entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
+
+
+def _init_attributes(init: cst.FunctionDef) -> list[str] | None:
+    """The attributes an ``__init__`` whose every statement is ``self.x = ...`` sets, in order; ``None``
+    when it does anything else (its instance's ``__dict__`` may then hold more)."""
+    params = init.params.posonly_params or init.params.params
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    if not params or not body:
+        return None
+    receiver, names = params[0].name.value, []
+    for statement in body:
+        smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else None
+        if not smalls:
+            return None
+        for small in smalls:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [
+                small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else None
+            if not targets or not all(isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+                                      and t.value.value == receiver for t in targets):
+                return None
+            names.extend(t.attr.value for t in targets if t.attr.value not in names)
+    return names
 
 
 def _replaced(parsed: ParsedModule, call: cst.Call) -> tuple[cst.BaseExpression, dict[str, cst.BaseExpression]] | None:
