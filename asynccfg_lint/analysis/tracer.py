@@ -17,6 +17,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values
 from asynccfg_lint.analysis.mutations import DictMutations
@@ -42,6 +43,8 @@ _ASDICT = frozenset({"dataclasses.asdict"})
 #: ``dict.fromkeys`` (libcst names it ``builtins.dict``: the attribute is checked too) and ``OrderedDict.fromkeys``
 _FROMKEYS = frozenset({"builtins.dict", "builtins.dict.fromkeys", "collections.OrderedDict.fromkeys"})
 _COUNTER = frozenset({"collections.Counter"})
+_REPLACE = frozenset({"dataclasses.replace"})
+_VARS = frozenset({"builtins.vars"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
@@ -77,9 +80,9 @@ class TracerPeers(Protocol):
         ...
 
     def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
-                         depth: int) -> list[cst.FunctionDef | None]:
-        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
-        instance of (``None``: not such an instance, or no such method)."""
+                         depth: int) -> list[tuple[ParsedModule, cst.FunctionDef] | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the project class it is an instance
+        of, with the class's module (``None``: not such an instance, or no such method)."""
         ...
 
     def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
@@ -253,6 +256,8 @@ class DictTracer(DictMutations):
             return self._asdict(call.func.value, depth, named_tuple=True)
         if names & ASYNC_RUNNERS and call.args:
             return self._awaited(call.args[0].value, depth)
+        if names & _VARS and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
+            return self._instance_dict(call.args[0].value, call, depth)
         return self._result(call, depth, asynchronous=False)
 
     def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
@@ -279,19 +284,103 @@ class DictTracer(DictMutations):
         return None
 
     def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
-        """``obj.config()`` for an instance of a class of this module: the dicts the method returns.
+        """``obj.config()`` for an instance of a project class: the dicts the method returns.
 
         What the object is comes from the classifier (a constructor call, an annotation); the
-        method's ``self.x`` are the class's attributes. Only within this module, and only in a
-        check (the summaries have no classifier).
+        method's ``self.x`` are what the visible constructor call gives the attribute
+        (:meth:`_on_instances`), else the class's attributes. A class of another module: only
+        for one method of one class. Only in a check (the summaries have no classifier).
         """
         if self.workspace is None:
             return None
-        methods = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
-        if not methods or any(m is None for m in methods):
+        found = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
+        if not found or any(f is None for f in found):
             return None
-        returns = [r.value for m in dict.fromkeys(methods) for r in returns_of(m) if r.value is not None]
-        return self._union(returns, depth) if returns else None
+        methods = list({id(method): (home, method) for home, method in found}.values())
+        home = methods[0][0]
+        if home is not self.parsed and len(methods) != 1 or any(h is not self.parsed for h, _ in methods[1:]):
+            return None
+        returns = [r.value for _, m in methods for r in returns_of(m) if r.value is not None]
+        tracer = self if home is self.parsed else self.workspace.tracer(home)
+        traced = tracer._union(returns, depth) if returns else None
+        if traced is None or len(methods) != 1:
+            return traced
+        calls = self.workspace.constructions(self.parsed, call.func.value, depth + 1)
+        return self._on_instances(traced, home, methods[0][1], calls, call)
+
+    def _on_instances(self, traced: TracedDict, home: ParsedModule, method: cst.FunctionDef,
+                      calls: list[cst.Call | None], via: cst.Call) -> TracedDict:
+        """``traced`` (what ``method`` of a class of ``home`` returns) for the instances ``calls`` make: a
+        value ``self.x`` of the method is what each visible constructor call gives the attribute ``x``
+        (``Holder(Mode.PUSH).to_cfg()`` returning ``{"mode": self.mode}`` has ``"mode": Mode.PUSH``,
+        reported at the argument). Where an instance is not a visible call (``None``), or the
+        attribute's value depends on more than the call (an annotation, a property, another
+        assignment), the entry stays ``self.x``. What belongs to ``home`` arrives through ``via``."""
+        params = method.params.posonly_params or method.params.params
+        receiver = params[0].name.value if params else None
+        foreign = home is not self.parsed
+        entries: list[Entry] = []
+        for entry in traced.entries:
+            value = entry.value
+            known: list[Entry] = []
+            if (calls and entry.home is None and isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                    and value.value.value == receiver):
+                for call in calls:
+                    cls = self._class_of(call.func, home) if call is not None else None
+                    member = objects.member(home, cls, value.attr.value, call) if cls is not None else None
+                    if member is None or not member.found or member.annotations or member.getters or member.bindings:
+                        known = []
+                        break
+                    passed = {id(arg.value) for arg in call.args}
+                    known.extend(replace(entry, key_node=None if foreign else entry.key_node, value=v)
+                                 if id(v) in passed or not foreign else self._arrived(replace(entry, value=v), home, via)
+                                 for v in (*member.arguments, *member.values))
+            if known:
+                entries.extend(known)
+                if foreign and entry.key_node is not None:  # the key is still the method's
+                    entries.append(self._arrived(replace(entry, value=None), home, via))
+            else:
+                entries.append(self._arrived(entry, home, via) if foreign else entry)
+        opaque = traced.opaque if not foreign else ((via,) if traced.opaque else ())
+        return TracedDict(tuple(entries), traced.complete, opaque)
+
+    def _instance_dict(self, obj: cst.BaseExpression, via: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """``vars(obj)`` / ``obj.__dict__`` of instances of one project class built by visible constructor
+        calls, whose ``__init__`` only assigns ``self.x = ...``: one entry per attribute, what each call
+        gives it (the argument, or the parameter's default). ``None`` for anything else."""
+        if self.workspace is None:
+            return None
+        inits = self.workspace.instance_methods(self.parsed, obj, "__init__", depth + 1)
+        if not inits or None in inits or len({id(init) for _, init in inits}) != 1:
+            return None
+        home, init = inits[0]
+        names = _init_attributes(init)
+        calls = self.workspace.constructions(self.parsed, obj, depth + 1)
+        if names is None or not calls or None in calls:
+            return None
+        foreign = home is not self.parsed
+        entries: list[Entry] = []
+        for call in calls:
+            cls = self._class_of(call.func, home)
+            if cls is None:
+                return None
+            passed = {id(arg.value) for arg in call.args}
+            for name in names:
+                member = objects.member(home, cls, name, call)
+                if not member.found or member.annotations or member.getters or member.bindings:
+                    return None
+                entries.extend(Entry(name, None, v) if id(v) in passed or not foreign
+                               else self._arrived(Entry(name, None, v), home, via)
+                               for v in (*member.arguments, *member.values))
+        return TracedDict(tuple(entries), True)
+
+    def _class_of(self, func: cst.BaseExpression, home: ParsedModule) -> cst.ClassDef | None:
+        """The class of ``home`` that the callee ``func`` (of this module) names, if any."""
+        definition = local_definition(self.parsed, func)
+        if definition is None and home is not self.parsed and self.workspace is not None:
+            found = self.workspace.foreign(self.parsed, func)
+            definition = found[0].binding.definition if found and len(found) == 1 and found[0].home is home else None
+        return definition if isinstance(definition, cst.ClassDef) else None
 
     def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
               home: ParsedModule) -> TracedDict:
@@ -454,7 +543,9 @@ class DictTracer(DictMutations):
         return self._merge(parts, [expr] * len(parts))
 
     def _attribute(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
-        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), or a dict of another module."""
+        """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), ``obj.__dict__``, or a dict of another module."""
+        if expr.attr.value == "__dict__":
+            return self._instance_dict(expr.value, expr, depth)
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:
             return self._bindings(bindings, depth)
@@ -579,6 +670,15 @@ class DictTracer(DictMutations):
             elif bindings[0].value is None and isinstance(
                     bindings[0].assignment.node if bindings[0].assignment is not None else None, cst.Param):
                 return self._asdict_of_parameter(expr, depth, named_tuple)
+        replaced = _replaced(self.parsed, call) if call is not None and depth <= MAX_DEPTH else None
+        if replaced is not None:  # dataclasses.replace(opts, mode=...), knobs._replace(mode=...)
+            base, keywords = replaced
+            inner = self._asdict(base, depth + 1, named_tuple)
+            if inner is None:
+                return None
+            entries = [entry for entry in inner.entries if entry.key not in keywords]
+            entries.extend(Entry(name, None, value) for name, value in keywords.items())
+            return TracedDict(tuple(entries), inner.complete, inner.opaque)
         if class_expr is None:
             return None
         return self._fields(class_expr, call, expr, named_tuple)
@@ -624,6 +724,42 @@ class DictTracer(DictMutations):
             else:  # the field's default or annotation, written in the dataclass's module
                 entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
+
+
+def _init_attributes(init: cst.FunctionDef) -> list[str] | None:
+    """The attributes an ``__init__`` whose every statement is ``self.x = ...`` sets, in order; ``None``
+    when it does anything else (its instance's ``__dict__`` may then hold more)."""
+    params = init.params.posonly_params or init.params.params
+    body = init.body.body if isinstance(init.body, cst.IndentedBlock) else ()
+    if not params or not body:
+        return None
+    receiver, names = params[0].name.value, []
+    for statement in body:
+        smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else None
+        if not smalls:
+            return None
+        for small in smalls:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [
+                small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else None
+            if not targets or not all(isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+                                      and t.value.value == receiver for t in targets):
+                return None
+            names.extend(t.attr.value for t in targets if t.attr.value not in names)
+    return names
+
+
+def _replaced(parsed: ParsedModule, call: cst.Call) -> tuple[cst.BaseExpression, dict[str, cst.BaseExpression]] | None:
+    """For ``dataclasses.replace(obj, k=v, ...)`` or ``obj._replace(k=v, ...)`` (a copy of ``obj`` with
+    those fields replaced): ``obj`` and the keywords; else ``None``."""
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return None
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_replace" and not positional:
+        return call.func.value, keywords
+    if len(positional) == 1 and qualified_names(parsed, call.func) & _REPLACE:
+        return positional[0].value, keywords
+    return None
 
 
 def _spread(entries: tuple[Entry, ...], source: cst.BaseExpression) -> list[Entry]:

@@ -171,18 +171,23 @@ class Workspace:
         return [Foreign(home, binding) for binding in bindings]
 
     def instance_methods(self, parsed: ParsedModule, expr: cst.BaseExpression, name: str,
-                         depth: int) -> list[cst.FunctionDef | None]:
-        """For each origin of ``expr``'s value, the method ``name`` of the class of ``parsed`` it is an
-        instance of (``None``: not such an instance, or no such method).
+                         depth: int) -> list[tuple[ParsedModule, cst.FunctionDef] | None]:
+        """For each origin of ``expr``'s value, the method ``name`` of the project class it is an instance
+        of, with the class's module (``None``: not such an instance, or no such method).
 
         What the tracer needs of the classifier to follow ``obj.config()`` (:class:`~asynccfg_lint.analysis.tracer.TracerPeers`);
         nothing in a summary's workspace.
         """
         if not self._objects:
             return []
-        origins = self.classifier(parsed).origins(expr, depth)
-        return [class_function(o.inferred.cls, name) if o.inferred.cls is not None and o.home is None else None
-                for o in origins]
+        classifier = self.classifier(parsed)
+        found: list[tuple[ParsedModule, cst.FunctionDef] | None] = []
+        for origin in map(classifier._with_class, classifier.origins(expr, depth)):
+            method = class_function(origin.inferred.cls, name) if origin.inferred.cls is not None else None
+            # an instance of another module's class counts only where it is built here (no source there)
+            local = origin.home is None or origin.source is None and isinstance(origin.node, cst.Call)
+            found.append((origin.home or parsed, method) if method is not None and local else None)
+        return found
 
     def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
         """For each origin of ``expr``'s value, the list or tuple display of ``parsed`` that makes it (``None``: not

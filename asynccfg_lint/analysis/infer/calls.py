@@ -41,6 +41,10 @@ from asynccfg_lint.analysis.functions import returns_of
 _ENUM_CONVERSIONS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
 
 
+#: the ``operator`` functions of a bitwise combination (``functools.reduce(operator.or_, flags)``)
+_BITWISE_OPERATORS = frozenset({"operator.or_", "operator.and_", "operator.xor"})
+
+
 @dataclass(frozen=True)
 class ReturnedParameter:
     """A parameter a function returns as it is (``return v``), or its enum ``.value``/``.name``.
@@ -85,6 +89,16 @@ class CallInference:
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         if names & ASYNC_RUNNERS and positional:
             return self._awaited(positional[0], depth)
+        if "functools.reduce" in names and len(positional) in (2, 3) and len(expr.args) == len(positional):
+            reduced = self._bitwise_reduction(expr, positional, depth)
+            if reduced is not None:  # functools.reduce(operator.or_, [Flag.A, Flag.B]) is a Flag member
+                return reduced
+        if "builtins.getattr" in names and len(positional) == 2 and len(expr.args) == 2:
+            name = string_value(positional[1])  # getattr(Mode, "PULL") is Mode.PULL
+            member = self._enum_member(cst.Attribute(positional[0], cst.Name(name))) \
+                if name is not None and name.isidentifier() else None
+            if member is not None:
+                return [replace(member, node=expr)]
         for name in names:
             if name in FOLDED_MATH and positional and not keywords:
                 numbers = [self.known_number(p, depth) for p in positional]
@@ -231,6 +245,30 @@ class CallInference:
                     return self._function_result(expr, definition, depth)
                 return [self._arrived(o, home, expr) for o in self._peer(home)._function_result(definition, definition, depth)]
         return self._one(expr, UNKNOWN)
+
+    def _bitwise_reduction(self, expr: cst.Call, positional: list[cst.BaseExpression], depth: int) -> list[Origin] | None:
+        """``functools.reduce(f, items[, initial])`` with ``f`` a bitwise or/and/xor (``operator.or_``, or
+        ``lambda a, b: a | b``) of enum members of one class (``[Flag.A, Flag.B]``): a member of that class,
+        as ``Flag.A | Flag.B`` is. ``None`` for anything else."""
+        function = positional[0]
+        if isinstance(function, cst.Lambda):
+            params = function.params.params
+            body = function.body
+            if not (len(params) == 2 and isinstance(body, cst.BinaryOperation)
+                    and isinstance(body.operator, (cst.BitOr, cst.BitAnd, cst.BitXor))
+                    and isinstance(body.left, cst.Name) and isinstance(body.right, cst.Name)
+                    and {body.left.value, body.right.value} == {p.name.value for p in params}):
+                return None
+        elif not qualified_names(self.parsed, function) & _BITWISE_OPERATORS:
+            return None
+        elements = [e for o in self.origins(positional[1], depth + 1) for e in (o.inferred.elements or (None,))]
+        if not elements or None in elements:
+            return None
+        values = [*elements, *positional[2:]]
+        types = {o.inferred.type for v in values for o in self.origins(v, depth + 1)}
+        if len(types) != 1 or None in types or not next(iter(types)).name.startswith("enum"):
+            return None
+        return self._one(expr, Inferred(types.pop()))
 
     def _function_result(self, anchor: cst.CSTNode, function: cst.FunctionDef, depth: int) -> list[Origin]:
         """What a call of ``function`` returns; ``anchor`` stands for a result known only by its annotation.

@@ -639,6 +639,26 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
+    def _dict_item(self, expr: cst.Subscript, key: str, depth: int) -> list[Origin] | None:
+        """``d["key"]`` of a dict the tracer can follow (``table()["push"]`` of a helper returning a display):
+        the values of its entries under ``key``, and unknown beside them where part of the dict is not
+        seen or a key is not a literal. ``None`` when ``d`` is not such a dict or holds no entry ``key``."""
+        traced = self.tracer.trace(expr.value, depth + 1)
+        if traced is None:
+            return None
+        found = [entry for entry in traced.entries if entry.key == key and entry.value is not None]
+        if not found:
+            return None
+        result: list[Origin] = []
+        for entry in found:
+            if entry.home is None:
+                result.extend(self.origins(entry.value, depth + 1))
+            else:
+                result.extend(self._arrived(o, entry.home, expr) for o in self._peer(entry.home).origins(entry.value, depth + 1))
+        if not traced.complete or any(entry.key is None for entry in traced.entries):
+            result.append(Origin(expr, UNKNOWN))
+        return result
+
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
         index = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
@@ -653,6 +673,10 @@ class InferenceWalk:
             modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
             if modelled is not None:
                 return modelled
+        key = string_value(index.value) if isinstance(index, cst.Index) else None
+        looked_up = self._dict_item(expr, key, depth) if key is not None else None
+        if looked_up is not None:
+            return looked_up
         base = self.origins(expr.value, depth + 1)
         result = []
         for origin in base:

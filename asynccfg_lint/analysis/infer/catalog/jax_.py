@@ -6,7 +6,9 @@ Surprises the rows pin: ``ctx.avals_in`` is a tuple but ``ctx.avals_out`` a list
 ``AbstractFuture`` for an async primitive); ``mesh.shape`` is an ``OrderedDict`` that serializes
 while its ``keys()`` view does not; ``mesh.devices`` is an ndarray of ``Device`` objects, which
 passes the default hook (``.tolist()``) and then fails on its elements, while ``mesh.device_ids``
-is an ndarray of ints that serializes; ``module_context.new_channel()`` is a plain int.
+is an ndarray of ints that serializes; ``module_context.new_channel()`` is a plain int;
+``mesh.axis_types`` is a tuple of ``AxisType`` members (a plain ``Enum``, rejected); ``aval.sharding``
+is a ``NamedSharding`` (rejected).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERA
 
 IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
            "from jax._src.interpreters import mlir; import jax.interpreters.mlir; "
-           "from jax._src import sharding_impls, mesh as mesh_lib")
+           "from jax._src import sharding_impls, mesh as mesh_lib; import jax.sharding")
 
 #: the module constants of ``jax._src.interpreters.mlir`` JAX's own lowering rules pass next to a
 #: config (``hlo.ChannelHandle.get(mlir.COLLECTIVE_CHANNEL_ID, mlir.DEVICE_TO_DEVICE_TYPE)`` in
@@ -32,6 +34,9 @@ SHAPED = "jax._src.core.ShapedArray"
 FUTURE = "jax._src.core.AbstractFuture"
 PRIMITIVE = "jax._src.core.Primitive"
 DEVICE = "jax.Device"
+AXIS_TYPE = "jax.sharding.AxisType"
+AXIS_TYPES = "tuple of jax.sharding.AxisType"
+NAMED_SHARDING = "jax.sharding.NamedSharding"
 #: the ``dims_in`` a batching rule is called with (``jax/_src/interpreters/batching.py``)
 BATCH_DIMS = "tuple of batch dimensions"
 
@@ -97,6 +102,11 @@ ROWS = (
     MemberRow(SHAPED, ATTRIBUTE, "ndim", "builtins.int", "aval.ndim is an int"),
     MemberRow(SHAPED, ATTRIBUTE, "size", "builtins.int", "aval.size is an int"),
     MemberRow(SHAPED, ATTRIBUTE, "weak_type", "builtins.bool", "aval.weak_type is a bool"),
+    MemberRow(SHAPED, ATTRIBUTE, "sharding", NAMED_SHARDING,
+              "aval.sharding is a NamedSharding (of an AbstractMesh, inside shard_map)"),
+    TypeRow(NAMED_SHARDING, T.rejected("jax.sharding.NamedSharding", "use str(x.spec)"), "jax.sharding.NamedSharding",
+            "ctx.avals_in[0].sharding", "a NamedSharding is rejected by the default hook, and is no valid key",
+            annotation=(NAMED_SHARDING,)),
     TypeRow(FUTURE, T.rejected("jax AbstractFuture", "use its .inner_aval's shape and dtype"), FUTURE,
             "ctx.avals_out[0]", "an async primitive's output aval is an AbstractFuture, rejected by the default hook",
             annotation=(FUTURE, "jax.core.AbstractFuture")),
@@ -143,6 +153,14 @@ ROWS = (
     MemberRow(MESH, ATTRIBUTE, "shape", "mesh shape", "mesh.shape is an OrderedDict"),
     MemberRow(MESH, ATTRIBUTE, "axis_names", "tuple of str", "mesh.axis_names is a tuple of strs"),
     MemberRow(MESH, ATTRIBUTE, "size", "builtins.int", "mesh.size is an int"),
+    MemberRow(MESH, ATTRIBUTE, "axis_types", AXIS_TYPES, "mesh.axis_types is a tuple of AxisType members"),
+    TypeRow(AXIS_TYPES, T.rejected(AXIS_TYPES, "use [t.name for t in x]"), "builtins.tuple",
+            "ctx.module_context.axis_context.mesh.axis_types",
+            "mesh.axis_types is a tuple of plain Enum members (AxisType.Explicit): json fails on its first element"),
+    MemberRow(AXIS_TYPES, ELEMENT, "", AXIS_TYPE, "an element of mesh.axis_types is an AxisType member"),
+    TypeRow(AXIS_TYPE, T.rejected("enum.Enum member jax.sharding.AxisType", "use x.name"), "jax._src.mesh.AxisType",
+            "ctx.module_context.axis_context.mesh.axis_types[0]", "an AxisType is a plain Enum member: rejected, and no valid key"),
+    MemberRow(AXIS_TYPE, ATTRIBUTE, "name", "builtins.str", "axis_type.name is a str ('Explicit')"),
     MemberRow("numpy.ndarray of jax.Device", METHOD, "tolist", "list of jax.Device",
               "mesh.devices.tolist() is a list of Devices"),
     *(MemberRow("numpy.ndarray of jax.Device", METHOD, name, "numpy.ndarray of jax.Device",
