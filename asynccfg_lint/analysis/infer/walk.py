@@ -108,8 +108,11 @@ class InferenceWalk:
             kind = T.LIST if isinstance(expr, cst.List) else T.TUPLE
             elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
             return self._one(expr, Inferred(kind, elements=elements))
-        if isinstance(expr, (cst.Set, cst.SetComp)):
-            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"]))
+        if isinstance(expr, cst.Set):  # its elements: what sorted(...) or list(...) of it holds
+            elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"], elements=elements))
+        if isinstance(expr, cst.SetComp):
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"], elements=(expr.elt,)))
         if isinstance(expr, cst.ListComp):
             return self._one(expr, Inferred(T.LIST, elements=(expr.elt,)))
         if isinstance(expr, cst.GeneratorExp):
