@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from asynccfg_lint.analysis.checker import check_source
-from tests.expectations import FIXTURES
+from tests.expectations import FIXTURES, Expected, expected_diagnostics
 from tests.frontend_runs import SINK_IMPORT, run_program
 from tests.oracle.driver import CLEAN
 from tests.oracle.programs import program_cases, run_programs
@@ -44,6 +44,13 @@ KEY_AND_SET_FIXES = [
     (49, 57, "ACC101", ("unsafe", "sorted({3, 1, 2})")),  # expect: all ints
     (53, 57, "ACC101", ("unsafe", "list({Mode.PUSH})")),  # expect: an Enum member cannot be ordered
 ]
+
+
+@pytest.mark.parametrize("name", ["bind_keywords.py", "keys_and_sets.py"])
+def test_fixtures_report_what_their_expect_comments_say(name):
+    path = FIXTURE_DIR / name
+    found = {Expected(d.line, d.column, d.code) for d in check_source(path.read_text(encoding="utf-8"), name)}
+    assert found == expected_diagnostics(path)
 
 
 def _fixes(stdout: str) -> list[tuple]:

@@ -26,7 +26,6 @@ from asynccfg_lint.analysis.resolution import (
     enclosing,
     inside,
     location,
-    module_bindings,
     qualified_names,
 )
 from asynccfg_lint.analysis.functions import defining_module, function_definition, keyword_read, parameter_of, summarised_name

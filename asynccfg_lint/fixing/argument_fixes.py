@@ -62,7 +62,7 @@ class ArgumentFixes:
         callee = self._callee(self.parsed, sink_call.spec)
         if callee is None and not self._builtin(sink_call.spec):
             return replace(finding, fix=None)
-        return finding if callee is None or self._kept(callee, finding) else replace(finding, fix=None)
+        return finding if callee is None or self._kept(callee) else replace(finding, fix=None)
 
     def at_bind(self, finding: Finding, rule: cst.FunctionDef, binds: list[cst.Call]) -> Finding:
         """``finding`` of ``rule``'s config whose value the ``binds`` calls of this module write (``finding.node``
@@ -81,11 +81,11 @@ class ArgumentFixes:
             whole = argument.value is finding.node
             field = use.attr.value if isinstance(use, cst.Attribute) and not whole else None
             assert argument.keyword is not None
-            if not self._kept((self.parsed, rule, argument.keyword.value, field, False), finding):
+            if not self._kept((self.parsed, rule, argument.keyword.value, field, False)):
                 return replace(finding, fix=None)
         return finding
 
-    def _kept(self, callee: Callee, finding: Finding) -> bool:
+    def _kept(self, callee: Callee) -> bool:
         home, function, param, field, fields = callee
         return only_put_into_configs(home, function, param, self._lookup, field, fields)
 
