@@ -45,7 +45,9 @@ def test_page_of_a_rule_with_fixes():
     assert "| `bool(x)` | safe | `numpy.bool_`, a jax/torch scalar whose kind is known to be bool |\n" in page
     assert "| `x.tolist()` | safe | `jax.Array`, `torch.Tensor` |\n" in page
     assert "| `x.value` | unsafe | `enum.Enum member`" in page
-    assert "| `sorted(x)` | unsafe | `set`, `frozenset` |\n" in page
+    assert "| `sorted(x)` | unsafe | `set`, `frozenset`, when its elements are known to be all numbers or all str |\n" in page
+    assert "| `list(x)` | unsafe | `set`, `frozenset`, when its elements are not known to be all numbers or all str |\n" \
+        in page
     assert "| `float(x)` | unsafe | `decimal.Decimal`, `fractions.Fraction` |\n" in page
     assert "| `int(x)` | safe | a jax/torch scalar whose kind is known to be int |\n" in page
     assert page.endswith("gets no fix.\n")
@@ -56,7 +58,8 @@ def test_page_of_a_key_rule_and_a_rule_without_fix():
     assert page.startswith("# ACC102: unsupported-key-type\n")
     assert re.search(r"\| `int\(k\)` \| safe \| `numpy integer`, `numpy.int8`, `numpy.int16`, `numpy.int32`, "
                      r"`numpy.int64`, `numpy.uint8`, `numpy.uint16`, `numpy.uint32`, `numpy.uint64`, "
-                     r"`numpy.intc`, `numpy.uintc`, `numpy.intp` and \d+ more \|\n", page)
+                     r"`numpy.intc`, `numpy.uintc`, `numpy.intp` and \d+ more, unsafe when another key of the dict "
+                     r"is unknown, none when one equals the converted key \|\n", page)
     assert rule_page("ACC103").endswith(
         "\n\n**Fix safety.** No automatic fix: the right value is a decision the checker cannot make for you.\n")
     assert "Status: off by default; turn it on with `--extend-select ACC201` (CLI and flake8)." in rule_page("ACC201")

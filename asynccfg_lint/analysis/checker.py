@@ -13,6 +13,7 @@ from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
@@ -25,10 +26,9 @@ from asynccfg_lint.analysis.resolution import (
     enclosing,
     inside,
     location,
-    module_bindings,
     qualified_names,
 )
-from asynccfg_lint.analysis.functions import keyword_read, parameter_of, summarised_name
+from asynccfg_lint.analysis.functions import defining_module, function_definition, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.run.selection import Selection
@@ -65,6 +65,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     findings: list[Finding] = []
     seen: set[tuple[int, str]] = set()
     places: dict[tuple[str, str], Callable[[], str]] = {}
+    argument_fixes = ArgumentFixes(parsed, workspace, sinks)
     # a bind's hashability-only sinks last: where a keyword also reaches a config, that finding names its use
     for sink_call in sorted(find_sink_calls(parsed, sinks), key=lambda c: c.spec.kind is SinkKind.PARAMETERS):
         spec = sink_call.spec
@@ -82,9 +83,11 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             if rule is not None and _has_bound_annotations(classifier, rule):  # binds may contradict annotations
                 found = annotation_or_binds(found, _sink_findings(workspace.bind_view(parsed), tracer, sink_call))
             if rule is not None:  # an annotation every bind contradicts does not decide; a bind's value is reported there
-                found = [_at_bind(parsed, f, rule, sink_call.argument) for f in found
+                found = [_at_bind(parsed, f, rule, sink_call.argument, argument_fixes) for f in found
                          if not _annotation_contradicted(parsed, workspace, rule, f)
                          and not _default_overridden(parsed, workspace, rule, f)]
+        if spec.wrapper_module is not None or spec.used_at is not None:  # a caller's argument: does the function take its fix?
+            found = [argument_fixes.at_argument(f, sink_call) for f in found]
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
@@ -238,10 +241,12 @@ def _default_overridden(parsed: ParsedModule, workspace: Workspace, rule: cst.Fu
     return param is not None and _passed_by_every_bind(parsed, workspace, rule, param.name.value) is not None
 
 
-def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode) -> Finding:
+def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode,
+             argument_fixes: ArgumentFixes) -> Finding:
     """``finding`` of ``rule``'s config naming where the rule uses the value when the value is a ``bind``
     argument written outside the rule (as for a bind keyword the rule puts into its config as it is):
-    the config expression it arrives through, else the rule's ``config`` argument of the sink."""
+    the config expression it arrives through, else the rule's ``config`` argument of the sink. Its fix is
+    kept only when the rule uses the keyword's parameter only to put it into configs (``ArgumentFixes.at_bind``)."""
     if finding.used_at is not None or finding.node not in parsed.parents or inside(parsed, finding.node, rule):
         return finding
     calls = [call for r in rule_registrations(parsed, rule) for call in bind_calls(parsed, r.primitive)]
@@ -254,6 +259,8 @@ def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, conf
         if function is None or function is rule or not any(inside(parsed, call, function) for call in calls):
             return finding
     use = finding.use if finding.use is not None and inside(parsed, finding.use, rule) else config
+    finding = argument_fixes.at_bind(finding, rule, [node] if isinstance(node, cst.Call) else
+                                     [call for call in calls if inside(parsed, call, function)])
     return _used_at(finding, location(parsed, use, parsed.path))
 
 
@@ -329,10 +336,7 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     here if this process has not summarised it yet. The line is computed on the first call (it costs
     a code generation of the module: only for a finding that is reported), then kept.
     """
-    module, home = spec.used_at, None
-    while home is None and "." in module:  # pkg.ext.rule, or pkg.ext.Lowerings.start for a static method
-        module = module.rpartition(".")[0]
-        home = parsed if module == parsed.name.name else workspace.module(module)
+    home = defining_module(parsed, workspace, spec.used_at)
     if home is None:
         return lambda: spec.used_at
     uses = sink_uses(home)
@@ -340,23 +344,10 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
-    use = uses.get((spec.used_at, param)) or _definition(home, spec.used_at)
+    use = uses.get((spec.used_at, param)) or function_definition(home, spec.used_at)
     if use is None:
         return lambda: spec.used_at
     return functools.cache(lambda: location(home, use, parsed.path))
-
-
-def _definition(home: ParsedModule, qualified: str) -> cst.FunctionDef | None:
-    """The ``def`` of the function ``qualified`` (``pkg.mod.rule``, ``pkg.mod.Lowerings.start``) in its module
-    ``home``: the place to name when the rule does not put the keyword into a config itself (it hands it
-    to a wrapper)."""
-    names = qualified.removeprefix(home.name.name + ".").split(".")
-    bindings = module_bindings(home, names[0]) if len(names) <= 2 else None
-    node = bindings[0].definition if bindings and len(bindings) == 1 else None
-    if len(names) == 2 and isinstance(node, cst.ClassDef):
-        node = next((item for item in node.body.body
-                     if isinstance(item, cst.FunctionDef) and item.name.value == names[1]), None)
-    return node if isinstance(node, cst.FunctionDef) else None
 
 
 def _used_at(finding: Finding, used_at: str) -> Finding:

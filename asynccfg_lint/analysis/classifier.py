@@ -30,6 +30,7 @@ from asynccfg_lint.rules import acc101, acc102, acc103, acc104, acc105, acc201, 
 from asynccfg_lint.rules.rule import ConfigPath, quote_key
 from asynccfg_lint.analysis.tracer import MAX_DEPTH, DictTracer, TracerPeers
 from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.fixing.key_collisions import converted_key, key_fix_safety, with_key_safety
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
-                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth), entry.key_node,
+                findings.extend(_arriving_through(self._check_key(entry, entry_path, depth, traced), entry.key_node,
                                                   entry.zipped or entry.key_elements))
             found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
             findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
@@ -192,7 +193,9 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
         return findings
 
-    def _check_key(self, entry: Entry, path: ConfigPath, depth: int) -> list[Finding]:
+    def _check_key(self, entry: Entry, path: ConfigPath, depth: int, traced: TracedDict | None = None) -> list[Finding]:
+        """The ACC102 findings of ``entry``'s key; a key's fix is offered as :func:`key_fix_safety` of the
+        dict ``traced`` allows (none when another key would equal the converted one)."""
         findings = []
         assert entry.key_node is not None
         if entry.tuple_key:  # cfg[a, b] = v: a tuple, whatever a and b are (no node holds it, so no fix)
@@ -211,8 +214,12 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             nested_under = quote_key(path.key) if path.steps else None
             # an element of an iterable no expression holds alone (dict.fromkeys(W, 0) of an array W): no fix for W
             whole = (entry.zipped or entry.key_elements) and origin.node is entry.key_node
+            fix = None if whole else pytype.key_fix
+            if fix is not None and traced is not None:
+                converted = converted_key(origin.node, fix, origin.inferred.member_value)
+                fix = with_key_safety(fix, key_fix_safety(traced, entry, converted))
             findings.append(Finding(origin.node, "ACC102", acc102.unusable_key(nested_under, pytype.name, remedy),
-                                    fix=None if whole else pytype.key_fix))
+                                    fix=fix))
         return findings
 
     def check_value(self, entry: Entry, top_level: bool, path: ConfigPath, depth: int = 0,
@@ -338,6 +345,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         if origin.home is not None:  # the member's value is another module's node
             return self._peer(origin.home)._value_fix(Origin(origin.node, inferred), depth)
         fix = inferred.type.fix if inferred.type is not None else None
+        if fix is T.SORTED_FIX and not self._orderable(inferred.elements, depth):
+            return T.SET_LIST_FIX  # sorted({0, "all"}) raises TypeError; list() keeps the elements to check
         if fix is not T.ENUM_VALUE_FIX:
             return fix
         if inferred.member_value is None:  # Schedule(x), a parameter annotated Schedule, Flag.A | Flag.B
@@ -348,6 +357,16 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if found.type is None or found.type.json not in scalars or found.nonfinite or found.beyond_int64:
                 return None
         return fix
+
+    def _orderable(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> bool:
+        """True when ``elements`` are known and ``sorted`` orders them without error: all Python numbers
+        (int, float, bool) or all str. An Enum member, None, a mix of numbers and str raise TypeError."""
+        kinds = set()
+        for element in elements:
+            for origin in self.origins(element, depth + 1):
+                name = origin.inferred.type.name if origin.inferred.type is not None and origin.home is None else None
+                kinds.add("number" if name in ("int", "float", "bool") else "str" if name == "str" else None)
+        return bool(elements) and len(kinds) == 1 and None not in kinds
 
     @staticmethod
     def _check_shape(origin: Origin, path: ConfigPath, shape: XlaShape) -> list[Finding]:

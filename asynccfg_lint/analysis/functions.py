@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, string_value
+from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, module_bindings, string_value
 
 
 def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
@@ -142,3 +142,26 @@ def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
 
     function.body.visit(_Returns())
     return found
+
+
+def function_definition(home: ParsedModule, qualified: str) -> cst.FunctionDef | None:
+    """The ``def`` of the function ``qualified`` (``pkg.mod.rule``, ``pkg.mod.Lowerings.start``) in its module
+    ``home``: the place to name when the rule does not put the keyword into a config itself (it hands it
+    to a wrapper)."""
+    names = qualified.removeprefix(home.name.name + ".").split(".")
+    bindings = module_bindings(home, names[0]) if len(names) <= 2 else None
+    node = bindings[0].definition if bindings and len(bindings) == 1 else None
+    if len(names) == 2 and isinstance(node, cst.ClassDef):
+        node = next((item for item in node.body.body
+                     if isinstance(item, cst.FunctionDef) and item.name.value == names[1]), None)
+    return node if isinstance(node, cst.FunctionDef) else None
+
+
+def defining_module(parsed: ParsedModule, peers: object, qualified: str) -> ParsedModule | None:
+    """The module that defines the function ``qualified`` (``pkg.ext.rule``, ``pkg.ext.Lowerings.start``):
+    ``parsed`` itself or the longest dotted prefix ``peers.module`` (a ``Workspace``) finds, else ``None``."""
+    module, home = qualified, None
+    while home is None and "." in module:
+        module = module.rpartition(".")[0]
+        home = parsed if module == parsed.name.name else peers.module(module)  # type: ignore[attr-defined]
+    return home

@@ -63,6 +63,8 @@ LIST_FIX = FixTemplate("list({})", SAFE)
 STR_FIX = FixTemplate("str({})", SAFE)
 ENUM_VALUE_FIX = FixTemplate("{}.value", UNSAFE)  # the emitted field changes meaning
 SORTED_FIX = FixTemplate("sorted({})", UNSAFE)  # imposes an order (and fails on unorderable elements)
+#: a set whose elements are not known to be mutually orderable: list() keeps them as they are, in the set's order
+SET_LIST_FIX = FixTemplate("list({})", UNSAFE)
 LOSSY_FLOAT_FIX = FixTemplate("float({})", UNSAFE)  # Decimal/Fraction lose precision
 DECODE_FIX = FixTemplate("{}.decode()", UNSAFE)  # assumes UTF-8
 ISOFORMAT_FIX = FixTemplate("{}.isoformat()", UNSAFE)  # a string instead of a date

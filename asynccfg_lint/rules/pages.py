@@ -183,6 +183,13 @@ def fix_rows(code: str) -> list[FixRow]:
         for kind, template in catalog.SCALAR_FIXES.items():
             names.setdefault(template, [])
             notes[template] = f"a jax/torch scalar whose kind is known to be {kind}"
+        # the classifier's choice for a set: sorted() only of elements it orders without TypeError
+        notes[catalog.SORTED_FIX] = "when its elements are known to be all numbers or all str"
+        names.setdefault(catalog.SET_LIST_FIX, [*names.get(catalog.SORTED_FIX, [])])
+        notes[catalog.SET_LIST_FIX] = "when its elements are not known to be all numbers or all str"
+    if code == "ACC102":  # fixing.key_collisions: a converted key must not equal another key of the dict
+        for template in names:
+            notes[template] = "unsafe when another key of the dict is unknown, none when one equals the converted key"
     return [FixRow(template.template.format(placeholder), template.safety, tuple(applies_to), notes.get(template, ""))
             for template, applies_to in names.items()]
 

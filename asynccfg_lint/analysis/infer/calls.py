@@ -62,6 +62,12 @@ class ReturnedParameter:
     value: cst.BaseExpression
 
 
+#: builtins that copy the elements of what they are given into a new container, by the container they make
+_ELEMENT_COPIES = {"builtins.list": T.LIST, "builtins.sorted": T.LIST, "builtins.tuple": T.TUPLE}
+#: the containers whose ``Inferred.elements`` are all their elements (displays and comprehensions)
+_ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name})
+
+
 class CallInference:
     """Call inference for :class:`~asynccfg_lint.analysis.classifier.ValueClassifier`."""
 
@@ -111,6 +117,11 @@ class CallInference:
                 folded = numpy_scalar(name, argument) if argument is not None else None
                 if folded is not None:  # np.float32(1e39) is inf, as numpy rounds it
                     return self._one(expr, folded)
+            if name in _ELEMENT_COPIES and len(positional) == len(expr.args) - len(keywords) == 1 \
+                    and not keywords.keys() - {"key", "reverse"}:
+                copied = self._copied_elements(expr, _ELEMENT_COPIES[name], positional[0], depth)
+                if copied is not None:
+                    return copied
             if name in FLOAT_CONSTRUCTORS and positional:
                 text = string_value(positional[0])
                 value = parse_float(text, FLOAT_CONSTRUCTORS[name]) if text is not None else None
@@ -214,6 +225,17 @@ class CallInference:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""
         numbers = {repr(o.inferred.number): o.inferred.number for o in self.origins(expr, depth + 1)}
         return next(iter(numbers.values())) if len(numbers) == 1 else None
+
+    def _copied_elements(self, expr: cst.Call, kind: T.PyType, argument: cst.BaseExpression,
+                         depth: int) -> list[Origin] | None:
+        """``list(s)``, ``sorted(s)``, ``tuple(s)`` of a list, tuple or set whose elements the code shows
+        (``sorted({Mode.PUSH})``): a ``kind`` holding those same elements, checked one by one; ``None``
+        when ``argument`` may be anything else (a dict gives its keys, an array numpy scalars)."""
+        inner = self.origins(argument, depth + 1)
+        if not inner or any(o.home is not None or o.inferred.type is None
+                            or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
+            return None
+        return self._one(expr, Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements)))
 
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""

@@ -119,8 +119,11 @@ class InferenceWalk:
             iterated = tuple(e.value for e in expr.elements if isinstance(e, cst.StarredElement)
                              and self._enum_members(e.value, e.value) is not None)
             return self._one(expr, Inferred(kind, elements=elements, iterated=iterated))
-        if isinstance(expr, (cst.Set, cst.SetComp)):
-            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"]))
+        if isinstance(expr, cst.Set):  # its elements: what sorted(...) or list(...) of it holds
+            elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"], elements=elements))
+        if isinstance(expr, cst.SetComp):
+            return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"], elements=(expr.elt,)))
         if isinstance(expr, cst.ListComp):
             return self._one(expr, Inferred(T.LIST, elements=(expr.elt,)))
         if isinstance(expr, cst.GeneratorExp):

@@ -1,0 +1,148 @@
+"""Fixes at call arguments that reach a function's parameter: kept only when every use of it takes the fix.
+
+A value passed to a wrapper or to a primitive's ``bind`` is reported, and fixed, where the caller writes
+it. The fix changes the value's type for every use of the parameter in the function that receives it
+(:mod:`asynccfg_lint.fixing.parameter_uses`), so it is offered only when those uses only put the value
+into a config as it is; otherwise the finding keeps no fix (the remedy stays in its message). The
+function is found by the sink's qualified name, in the checked module or another module of the project.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from asynccfg_lint.analysis.classifier import Finding
+from asynccfg_lint.analysis.functions import defining_module, function_definition, implicit_parameters
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.resolution import inside, qualified_names
+from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls
+from asynccfg_lint.analysis.summaries import summarise_module
+from asynccfg_lint.analysis.workspace import Workspace
+from asynccfg_lint.fixing.parameter_uses import Callee, only_put_into_configs, parameter_node
+
+
+def _parameter_passed(call: cst.Call, argument: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """The parameter of ``function`` that ``call`` passes ``argument`` to, else ``None``."""
+    for index, arg in enumerate(call.args):
+        if arg.value is not argument:
+            continue
+        if arg.keyword is not None:
+            return arg.keyword.value if parameter_node(function, arg.keyword.value) is not None else None
+        if arg.star or any(a.star for a in call.args[:index]):
+            return None
+        positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
+        return positional[index].name.value if index < len(positional) else None
+    return None
+
+
+class ArgumentFixes:
+    """Decide, for the findings of one check, whether a fix at a call argument is kept.
+
+    Args:
+        parsed: the checked module.
+        workspace: the check's workspace (other project modules).
+        sinks: the sinks of ``parsed`` (its summary: wrappers and binds included).
+    """
+
+    def __init__(self, parsed: ParsedModule, workspace: Workspace, sinks: set[SinkSpec]) -> None:
+        self.parsed = parsed
+        self.workspace = workspace
+        self.sinks = {id(parsed): sinks}
+        self._calls: dict[int, list[SinkCall]] = {}
+
+    def at_argument(self, finding: Finding, sink_call: SinkCall) -> Finding:
+        """``finding`` of the argument of ``sink_call`` (a call of a derived sink: a wrapper or a ``bind``),
+        without its fix when the parameter the argument reaches is used otherwise than put into a config."""
+        if finding.fix is None or sink_call.spec.kind is SinkKind.PARAMETERS or finding.node not in self.parsed.parents \
+                or not inside(self.parsed, finding.node, sink_call.argument):
+            return finding
+        callee = self._callee(self.parsed, sink_call.spec)
+        if callee is None and not self._builtin(sink_call.spec):
+            return replace(finding, fix=None)
+        return finding if callee is None or self._kept(callee) else replace(finding, fix=None)
+
+    def at_bind(self, finding: Finding, rule: cst.FunctionDef, binds: list[cst.Call]) -> Finding:
+        """``finding`` of ``rule``'s config whose value the ``binds`` calls of this module write (``finding.node``
+        inside a keyword's argument, or bound to a name a keyword passes), without its fix unless the keyword's
+        parameter is only put into configs (every keyword passing a name, when the node is not in an argument).
+        ``finding.use`` of an attribute of the parameter (``knobs.level``) says the fix changes that field only."""
+        if finding.fix is None:
+            return finding
+        keywords = [a for bind in binds for a in bind.args if a.keyword is not None]
+        within = [a for a in keywords if inside(self.parsed, finding.node, a.value)]
+        arguments = within or [a for a in keywords if isinstance(a.value, cst.Name)]
+        if not arguments:
+            return replace(finding, fix=None)
+        use = finding.use
+        for argument in arguments:
+            whole = argument.value is finding.node
+            field = use.attr.value if isinstance(use, cst.Attribute) and not whole else None
+            assert argument.keyword is not None
+            if not self._kept((self.parsed, rule, argument.keyword.value, field, False)):
+                return replace(finding, fix=None)
+        return finding
+
+    def _kept(self, callee: Callee) -> bool:
+        home, function, param, field, fields = callee
+        return only_put_into_configs(home, function, param, self._lookup, field, fields)
+
+    @staticmethod
+    def _builtin(spec: SinkSpec) -> bool:
+        return spec.wrapper_module is None and spec.used_at is None
+
+    def _callee(self, home: ParsedModule, spec: SinkSpec) -> Callee | None:
+        """The function and parameter a derived sink's argument arrives in; ``None`` for JAX's own sinks or
+        when the function is not found."""
+        if self._builtin(spec):
+            return None
+        qualified = spec.used_at if spec.used_at is not None else min(spec.qualnames)
+        module = defining_module(home, self.workspace, qualified)
+        function = function_definition(module, qualified) if module is not None else None
+        if module is None or function is None:
+            return None
+        param, field, fields = spec.used_param or spec.param, None, False
+        if spec.read is not None:  # a keyword the rule reads: knobs.level, knobs._asdict()
+            param = param.partition(".")[0]
+            fields = spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS)
+            field = None if fields else spec.read
+        return module, function, param, field, fields
+
+    def _lookup(self, home: ParsedModule, call: cst.Call, argument: cst.BaseExpression) -> tuple[bool, Callee | None]:
+        """Whether ``call`` of ``home`` passes ``argument`` to a sink, and the function it arrives in: a sink
+        call of ``home`` (JAX's, or a derived one the summaries of this check know), else a function of
+        the project the call resolves to, which is then read as the sink would be (its parameter's uses)."""
+        for sink_call in self._sink_calls(home):
+            if sink_call.call is not call or sink_call.spec.kind is SinkKind.PARAMETERS:
+                continue
+            if sink_call.argument is argument or (sink_call.argument is call and sink_call.spec.kind is SinkKind.KEYWORDS):
+                if self._builtin(sink_call.spec):
+                    return True, None
+                callee = self._callee(home, sink_call.spec)
+                return callee is not None, callee
+        callee = self._called_function(home, call, argument)
+        return callee is not None, callee
+
+    def _called_function(self, home: ParsedModule, call: cst.Call, argument: cst.BaseExpression) -> Callee | None:
+        """The project function ``call`` calls and the parameter ``argument`` is passed to (by keyword, or by
+        position before any ``*args``), when there is exactly one such function; else ``None``."""
+        found = []
+        for qualified in qualified_names(home, call.func):
+            module = defining_module(home, self.workspace, qualified)
+            function = function_definition(module, qualified) if module is not None else None
+            if module is None or function is None:
+                continue
+            param = _parameter_passed(call, argument, function)
+            if param is not None:
+                found.append((module, function, param, None, False))
+        return found[0] if len(found) == 1 else None
+
+    def _sink_calls(self, home: ParsedModule) -> list[SinkCall]:
+        if id(home) not in self._calls:
+            if id(home) not in self.sinks:
+                self.sinks[id(home)] = summarise_module(home, {*self.sinks[id(self.parsed)], *BUILTIN_SINKS},
+                                                        self.workspace.for_summary(home))
+            self._calls[id(home)] = list(find_sink_calls(home, self.sinks[id(home)]))
+        return self._calls[id(home)]
