@@ -52,7 +52,7 @@ def parameter_reads(home: ParsedModule, function: cst.FunctionDef | cst.Lambda, 
 
 def only_put_into_configs(home: ParsedModule, function: cst.FunctionDef | cst.Lambda, name: str,
                           sink_lookup: SinkLookup, field: str | None = None, fields: bool = False,
-                          depth: int = 0) -> bool:
+                          depth: int = 0, _seen: frozenset[tuple[int, str]] = frozenset()) -> bool:
     """True when every read of ``function``'s parameter ``name`` puts it into a config as it is (see the
     module docstring): a fix that changes the value's type at a caller then changes only what is serialized.
 
@@ -62,16 +62,20 @@ def only_put_into_configs(home: ParsedModule, function: cst.FunctionDef | cst.La
     ``dataclasses.asdict(opts)``), which is such a use. ``sink_lookup(home, call, argument)`` says whether
     ``call`` passes ``argument`` to a sink, and to which function's parameter (checked the same way, up to
     :data:`MAX_DEPTH` functions deep). A parameter no expression reads (``**params`` read only as
-    ``params["k"]`` included) is False: what the function does with it is not shown.
+    ``params["k"]`` included) is False: what the function does with it is not shown. A parameter met
+    again on the way (``send_later(ctx, x, cfg, retries - 1)`` inside ``send_later``) adds no use of its own.
     """
+    key = (id(function), name)
+    if key in _seen:
+        return True
     reads = parameter_reads(home, function, name)
     if not reads or depth > MAX_DEPTH:
         return False
-    return all(_put_as_it_is(home, read, sink_lookup, field, fields, depth) for read in reads)
+    return all(_put_as_it_is(home, read, sink_lookup, field, fields, depth, _seen | {key}) for read in reads)
 
 
 def _put_as_it_is(home: ParsedModule, read: cst.CSTNode, sink_lookup: SinkLookup, field: str | None,
-                  fields: bool, depth: int) -> bool:
+                  fields: bool, depth: int, seen: frozenset[tuple[int, str]]) -> bool:
     parent = home.parents.get(read)
     if isinstance(parent, cst.Attribute) and parent.value is read and (field is not None or fields):
         call = home.parents.get(parent)
@@ -79,7 +83,7 @@ def _put_as_it_is(home: ParsedModule, read: cst.CSTNode, sink_lookup: SinkLookup
             return True  # knobs._asdict(): the fields, as the summaries found them reaching the config
         if field is None or parent.attr.value != field:
             return field is not None  # another field than the one fixed
-        return _put_as_it_is(home, parent, sink_lookup, None, False, depth)
+        return _put_as_it_is(home, parent, sink_lookup, None, False, depth, seen)
     if isinstance(parent, (cst.DictElement, cst.StarredDictElement)) and parent.value is read:
         return True  # {"flag": flag}, {**cfg}
     if isinstance(parent, cst.Assign) and parent.value is read and len(parent.targets) == 1 \
@@ -102,4 +106,4 @@ def _put_as_it_is(home: ParsedModule, read: cst.CSTNode, sink_lookup: SinkLookup
         return True  # JAX's own sink: the value is serialized
     callee_home, callee_function, callee_param, callee_field, callee_fields = callee
     return only_put_into_configs(callee_home, callee_function, callee_param, sink_lookup,
-                                 callee_field or field, callee_fields or fields, depth + 1)
+                                 callee_field or field, callee_fields or fields, depth + 1, seen)
