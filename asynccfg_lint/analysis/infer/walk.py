@@ -46,6 +46,9 @@ from asynccfg_lint.analysis.functions import unpacked_values
 #: builtins that iterate their first argument as it is (an enum class: its members)
 _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
 
+#: numpy ufuncs (and predicates) that are function objects when named as values
+_NUMPY_UFUNCS = T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS
+
 #: the operators of set arithmetic (``set.__sub__``, ``__or__``, ``__and__``, ``__xor__`` and their in-place forms)
 _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
                   cst.SubtractAssign, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)
@@ -327,7 +330,7 @@ class InferenceWalk:
             module, _, attr = name.rpartition(".")
             # (a plain name: libcst names `getattr(m, "x").value` "builtins.getattr" too)
             if isinstance(expr, cst.Name) and module == "builtins" and attr in T.BUILTIN_FUNCTIONS \
-                    or _dotted(expr) and module == "numpy" and attr in T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS:
+                    or _dotted(expr) and module == "numpy" and attr in _NUMPY_UFUNCS:
                 return self._one(expr, Inferred(T.FUNCTION.named(f"function {name}")))  # len, np.add as values
             if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
                 return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
