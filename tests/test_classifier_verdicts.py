@@ -123,3 +123,85 @@ def test_keys_taken_from_an_array_get_no_fix_of_the_whole_array():
                             "    emit('t', ctx, x, {'w': dict.fromkeys(W, 0), 'z': dict(zip(W, [1, 2]))})\n")
     found = [(d.code, d.column, d.fix) for d in check_source(source, "m.py", with_fixes=True)]
     assert found == [("ACC102", 43, None), ("ACC102", 64, None)]
+
+
+_COMPUTED_PRELUDE = """import enum
+import functools
+import operator
+import typing
+
+import numpy as np
+
+
+class Mode(enum.Enum):
+    PUSH = "push"
+
+
+class Feature(enum.Flag):
+    A = 1
+    B = 2
+
+
+W = np.linspace(0.0, 1.0, 4)
+FLAGS = np.array([True, False])
+"""
+
+
+def _json_verdict(value: object) -> str | None:
+    """The code JAX 0.12.0.1's serializer gives ``value`` (its ``_json_default`` converts numpy integers, floats
+    and arrays only): ACC103 for a non-finite number, ACC101 for what it rejects, ``None`` for JSON."""
+    import json
+    import math
+
+    import numpy as np
+    if isinstance(value, (np.integer, np.floating)):
+        return None if math.isfinite(float(value)) else "ACC103"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "ACC103"
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return "ACC101"
+    return None
+
+
+@pytest.mark.parametrize("expression", [
+    # comparisons of numpy scalars: numpy.bool_
+    "np.timedelta64(5, 's') > np.timedelta64(1, 's')", "np.timedelta64(5, 'ns') > np.timedelta64(1, 'ns')",
+    "bool(np.timedelta64(5, 's') > np.timedelta64(1, 's'))", "W.max() > 0.5", "W.min() < 0.5", "float(W.max()) > 0.5",
+    "W.max()", "FLAGS.max()", "FLAGS.min().item()",
+    # numpy ufuncs of known numbers, called
+    "np.log(0.0)", "np.log(1.0)", "np.log(-1.0)", "np.sqrt(-1.0)", "np.sqrt(4.0)", "np.exp(1000.0)", "np.exp(1.0)",
+    "np.power(10.0, 400)", "np.divide(1.0, 0.0)", "np.arctanh(1.0)", "np.log2(8)", "np.add(1, 2)", "np.maximum(1.0, 2)",
+    # function objects as values
+    "len", "max", "np.add", "np.log", "np.isnan", "len([1])",
+    # set arithmetic, typing.cast, functools.reduce over a Flag class
+    "set(range(2)) - {5}", "set(range(2)) | {5}", "frozenset({1}) & {1, 2}", "{1, 2} ^ {2}", "sorted(set(range(2)) - {5})",
+    "typing.cast(int, Mode.PUSH)", "typing.cast(typing.Any, 'push')", "functools.reduce(operator.or_, Feature)",
+    "functools.reduce(operator.or_, [f.value for f in Feature])",
+])
+def test_computed_values_get_the_verdict_of_what_python_and_numpy_compute(expression):
+    """The checker's code for each expression is the one its real value gets (numpy 2.5.5, Python 3.12):
+    ``np.timedelta64(5, 's') > np.timedelta64(1, 's')`` and ``W.max() > 0.5`` are numpy.bool_, ``FLAGS.max()`` of a
+    bool array too; ``np.log(0.0)`` is -inf; ``len`` and ``np.add`` are function objects (``np.add`` a ufunc);
+    ``set(a) - {5}`` a set; ``typing.cast`` returns its argument; reducing a Flag class with ``|`` gives a member."""
+    import warnings
+
+    import numpy as np
+    namespace: dict = {}
+    exec(_COMPUTED_PRELUDE, namespace)  # noqa: S102 - the test's own module text
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = eval(expression, namespace)  # noqa: S307 - the test's own expression
+    expected = _json_verdict(value)
+    source = SINK_IMPORT + _COMPUTED_PRELUDE + f"\n\ndef lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n"
+    assert {d.code for d in check_source(source, "m.py")} == ({expected} if expected else set())
+
+
+def test_the_folded_numpy_ufuncs_are_ufuncs():
+    """Every name of NUMPY_NUMBER_UFUNCS is a ``numpy.ufunc`` (numpy 2.5.5): a function object as a value, and
+    folded by calling it."""
+    import numpy as np
+
+    from asynccfg_lint.analysis.type_verdicts import NUMPY_NUMBER_UFUNCS
+    assert sorted(name for name in NUMPY_NUMBER_UFUNCS if not isinstance(getattr(np, name, None), np.ufunc)) == []

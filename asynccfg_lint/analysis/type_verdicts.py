@@ -8,6 +8,8 @@ Keys are checked by json itself: only str, int, float, bool, None and their subc
 
 from __future__ import annotations
 
+import builtins
+import types
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -151,6 +153,12 @@ FLAG_MEMBER = rejected("enum.Flag member", "use x.value", fix=ENUM_VALUE_FIX)
 DATACLASS = rejected("dataclass instance", "use dataclasses.asdict(x)")
 OBJECT = rejected("object", "convert it to int, float, bool, str, list or dict first")
 COMPLEX = rejected("complex", "use [x.real, x.imag]")
+
+#: the names of Python's builtin functions (``len``, ``max``...): as a value, a function object that
+#: JAX's ``_json_default`` rejects (ValueError), read from this interpreter's ``builtins``
+BUILTIN_FUNCTIONS: frozenset[str] = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, types.BuiltinFunctionType))
+
 
 def is_numpy_scalar(pytype: PyType | None) -> bool:
     """True for a numpy int, float or bool scalar type: comparing one gives a ``numpy.bool_``.
@@ -335,6 +343,15 @@ NUMPY_ARRAY_BUILDERS: frozenset[str] = frozenset(
 NUMPY_BOOL_UFUNCS: frozenset[str] = frozenset(
     "isnan isfinite isinf isposinf isneginf isnat signbit iscomplex isclose logical_and logical_or logical_xor "
     "logical_not greater greater_equal less less_equal equal not_equal".split()
+)
+
+#: numpy ufuncs of numbers with a number result, folded by calling numpy on known arguments
+#: (numpy 2.5.5: ``np.log(0.0)`` is ``-inf``, ``np.sqrt(-1.0)`` a NaN, ``np.exp(1000.0)`` ``inf``, each a numpy.float64).
+NUMPY_NUMBER_UFUNCS: frozenset[str] = frozenset(
+    "log log2 log10 log1p exp exp2 expm1 sqrt cbrt square reciprocal power float_power divide true_divide "
+    "floor_divide add subtract multiply negative absolute fabs sin cos tan arcsin arccos arctan arctan2 sinh "
+    "cosh tanh arcsinh arccosh arctanh hypot fmod remainder logaddexp logaddexp2 maximum minimum fmax fmin "
+    "floor ceil trunc rint".split()
 )
 
 #: numpy reductions whose result over a whole array (no ``axis``) is a numpy number whatever the dtype

@@ -41,9 +41,11 @@ class ArrayInference:
         unit = string_value(positional[1]) if len(positional) > 1 else None
         if unit is None:
             return UNKNOWN
+        # a numpy scalar either way: comparing one gives a numpy.bool_ (numpy 2.5.5)
         if unit in ("ns", "ps", "fs", "as"):
-            return Inferred(T.NUMPY_INT.named("numpy.timedelta64"))
-        return Inferred(T.rejected(f"numpy.timedelta64 in unit {unit!r}", "use int(v / np.timedelta64(1, 's'))", error="TypeError"))
+            return Inferred(T.NUMPY_INT.named("numpy.timedelta64"), numpy_scalar=True)
+        return Inferred(T.rejected(f"numpy.timedelta64 in unit {unit!r}", "use int(v / np.timedelta64(1, 's'))", error="TypeError"),
+                        numpy_scalar=True)
 
     def _numpy_array(self, func: str, positional: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression],
                      depth: int) -> Inferred:

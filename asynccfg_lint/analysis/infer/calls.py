@@ -18,6 +18,7 @@ from asynccfg_lint.analysis.infer.folding import (
     float_inferred,
     math_call,
     numpy_scalar,
+    numpy_ufunc,
     parse_float,
 )
 from asynccfg_lint.analysis.infer.model import METHOD
@@ -65,6 +66,12 @@ class ReturnedParameter:
 #: builtins that copy the elements of what they are given into a new container, by the container they make
 _ELEMENT_COPIES = {"builtins.list": T.LIST, "builtins.sorted": T.LIST, "builtins.tuple": T.TUPLE}
 #: the containers whose ``Inferred.elements`` are all their elements (displays and comprehensions)
+#: ndarray methods whose result over the whole array is one of its elements
+_ELEMENT_METHODS = frozenset({"max", "min"})
+
+#: ``cast(T, v)``: returns ``v`` itself (typing.py: ``def cast(typ, val): return val``)
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+
 _ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name})
 
 
@@ -95,6 +102,8 @@ class CallInference:
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         if names & ASYNC_RUNNERS and positional:
             return self._awaited(positional[0], depth)
+        if names & _CASTS and len(positional) == len(expr.args) == 2:
+            return self.origins(positional[1], depth + 1)  # typing.cast(int, v) returns v unchanged
         if "functools.reduce" in names and len(positional) in (2, 3) and len(expr.args) == len(positional):
             reduced = self._bitwise_reduction(expr, positional, depth)
             if reduced is not None:  # functools.reduce(operator.or_, [Flag.A, Flag.B]) is a Flag member
@@ -183,6 +192,11 @@ class CallInference:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
+            if module == "numpy" and func in T.NUMPY_NUMBER_UFUNCS and positional and not keywords:
+                numbers = [self.known_number(p, depth) for p in positional]
+                folded = numpy_ufunc(func, numbers) if all(n is not None for n in numbers) else None
+                if folded is not None:  # np.log(0.0) is -inf, as numpy computes it
+                    return self._one(expr, folded)
             if name.startswith("numpy."):
                 return self._one(expr, Inferred(T.NUMPY_VALUE))
             if module == "jax.numpy" and func in T.JAX_NUMPY_NON_ARRAY:
@@ -270,7 +284,7 @@ class CallInference:
 
     def _bitwise_reduction(self, expr: cst.Call, positional: list[cst.BaseExpression], depth: int) -> list[Origin] | None:
         """``functools.reduce(f, items[, initial])`` with ``f`` a bitwise or/and/xor (``operator.or_``, or
-        ``lambda a, b: a | b``) of enum members of one class (``[Flag.A, Flag.B]``): a member of that class,
+        ``lambda a, b: a | b``) of enum members of one class (``[Flag.A, Flag.B]``, or the class ``Flag``): a member of that class,
         as ``Flag.A | Flag.B`` is. ``None`` for anything else."""
         function = positional[0]
         if isinstance(function, cst.Lambda):
@@ -283,11 +297,16 @@ class CallInference:
                 return None
         elif not qualified_names(self.parsed, function) & _BITWISE_OPERATORS:
             return None
-        elements = [e for o in self.origins(positional[1], depth + 1) for e in (o.inferred.elements or (None,))]
-        if not elements or None in elements:
-            return None
-        values = [*elements, *positional[2:]]
-        types = {o.inferred.type for v in values for o in self.origins(v, depth + 1)}
+        members = self._enum_members(positional[1], positional[1])
+        if members is not None:  # functools.reduce(operator.or_, Flag): iterating the class gives its members
+            types = {o.inferred.type for o in members} | {o.inferred.type for v in positional[2:]
+                                                          for o in self.origins(v, depth + 1)}
+        else:
+            elements = [e for o in self.origins(positional[1], depth + 1) for e in (o.inferred.elements or (None,))]
+            if not elements or None in elements:
+                return None
+            values = [*elements, *positional[2:]]
+            types = {o.inferred.type for v in values for o in self.origins(v, depth + 1)}
         if len(types) != 1 or None in types or not next(iter(types)).name.startswith("enum"):
             return None
         return self._one(expr, Inferred(types.pop()))
@@ -398,6 +417,13 @@ class CallInference:
         modelled = self._member(expr, expr.func.value, METHOD, method, depth, with_arguments=bool(expr.args))
         if modelled is not None:  # p.joinpath("x"), mesh.shape.keys(), a.sum()
             return modelled
+        if method in _ELEMENT_METHODS and not expr.args:
+            receiver = self.origins(expr.func.value, depth + 1)
+            if receiver and all(T.array_kind(o.inferred.type) is T.NUMPY_ARRAY for o in receiver):
+                # a.max() of an ndarray (also another module's) is one of its elements: a numpy scalar,
+                # a numpy.bool_ of a bool array (numpy 2.5.5)
+                items = {o.inferred.item for o in receiver}
+                return self._one(expr, Inferred(items.pop() if len(items) == 1 else None, numpy_scalar=True))
         if method in SHAPE_METHODS:
             receiver = self.origins(expr.func.value, depth + 1)
             result = []

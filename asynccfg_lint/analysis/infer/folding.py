@@ -207,6 +207,12 @@ def numpy_operation(op: cst.BaseBinaryOp | cst.BaseAugOp, left: object, right: o
     return _numpy_computed(lambda numpy: function(left, right)) if function is not None else None
 
 
+def numpy_ufunc(name: str, arguments: list[object]) -> Inferred | None:
+    """``numpy.<name>(*arguments)`` (a ufunc of :data:`~asynccfg_lint.analysis.type_verdicts.NUMPY_NUMBER_UFUNCS`)
+    of known numbers, called: ``np.log(0.0)`` is ``-inf``. ``None`` when numpy raises or gives no number."""
+    return _numpy_computed(lambda numpy: getattr(numpy, name)(*arguments))
+
+
 #: the attributes of ``np.finfo(t)`` that are numbers of ``t``
 FINFO_NUMBERS = frozenset({"max", "min", "tiny", "eps", "epsneg", "smallest_normal", "resolution"})
 

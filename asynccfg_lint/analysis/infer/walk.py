@@ -46,7 +46,21 @@ from asynccfg_lint.analysis.functions import unpacked_values
 #: builtins that iterate their first argument as it is (an enum class: its members)
 _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
 
+#: numpy ufuncs (and predicates) that are function objects when named as values
+_NUMPY_UFUNCS = T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS
+
+#: the operators of set arithmetic (``set.__sub__``, ``__or__``, ``__and__``, ``__xor__`` and their in-place forms)
+_SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
+                  cst.SubtractAssign, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)
+
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
+
+
+def _dotted(expr: cst.BaseExpression) -> bool:
+    """True for a name or a dotted name (``np.add``), not an attribute of a call's result."""
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return isinstance(expr, cst.Name)
 
 
 class InferenceWalk:
@@ -246,6 +260,13 @@ class InferenceWalk:
             if isinstance(operator, (cst.Divide, cst.DivideAssign)) or any(t is T.FLOAT for t in types):
                 return self._one(expr, Inferred(T.FLOAT, nonfinite=nonfinite))
             return self._one(expr, Inferred(T.INT))
+        if all(t is T.SET or t is T.FROZENSET for t in types) and isinstance(operator, _SET_OPERATORS) \
+                and len({i.type for i in left}) == 1:
+            # set(a) - {5} is a set, frozenset(a) | b a frozenset: the left operand's type; only | and ^
+            # may hold elements of the right operand
+            both = isinstance(operator, (cst.BitOr, cst.BitXor, cst.BitOrAssign, cst.BitXorAssign))
+            elements = tuple(e for i in (combined if both else left) for e in i.elements)
+            return self._one(expr, Inferred(left[0].type, elements=elements))
         if all(t.json is T.JsonKind.ARRAY for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             elements = tuple(e for i in combined for e in i.elements)
             return self._one(expr, Inferred(T.LIST, elements=elements))
@@ -307,6 +328,10 @@ class InferenceWalk:
                 number = getattr(math, name[5:], None) if name.startswith("math.") and pytype is T.FLOAT else None
                 return self._one(expr, Inferred(pytype, nonfinite=nonfinite, number=number))
             module, _, attr = name.rpartition(".")
+            # (a plain name: libcst names `getattr(m, "x").value` "builtins.getattr" too)
+            if isinstance(expr, cst.Name) and module == "builtins" and attr in T.BUILTIN_FUNCTIONS \
+                    or _dotted(expr) and module == "numpy" and attr in _NUMPY_UFUNCS:
+                return self._one(expr, Inferred(T.FUNCTION.named(f"function {name}")))  # len, np.add as values
             if module in ("numpy", "jax.numpy", "torch", "ml_dtypes") and attr in T.SCALAR_TYPE_NAMES:
                 return self._one(expr, Inferred(T.TYPE_OBJECT.named(f"type object {name}")))
             if module == "torch" and (attr.startswith(("float", "int", "uint", "bfloat", "complex")) or attr == "bool"):
