@@ -371,11 +371,12 @@ class DictTracer(DictMutations):
             passed = {id(arg.value) for arg in call.args}
             for name in names:
                 member = objects.member(home, cls, name, call)
-                if not member.found or member.annotations or member.getters or member.bindings:
+                assigned = _assigned_values(member.bindings, init)
+                if not member.found or member.annotations or member.getters or assigned is None:
                     return None
                 entries.extend(Entry(name, None, v) if id(v) in passed or not foreign
                                else self._arrived(Entry(name, None, v), home, via)
-                               for v in (*member.arguments, *member.values))
+                               for v in (*member.arguments, *member.values, *assigned))
         return TracedDict(tuple(entries), True)
 
     def _class_of(self, func: cst.BaseExpression, home: ParsedModule) -> cst.ClassDef | None:
@@ -750,6 +751,20 @@ class DictTracer(DictMutations):
             else:  # the field's default or annotation, written in the dataclass's module
                 entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
+
+
+def _assigned_values(bindings: tuple[Binding, ...], init: cst.FunctionDef) -> list[cst.BaseExpression] | None:
+    """The values of ``self.x = <value>`` bindings of an attribute that are not an ``__init__`` parameter
+    (``self.enabled = np.bool_(enabled)``, ``self.ratio = 0.5``): what ``vars(obj)`` may hold under ``x``.
+    ``None`` when one is another binding (a class-body name, a parameter no call gives a value)."""
+    params = {p.name.value for p in [*init.params.posonly_params, *init.params.params, *init.params.kwonly_params]}
+    values: list[cst.BaseExpression] = []
+    for binding in bindings:
+        value = binding.value
+        if binding.assignment is not None or value is None or isinstance(value, cst.Name) and value.value in params:
+            return None
+        values.append(value)
+    return values
 
 
 def _init_attributes(init: cst.FunctionDef) -> list[str] | None:
