@@ -224,6 +224,27 @@ def test_a_cached_bind_outcome_sees_the_rule_that_reads_its_keyword_and_the_clas
     assert found() == everything
 
 
+def test_a_cached_outcome_sees_the_imported_registrar_change(tmp_path):
+    """registered.py registers its rules through registrars.py's decorator factory and alias of
+    register_lowering: a one-file run of registered.py (the cache on) reports the binds' Enum members
+    while the registrar registers, not once it stops (the rule's own default is checked in place either way)."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
+    registrars = tmp_path / "extpkg" / "registrars.py"
+    original = registrars.read_text()
+
+    def lines() -> list[int]:
+        return [row.line for row in parse_text(run_cli("--isolated", "--cache-dir", "c", "extpkg/registered.py",
+                                                       cwd=tmp_path).stdout)]
+
+    assert lines() == [50, 61, 69, 85]
+    registrars.write_text(original.replace("mlir.register_lowering(prim, fn)", "print(prim, fn)"))
+    assert lines() == [50, 69, 85]  # the decorator no longer registers the rule
+    registrars.write_text(original.replace("register = mlir.register_lowering", "register = print"))
+    assert lines() == [50, 61, 85]  # nor the alias
+    registrars.write_text(original)
+    assert lines() == [50, 61, 69, 85]
+
+
 def test_a_cached_rule_outcome_sees_a_bind_of_another_module_change_its_value(tmp_path):
     """annotated.py's ``mode: Mode`` is not reported while every bind (in annotated_api.py) passes a str:
     a one-file run of the rule's module (the cache on) reports it once a bind passes the Enum member."""

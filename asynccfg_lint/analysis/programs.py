@@ -18,8 +18,9 @@ body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
@@ -27,6 +28,9 @@ from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, 
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names, string_value
+
+if TYPE_CHECKING:
+    from asynccfg_lint.analysis.tracer import ForeignBinding
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
@@ -37,10 +41,30 @@ PRIMITIVE, JAX_ARRAY = "jax._src.core.Primitive", "jax.Array"
 PARTIAL = frozenset({"functools.partial"})
 
 
-#: per module: its lowering rules' registrations; each function's bind operands (by ``id`` of the ``def``)
-_REGISTRATIONS: ModuleMemo[list[Registration]] = ModuleMemo(list)
+#: per module: its lowering rules' registrations (with the other modules read, by dotted name, when a
+#: registrar imported from one was looked up there; ``None``: made without them); each function's bind
+#: operands (by ``id`` of the ``def``)
+_REGISTRATIONS: ModuleMemo[tuple[list[Registration], dict[str, ParsedModule | None] | None]] = \
+    ModuleMemo(lambda: ([], None))
 _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
 
+
+
+class RegistrationPeers(Protocol):
+    """The project as :func:`registrations` sees it (a ``Workspace``): a registrar imported from another
+    module of the project (``from pkg.registry import lowering``) is read there."""
+
+    def foreign(self, parsed: ParsedModule, expr: cst.BaseExpression) -> Sequence[ForeignBinding] | None:
+        """Where the imported name ``expr`` of ``parsed`` is bound in other project modules, if known."""
+        ...
+
+    def module(self, name: str) -> ParsedModule | None:
+        """The project module of dotted name ``name``, else ``None``."""
+        ...
+
+    def consulted(self) -> dict[str, ParsedModule | None]:
+        """The other modules looked up so far, by dotted name."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -163,7 +187,7 @@ def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst
     scope = parsed.scopes.get(parsed.module)
     if scope is None or expr.value not in scope:
         return None
-    definitions = [a.node for a in scope[expr.value]]
+    definitions = [getattr(a, "node", None) for a in scope[expr.value]]  # a builtin's assignment has none
     if len(definitions) == 1 and isinstance(definitions[0], (cst.FunctionDef, cst.ClassDef)):
         return definitions[0]
     return None
@@ -246,6 +270,33 @@ def is_register(parsed: ParsedModule, func: cst.BaseExpression) -> bool:
         and bool(qualified_names(parsed, bindings[0].value) & REGISTER_LOWERING)
 
 
+def _imported(parsed: ParsedModule, expr: cst.BaseExpression,
+              peers: RegistrationPeers | None) -> ForeignBinding | None:
+    """The one binding, in another project module, of the name ``expr`` imported into ``parsed``
+    (``from pkg.registry import register``), else ``None`` (not imported, not the project's, ambiguous)."""
+    if peers is None or not isinstance(expr, cst.Name):
+        return None
+    found = peers.foreign(parsed, expr)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+def _imported_register(parsed: ParsedModule, func: cst.BaseExpression, peers: RegistrationPeers | None) -> bool:
+    """True when ``func`` is a name imported from a project module that binds it once to
+    ``register_lowering`` there (``register = mlir.register_lowering`` in ``pkg/registry.py``)."""
+    foreign = _imported(parsed, func, peers)
+    value = foreign.binding.value if foreign is not None else None
+    return isinstance(value, (cst.Name, cst.Attribute)) \
+        and bool(qualified_names(foreign.home, value) & REGISTER_LOWERING)
+
+
+def _may_be_rule(parsed: ParsedModule, rule: cst.BaseExpression | None) -> bool:
+    """True when ``rule`` may be a lowering rule this module defines (a top-level ``def`` or class method,
+    a ``functools.partial`` of one, a ``lambda``): only then is an imported callee looked up as a registrar."""
+    if isinstance(rule, cst.Call) and rule.args:
+        rule = rule.args[0].value
+    return isinstance(rule, cst.Lambda) or rule is not None and top_level_function(parsed, rule) is not None
+
+
 def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Call | None:
     """The ``register_lowering(prim, fn)`` statement of ``function``'s body that registers its one
     parameter ``fn`` (the decorated function), else ``None``."""
@@ -267,37 +318,61 @@ def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Ca
     return None
 
 
-def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression) -> cst.BaseExpression | None:
-    """For a decorator the module defines that registers the function it decorates: the primitive
-    expression, else ``None``. Two forms, followed only as written: ``@lowering(prim)`` of ``def
-    lowering(prim): def deco(fn): mlir.register_lowering(prim, fn); return fn; return deco`` (the
-    primitive is the decorator call's argument for ``lowering``'s parameter), and ``@register_p`` of
-    ``def register_p(fn): mlir.register_lowering(p, fn); return fn`` (``p`` a module-level name)."""
+def _decorator_function(parsed: ParsedModule, expr: cst.BaseExpression,
+                        peers: RegistrationPeers | None) -> tuple[ParsedModule, cst.FunctionDef] | None:
+    """The module-level ``def`` the decorator name ``expr`` is, with the module that defines it: ``parsed``,
+    or the project module it is imported from (``from pkg.registry import lowering``)."""
+    function = top_level_function(parsed, expr) if isinstance(expr, cst.Name) else None
+    if function is not None:
+        return parsed, function
+    foreign = _imported(parsed, expr, peers)
+    if foreign is not None and isinstance(foreign.binding.definition, cst.FunctionDef) \
+            and top_level_function(foreign.home, foreign.binding.definition.name) is foreign.binding.definition:
+        return foreign.home, foreign.binding.definition
+    return None
+
+
+def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
+                           peers: RegistrationPeers | None = None) -> tuple[ParsedModule, cst.BaseExpression] | None:
+    """For a decorator that registers the function it decorates, defined in this module or in the project
+    module it is imported from (``peers``): the primitive expression with the module it belongs to, else
+    ``None``. Two forms, followed only as written: ``@lowering(prim)`` of ``def lowering(prim): def
+    deco(fn): mlir.register_lowering(prim, fn); return fn; return deco`` (the primitive is the decorator
+    call's argument for ``lowering``'s parameter, in ``parsed``), and ``@register_p`` of ``def
+    register_p(fn): mlir.register_lowering(p, fn); return fn`` (``p`` a module-level name of the
+    decorator's module)."""
     if isinstance(decorator, cst.Name):
-        function = top_level_function(parsed, decorator)
-        call = _registering_call(parsed, function) if function is not None else None
+        found = _decorator_function(parsed, decorator, peers)
+        if found is None:
+            return None
+        home, function = found
+        call = _registering_call(home, function)
         primitive = call_argument(call, 0, "prim") if call is not None else None
-        return primitive if isinstance(primitive, (cst.Name, cst.Attribute)) \
-            and parameter_of(parsed, primitive, function) is None else None
+        return (home, primitive) if isinstance(primitive, (cst.Name, cst.Attribute)) \
+            and parameter_of(home, primitive, function) is None else None
     if not isinstance(decorator, cst.Call) or not isinstance(decorator.func, cst.Name) \
             or any(a.star for a in decorator.args):
         return None
-    outer = top_level_function(parsed, decorator.func)
-    if outer is None or not isinstance(outer.body, cst.IndentedBlock) or not outer.body.body:
+    found = _decorator_function(parsed, decorator.func, peers)
+    if found is None:
+        return None
+    home, outer = found
+    if not isinstance(outer.body, cst.IndentedBlock) or not outer.body.body:
         return None
     last = outer.body.body[-1]
     returned = last.body[0].value if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 \
         and isinstance(last.body[0], cst.Return) else None
     inner = next((s for s in outer.body.body if isinstance(s, cst.FunctionDef) and isinstance(returned, cst.Name)
                   and s.name.value == returned.value and not s.decorators), None)
-    call = _registering_call(parsed, inner) if inner is not None else None
+    call = _registering_call(home, inner) if inner is not None else None
     primitive = call_argument(call, 0, "prim") if call is not None else None
-    param = parameter_of(parsed, primitive, outer) if primitive is not None else None
+    param = parameter_of(home, primitive, outer) if primitive is not None else None
     positional = [*outer.params.posonly_params, *outer.params.params]
     index = next((i for i, p in enumerate(positional) if p.name.value == param), None)
     if param is None or index is None:
         return None
-    return call_argument(decorator, index, param)
+    argument = call_argument(decorator, index, param)
+    return (parsed, argument) if argument is not None else None
 
 
 def _registrar_parameter(parsed: ParsedModule, call: cst.Call, rule: cst.BaseExpression) -> bool:
@@ -307,18 +382,30 @@ def _registrar_parameter(parsed: ParsedModule, call: cst.Call, rule: cst.BaseExp
     return isinstance(function, cst.FunctionDef) and parameter_of(parsed, rule, function) is not None
 
 
-def registrations(parsed: ParsedModule) -> list[Registration]:
-    """Every lowering rule registered in ``parsed`` (computed once per module)."""
+def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) -> list[Registration]:
+    """Every lowering rule registered in ``parsed``.
+
+    With ``peers`` (the summary's and the check's workspace), a registrar imported from another project
+    module is read there (``from pkg.registry import lowering, register``: a decorator factory or an
+    alias of ``register_lowering``), and that module becomes a dependency of the outcome, as every module
+    a workspace reads. Computed once per module: without ``peers``, the last result is given (the one
+    made with them, when a summary ran first, as it does); with them, it is made again when a module it
+    read is a different parse now (an edited registry, in the language server).
+    """
     known = _REGISTRATIONS.known(parsed)
-    if known is not None:
-        return known
+    if known is not None and (peers is None or known[1] is not None
+                              and all(peers.module(name) is home for name, home in known[1].items())):
+        return known[0]
     found: list[Registration] = []
     for call in parsed.calls:
         if is_register(parsed, call.func):  # mlir.register_lowering(prim, rule), or through an alias of it
             primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
-        else:  # partial(mlir.register_lowering, prim)(rule)
-            primitive = _partial_of_register(parsed, call.func)
-            rule = call_argument(call, 0, "rule") if primitive is not None else None
+        elif (primitive := _partial_of_register(parsed, call.func)) is not None:  # partial(register_lowering, p)(rule)
+            rule = call_argument(call, 0, "rule")
+        else:  # register(prim, rule) of `register = mlir.register_lowering` in another module of the project
+            primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
+            if not _may_be_rule(parsed, rule) or not _imported_register(parsed, call.func, peers):
+                continue
         if primitive is None or rule is None or _registrar_parameter(parsed, call, rule):
             continue
         for row in loop_rows(parsed, call):
@@ -330,13 +417,14 @@ def registrations(parsed: ParsedModule) -> list[Registration]:
             continue
         for decorator in statement.decorators:
             primitive = _partial_of_register(parsed, decorator.decorator)
+            home = parsed
             if primitive is None:
-                primitive = _registering_decorator(parsed, decorator.decorator)
-            if primitive is not None and qualified_names(parsed, primitive):
-                found.append(Registration(frozenset(qualified_names(parsed, primitive)),
+                home, primitive = _registering_decorator(parsed, decorator.decorator, peers) or (parsed, None)
+            if primitive is not None and qualified_names(home, primitive):
+                found.append(Registration(frozenset(qualified_names(home, primitive)),
                                           frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,
                                           frozenset()))
-    return _REGISTRATIONS.put(parsed, found)
+    return _REGISTRATIONS.put(parsed, (found, peers.consulted() if peers is not None else None))[0]
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
@@ -400,7 +488,8 @@ def lambda_rule_name(parsed: ParsedModule, forwarding: Forwarding) -> str:
 
 
 def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterable[str] = (),
-               uses: dict[tuple[str, str], cst.CSTNode] | None = None) -> set[SinkSpec]:
+               uses: dict[tuple[str, str], cst.CSTNode] | None = None,
+               peers: RegistrationPeers | None = None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for the rules registered in ``parsed``, given the sinks known so far.
 
     ``reaching``: the qualified names of the functions of ``parsed`` that call a sink. A primitive
@@ -416,7 +505,7 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
     looked up only when a finding names it (:func:`asynccfg_lint.analysis.checker.use_location`), since a
     position costs a code generation of the rule's whole module. A ``lambda`` rule that spreads its
     ``**kw`` into the sink's config display makes every keyword an entry (:func:`spread_into_config`);
-    ``uses`` then records the display under :func:`lambda_rule_name`.
+    ``uses`` then records the display under :func:`lambda_rule_name`. ``peers``: as :func:`registrations`.
     """
     found: set[SinkSpec] = set()
     by_name: dict[str, list[SinkSpec]] = {}
@@ -426,7 +515,7 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
         for name in spec.qualnames:
             by_name.setdefault(name, []).append(spec)
     reaching = set(reaching)
-    for registration in registrations(parsed):
+    for registration in registrations(parsed, peers):
         binds = frozenset(f"{name}.bind" for name in registration.primitive)
         module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
         forwarding = registration.forwarding

@@ -45,6 +45,8 @@ _FROMKEYS = frozenset({"builtins.dict", "builtins.dict.fromkeys", "collections.O
 _COUNTER = frozenset({"collections.Counter"})
 _REPLACE = frozenset({"dataclasses.replace"})
 _VARS = frozenset({"builtins.vars"})
+#: ``collections.ChainMap(m1, m2, ...)``: ``dict(cfg)`` in ``_emit_async_start_custom_call`` copies its entries
+_CHAIN_MAP = frozenset({"collections.ChainMap"})
 MAX_DEPTH = 12
 #: calls that run a coroutine and give its result
 ASYNC_RUNNERS = frozenset({"asyncio.run"})
@@ -258,6 +260,8 @@ class DictTracer(DictMutations):
             return self._awaited(call.args[0].value, depth)
         if names & _VARS and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
             return self._instance_dict(call.args[0].value, call, depth)
+        if names & _CHAIN_MAP:
+            return self._chain_map(call, depth)
         return self._result(call, depth, asynchronous=False)
 
     def _awaited(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
@@ -367,11 +371,12 @@ class DictTracer(DictMutations):
             passed = {id(arg.value) for arg in call.args}
             for name in names:
                 member = objects.member(home, cls, name, call)
-                if not member.found or member.annotations or member.getters or member.bindings:
+                assigned = _assigned_values(member.bindings, init)
+                if not member.found or member.annotations or member.getters or assigned is None:
                     return None
                 entries.extend(Entry(name, None, v) if id(v) in passed or not foreign
                                else self._arrived(Entry(name, None, v), home, via)
-                               for v in (*member.arguments, *member.values))
+                               for v in (*member.arguments, *member.values, *assigned))
         return TracedDict(tuple(entries), True)
 
     def _class_of(self, func: cst.BaseExpression, home: ParsedModule) -> cst.ClassDef | None:
@@ -460,6 +465,28 @@ class DictTracer(DictMutations):
             else:
                 complete = False
                 opaque.append(arg.value)
+        return TracedDict(tuple(entries), complete, tuple(opaque))
+
+    def _chain_map(self, call: cst.Call, depth: int) -> TracedDict:
+        """``collections.ChainMap(m1, m2, ...)``: the entries of its maps, as ``dict(chain)`` copies them (what
+        ``_emit_async_start_custom_call`` does with its config; measured on jax 0.12.0.1,
+        ``tests/fixtures/programs/chain_maps.py``). A key is looked up in the first map that has it, so the
+        literal keys of a map written as a display replace the later maps' entries of those keys."""
+        entries: list[Entry] = []
+        complete = True
+        opaque: list[cst.BaseExpression] = []
+        for arg in reversed(call.args):
+            inner = self.trace(arg.value, depth + 1) if arg.keyword is None and not arg.star else None
+            if inner is None:
+                complete = False
+                opaque.append(arg.value)
+                continue
+            if isinstance(arg.value, cst.Dict):  # {"k": v, ...}: its "k" hides every later map's "k"
+                keys = {string_value(e.key) for e in arg.value.elements if isinstance(e, cst.DictElement)}
+                entries = [entry for entry in entries if entry.key is None or entry.key not in keys]
+            entries.extend(_spread(inner.entries, arg.value))
+            complete &= inner.complete
+            opaque.extend(inner.opaque)
         return TracedDict(tuple(entries), complete, tuple(opaque))
 
     def _keyed_by_elements(self, call: cst.Call, counter: bool, depth: int) -> TracedDict | None:
@@ -724,6 +751,20 @@ class DictTracer(DictMutations):
             else:  # the field's default or annotation, written in the dataclass's module
                 entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
         return TracedDict(tuple(entries), True)
+
+
+def _assigned_values(bindings: tuple[Binding, ...], init: cst.FunctionDef) -> list[cst.BaseExpression] | None:
+    """The values of ``self.x = <value>`` bindings of an attribute that are not an ``__init__`` parameter
+    (``self.enabled = np.bool_(enabled)``, ``self.ratio = 0.5``): what ``vars(obj)`` may hold under ``x``.
+    ``None`` when one is another binding (a class-body name, a parameter no call gives a value)."""
+    params = {p.name.value for p in [*init.params.posonly_params, *init.params.params, *init.params.kwonly_params]}
+    values: list[cst.BaseExpression] = []
+    for binding in bindings:
+        value = binding.value
+        if binding.assignment is not None or value is None or isinstance(value, cst.Name) and value.value in params:
+            return None
+        values.append(value)
+    return values
 
 
 def _init_attributes(init: cst.FunctionDef) -> list[str] | None:
