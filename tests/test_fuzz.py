@@ -24,10 +24,12 @@ Properties, for every generated file:
 
 from __future__ import annotations
 
+import atexit
 import functools
 import io
 import logging
 import re
+import shutil
 import tempfile
 import tokenize
 from collections import Counter
@@ -49,6 +51,7 @@ from tests.strategies import Config, configs, sink_block
 
 #: a folder outside any package or project, so the plugin finds no configuration and no siblings
 FOLDER = Path(tempfile.mkdtemp(prefix="asynccfg-fuzz-"))
+atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)  # one folder per process, gone at its exit
 PATH = str(FOLDER / "fuzzed.py")
 UNSAFE = FixOptions(unsafe=True)
 
