@@ -3,10 +3,14 @@ qualified name the summaries give them, what their ``return`` statements give.""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
 
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, module_bindings, string_value
+
+_Node = TypeVar("_Node", bound=cst.CSTNode)
 
 
 def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
@@ -125,22 +129,25 @@ def unpacked_values(parsed: ParsedModule, call: cst.BaseExpression, index: int) 
 
 def returns_of(function: cst.FunctionDef) -> list[cst.Return]:
     """Return every ``return`` statement of ``function``, not those of nested functions or classes."""
-    found: list[cst.Return] = []
+    return _own_nodes(function, cst.Return)
 
-    class _Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
+def yields_of(function: cst.FunctionDef) -> list[cst.Yield]:
+    """Return every ``yield`` (and ``yield from``) of ``function``, not those of nested functions or classes."""
+    return _own_nodes(function, cst.Yield)
 
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
 
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
+def _own_nodes(function: cst.FunctionDef, kind: type[_Node]) -> list[_Node]:
+    """The nodes of type ``kind`` in ``function``'s body, outside nested functions, lambdas and classes."""
+    found: list[_Node] = []
 
-    function.body.visit(_Returns())
+    class _Own(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, kind):
+                found.append(node)
+            return not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+    function.body.visit(_Own())
     return found
 
 

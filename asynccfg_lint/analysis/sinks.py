@@ -1,9 +1,12 @@
 """Sink finder: calls whose callee resolves to a sink, and the argument that reaches the config.
 
 Callees are resolved to fully qualified names through libcst's scope analysis (every import form and
-alias), through a name assigned the sink (``emit = P._emit_async_start_custom_call``), and
+alias), through ``getattr(P, "_emit_async_start_custom_call")`` (a constant attribute name), through
+a name assigned the sink (``emit = P._emit_async_start_custom_call``, or such a ``getattr``), and
 through ``functools.partial(<sink>, ...)``: either the partial call itself carries
-the argument, or a name bound to the partial is called later with the positions shifted.
+the argument, or the partial is called with the positions shifted (inline, or through a name
+bound to it). A ``*args`` whose value is a tuple or list display (also through a name bound
+once to one) passes its elements at their positions.
 A top-level name bound so is a sink of its own qualified name too (:func:`alias_sinks`), so
 another module of the package that imports it (``from pkg.sinks import emit``) calls a sink.
 """
@@ -17,11 +20,12 @@ import libcst as cst
 
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, qualified_names
+from asynccfg_lint.analysis.resolution import bindings_of_name, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.entries import TracedDict
 
 _PARTIAL = frozenset({"functools.partial"})
+_GETATTR = "builtins.getattr"
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,12 @@ class SinkCall:
     argument: cst.BaseExpression
 
 
-def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression | None:
+def _argument(call: cst.Call, spec: SinkSpec, shift: int,
+              starred: dict[int, list[cst.BaseExpression]] | None = None) -> cst.BaseExpression | None:
     """The argument ``call`` passes for ``spec.param``, its positional index shifted by ``shift``.
+
+    ``starred`` maps (by ``id``) a ``*args`` argument of ``call`` to the elements it is known to
+    pass (:meth:`SinkFinder._starred`); positions after any other ``*args`` are unknown.
 
     For a ``**kwargs`` sink (``SinkKind.KEYWORDS``) the call itself carries the config, and so
     does a call spreading ``**params`` for a keyword it does not name: ``prim.bind(x, **params)``,
@@ -62,8 +70,12 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int) -> cst.BaseExpression 
     for arg in call.args:
         if arg.keyword is not None:
             continue
-        if arg.star:  # *args: positions after it are unknown
-            break
+        if arg.star:  # *args: positions after it are unknown, unless it is a display the code shows
+            elements = (starred or {}).get(id(arg))
+            if elements is None:
+                break
+            positional.extend(elements)
+            continue
         positional.append(arg.value)
     if index is not None and index < len(positional):
         return positional[index]
@@ -87,10 +99,41 @@ class SinkFinder:
         self.found: list[SinkCall] = []
 
     def _specs_for(self, callee: cst.BaseExpression) -> list[SinkSpec]:
-        for name in qualified_names(self.parsed, callee):
+        for name in [*qualified_names(self.parsed, callee), *self._getattr_names(callee)]:
             if name in self.by_name:
                 return self.by_name[name]
         return []
+
+    def _getattr_names(self, callee: cst.BaseExpression) -> set[str]:
+        """For ``getattr(obj, "name")`` (or with a default: the attribute exists on the sink's module),
+        the qualified names ``obj.name`` stands for; else none."""
+        if not isinstance(callee, cst.Call) or not 2 <= len(callee.args) <= 3 \
+                or any(a.keyword is not None or a.star for a in callee.args):
+            return set()
+        attribute = string_value(callee.args[1].value)
+        if attribute is None or _GETATTR not in qualified_names(self.parsed, callee.func):
+            return set()
+        return {f"{name}.{attribute}" for name in qualified_names(self.parsed, callee.args[0].value)}
+
+    def _starred(self, call: cst.Call) -> dict[int, list[cst.BaseExpression]]:
+        """Each ``*args`` of ``call`` whose elements are known (by ``id`` of the argument): a tuple or list
+        display without starred elements, or a name bound once to one (a list only when that use is its
+        only one: nothing can have changed it)."""
+        found: dict[int, list[cst.BaseExpression]] = {}
+        for arg in call.args:
+            if arg.star != "*":
+                continue
+            display = arg.value
+            if isinstance(display, cst.Name):
+                bindings = bindings_of_name(self.parsed, display)
+                binding = bindings[0] if bindings and len(bindings) == 1 else None
+                display = binding.value if binding is not None and binding.augmented is None else None
+                if isinstance(display, cst.List) and len(binding.assignment.references) != 1:
+                    display = None  # the list may be changed through another use
+            if isinstance(display, (cst.Tuple, cst.List)) \
+                    and not any(isinstance(e, cst.StarredElement) for e in display.elements):
+                found[id(arg)] = [element.value for element in display.elements]
+        return found
 
     def _partial_target(self, call: cst.Call) -> tuple[list[SinkSpec], int]:
         """For ``functools.partial(sink, a, b)``: the sink's specs and the number of bound positionals."""
@@ -101,8 +144,10 @@ class SinkFinder:
 
     def _add(self, call: cst.Call, specs: list[SinkSpec], shift: int, arguments: cst.Call | None = None) -> None:
         """Record ``call`` for each spec whose argument it passes (read from ``arguments``, default ``call``)."""
+        arguments = arguments or call
+        starred = self._starred(arguments) if any(arg.star == "*" for arg in arguments.args) else None
         for spec in specs:
-            argument = _argument(arguments or call, spec, shift)
+            argument = _argument(arguments, spec, shift, starred)
             if argument is not None:
                 self.found.append(SinkCall(call, spec, argument))
 
@@ -116,6 +161,11 @@ class SinkFinder:
         if specs:  # the partial call itself may bind the config
             self._add(node, specs, 0, cst.Call(func=node.args[0].value, args=node.args[1:]))
             return
+        if isinstance(node.func, cst.Call):  # `functools.partial(<sink>, "t")(ctx, x, cfg)`
+            specs, shift = self._partial_target(node.func)
+            if specs:
+                self._add(node, specs, shift)
+                return
         if isinstance(node.func, cst.Name):
             for binding in bindings_of_name(self.parsed, node.func) or ():
                 aliased = self._specs_for(binding.value) if binding.value is not None else []

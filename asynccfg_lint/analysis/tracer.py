@@ -19,7 +19,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.entries import Entry, TracedDict
-from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values
+from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.records import dataclass_fields, is_dataclass, is_typed_dict
@@ -453,7 +453,7 @@ class DictTracer(DictMutations):
                     opaque.extend(inner.opaque)
             elif arg.star == "":
                 inner = self.trace(arg.value, depth + 1) or self._pairs(arg.value) or self._zipped(arg.value) \
-                    or self._passed_pairs(arg.value, depth)
+                    or self._passed_pairs(arg.value, depth) or self._generated_pairs(arg.value)
                 if inner is None:
                     complete = False
                     opaque.append(arg.value)
@@ -515,10 +515,27 @@ class DictTracer(DictMutations):
         """``dict([("a", 1), ("b", 2)])``: a literal sequence of literal pairs."""
         if not isinstance(expr, (cst.List, cst.Tuple)):
             return None
+        return DictTracer._pair_entries([element.value for element in expr.elements])
+
+    def _generated_pairs(self, expr: cst.BaseExpression) -> TracedDict | None:
+        """``dict(gen())`` of a generator function of this module whose every ``yield`` gives a pair display
+        (``yield "k", v``): an entry per pair. ``None`` for any other generator (a ``yield from``, a
+        ``yield`` of another value) and for every other call."""
+        if not isinstance(expr, cst.Call):
+            return None
+        definition = local_definition(self.parsed, expr.func)
+        if not isinstance(definition, cst.FunctionDef) or definition.asynchronous is not None:
+            return None
+        values = [own.value for own in yields_of(definition)]
+        return self._pair_entries(values) if values else None
+
+    @staticmethod
+    def _pair_entries(pairs: Sequence[cst.BaseExpression | None]) -> TracedDict | None:
+        """An entry per pair display of ``pairs`` (``("a", 1)``: key ``"a"``, value ``1``); ``None`` when one is no pair display."""
         entries = []
-        for element in expr.elements:
-            pair = element.value
-            if not isinstance(pair, (cst.Tuple, cst.List)) or len(pair.elements) != 2:
+        for pair in pairs:
+            if not isinstance(pair, (cst.Tuple, cst.List)) or len(pair.elements) != 2 \
+                    or any(isinstance(e, cst.StarredElement) for e in pair.elements):
                 return None
             key, value = pair.elements[0].value, pair.elements[1].value
             entries.append(Entry(string_value(key), key, value))
