@@ -317,7 +317,8 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
     changed = sorted(name for name in after if after[name] != before[name])
     # (narrowed.py: the rule's default {"a"} becomes sorted({"a"}); the bind's Mode.PUSH, which the rule hands to
     # a helper that tests it with isinstance, keeps no fix: fixing.argument_fixes)
-    assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/gather.py", "extpkg/held.py", "extpkg/methods.py",
+    assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/gather.py", "extpkg/held.py", "extpkg/helped.py",
+                       "extpkg/methods.py",
                        "extpkg/narrowed.py", "extpkg/registered.py", "extpkg/relayed.py", "extpkg/tuned.py",
                        "extpkg/weighted.py", "extpkg/wrapped_api.py"]
     assert after == expected

@@ -111,10 +111,10 @@ class DictMutations:
                     elif method in ("clear", "popitem"):
                         emptied = True
         entries += [entry for entry, call, referents in defaults
-                    if entry.key is None or entry.key in removed
-                    or not _displayed_in_every(bindings, entry.key) and (emptied or not any(
+                    if entry.key is None or entry.key in removed or emptied
+                    or not _displayed_in_every(bindings, entry.key) and not any(
                         key == entry.key and node is not call and seen == referents and starts_before(parsed, node, call)
-                        and self._is_unconditional_before(node, call) for key, node, seen in writes))]
+                        and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
 
     def _deletes(self, subscript: cst.Subscript) -> bool:

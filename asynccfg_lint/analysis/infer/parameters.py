@@ -105,7 +105,7 @@ class ParameterInference:
         lowerings = [r for r in rule_registrations(self.parsed, function) if name not in r.bound]
         top_level = isinstance(self.parsed.parents.get(function), cst.Module)
         if not top_level and not lowerings:  # (a registered static or class method is a rule too)
-            return None
+            return self._constructed(expr, param, function, depth)
         rules = [r for r in params_rules(self.parsed) if r.function is function] if top_level else []
         calls = visible_calls(self.parsed, function) if top_level else None
         if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
@@ -136,6 +136,36 @@ class ParameterInference:
         spread = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         for call in calls or ():
             result += self._argument_origins(call, name, index, spread, depth)
+        return result
+
+    def _constructed(self, expr: cst.CSTNode, param: cst.Param, init: cst.FunctionDef, depth: int) -> list[Origin] | None:
+        """What an ``__init__`` parameter of a top-level class of this module holds: what each of the module's
+        calls of the class passes for it (``Collective(Mode.PULL)``, whose ``__call__`` binds ``self.mode``),
+        and unknown as well for a public class or one referenced otherwise than called (a subclass, a value
+        passed on: constructed where this module cannot see). ``None`` for any other parameter."""
+        block = self.parsed.parents.get(init)
+        cls = self.parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        positional = [*init.params.posonly_params, *init.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        scope = self.parsed.scopes.get(self.parsed.module)
+        if init.name.value != "__init__" or not isinstance(cls, cst.ClassDef) or index == 0 or init.decorators \
+                or not isinstance(self.parsed.parents.get(cls), cst.Module) or scope is None or cls.name.value not in scope:
+            return None
+        calls: list[cst.Call] = []
+        unseen = not cls.name.value.startswith("_")
+        for assignment in scope[cls.name.value]:
+            if assignment.node is not cls:
+                return None  # the name is bound to something else too
+            for access in assignment.references:
+                parent = self.parsed.parents.get(access.node)
+                if isinstance(parent, cst.Call) and parent.func is access.node:
+                    calls.append(parent)
+                else:
+                    unseen = True
+        result = [Origin(expr, UNKNOWN)] if unseen else []
+        for call in calls:  # (self is not passed)
+            result += self._argument_origins(call, param.name.value, index - 1 if index is not None else None,
+                                             [Origin(expr, UNKNOWN)], depth)
         return result
 
     def _bound_keyword(self, expr: cst.CSTNode, param: cst.Param, primitive: frozenset[str], depth: int) -> list[Origin]:
