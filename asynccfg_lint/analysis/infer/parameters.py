@@ -34,7 +34,7 @@ from asynccfg_lint.analysis.programs import (
 )
 from asynccfg_lint.analysis.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
 from asynccfg_lint.analysis.functions import summarised_name
-from asynccfg_lint.analysis.resolution import Binding, enclosing
+from asynccfg_lint.analysis.resolution import Binding, bindings_of_name, enclosing, excluded_classes, isinstance_tested
 from asynccfg_lint.analysis.summaries import sink_uses
 
 
@@ -137,6 +137,69 @@ class ParameterInference:
         for call in calls or ():
             result += self._argument_origins(call, name, index, spread, depth)
         return result
+
+    def narrowed_per_bind(self, use: cst.Name, binding: Binding, found: list[Origin]) -> list[Origin]:
+        """``found`` (what the parameter ``binding`` of a registered lowering rule gives ``use``) less the values
+        of each bind that an ``isinstance`` test rules out on the path that bind takes: a test before ``use`` of
+        another keyword against a literal (``if kind == "enum":``) has the outcome the bind's literal gives it
+        (JAX calls the rule with the bind's keywords as they are). Anything else stays."""
+        param = binding.assignment.node if binding.assignment is not None else None
+        if not found or not isinstance(param, cst.Param) or not isinstance_tested(self.parsed, use.value):
+            return found
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if function is None:
+            return found
+        registrations = rule_registrations(self.parsed, function)
+        binds = {id(call): call for r in registrations for call in bind_calls(self.parsed, r.primitive)}
+        if not binds:
+            return found
+        kept: list[Origin] = []
+        excluded_by: dict[int, list[cst.BaseExpression]] = {}
+        for origin in found:
+            call = self._enclosing_bind(origin.node, binds)
+            if call is None:
+                kept.append(origin)
+                continue
+            if id(call) not in excluded_by:
+                excluded_by[id(call)] = excluded_classes(
+                    self.parsed, use, binding, lambda test, call=call: self._bind_decides(test, call, function))
+            if not any(self._instance_of(origin, c) for c in excluded_by[id(call)]):
+                kept.append(origin)
+        return kept
+
+    def _enclosing_bind(self, node: cst.CSTNode, binds: dict[int, cst.Call]) -> cst.Call | None:
+        """The bind of ``binds`` whose argument holds ``node`` (a value written in the bind call), else ``None``."""
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            if id(node) in binds:
+                return binds[id(node)]
+            node = self.parsed.parents.get(node)
+        return None
+
+    def _bind_decides(self, test: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> bool | None:
+        """The outcome of ``test`` when it is ``<keyword> == <literal>`` (or ``!=``) of a keyword parameter of the
+        rule ``function`` that the rule never rebinds, for the bind ``call`` passing it a literal (or leaving it
+        its literal default); ``None`` otherwise."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
+                or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+            return None
+        name, other = test.left, test.comparisons[0].comparator
+        if not isinstance(name, cst.Name):
+            name, other = other, name
+        params = [*function.params.params, *function.params.kwonly_params]
+        param = next((p for p in params if isinstance(name, cst.Name) and p.name.value == name.value), None)
+        bindings = bindings_of_name(self.parsed, name) if param is not None else None
+        if not bindings or len(bindings) != 1 or bindings[0].assignment is None or bindings[0].assignment.node is not param:
+            return None
+        if any(a.star for a in call.args):
+            return None
+        passed = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param.name.value),
+                      param.default)
+        values = [self._literal(e) for e in (passed, other)]
+        if any(isinstance(e, cst.Call) for e in (passed, other)) or not all(
+                v is None or isinstance(v, (str, int, float)) for v in values):
+            return None  # (a numpy scalar of a literal, a tuple, no literal at all)
+        equal = values[0] == values[1]
+        return equal if isinstance(test.comparisons[0].operator, cst.Equal) else not equal
 
     def _constructed(self, expr: cst.CSTNode, param: cst.Param, init: cst.FunctionDef, depth: int) -> list[Origin] | None:
         """What an ``__init__`` parameter of a top-level class of this module holds: what each of the module's

@@ -362,7 +362,7 @@ class InferenceWalk:
             excluded = excluded_classes(self.parsed, expr, binding)
             if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
                 found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
-            result.extend(found)
+            result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
 
     def _instance_of(self, origin: Origin, cls: cst.BaseExpression) -> bool:
