@@ -318,6 +318,7 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
     # (narrowed.py: the rule's default {"a"} becomes sorted({"a"}); the bind's Mode.PUSH, which the rule hands to
     # a helper that tests it with isinstance, keeps no fix: fixing.argument_fixes)
     assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/fetched.py", "extpkg/gather.py", "extpkg/held.py",
+                       "extpkg/helped.py",
                        "extpkg/methods.py",
                        "extpkg/narrowed.py", "extpkg/registered.py", "extpkg/relayed.py", "extpkg/tuned.py",
                        "extpkg/weighted.py", "extpkg/wrapped_api.py"]

@@ -51,8 +51,10 @@ class DictMutations:
         complete = True
         opaque: list[cst.BaseExpression] = []
         assignments = {id(b.assignment) for b in bindings}
-        defaults: list[Entry] = []  # cfg.setdefault(k, v): written only when k may be absent
+        defaults: list[tuple[Entry, cst.Call, frozenset[int]]] = []  # cfg.setdefault(k, v): written only when k may be absent
+        writes: list[tuple[str, cst.CSTNode, frozenset[int]]] = []  # cfg[k] = v, cfg.setdefault(k, v): k is present after
         removed: set[str] = set()  # the literal keys any del/pop may take out
+        emptied = False  # cfg.clear() / cfg.popitem(): any key may be gone
         seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
         for scope in seen_scopes.values():
             for access in scope.accesses:
@@ -61,6 +63,7 @@ class DictMutations:
                     continue
                 if not any(id(r) in assignments for r in access.referents):
                     continue
+                referents = frozenset(id(r) for r in access.referents)
                 before = starts_before(parsed, node, use)
                 if not before and not self._loops_back(node, use, bindings):
                     continue
@@ -77,6 +80,8 @@ class DictMutations:
                     if isinstance(statement, cst.Assign) and all(isinstance(i, cst.Index) for i in indices):
                         if len(indices) == 1:
                             entries.append(Entry(string_value(indices[0].value), indices[0].value, statement.value))
+                            if string_value(indices[0].value) is not None:
+                                writes.append((string_value(indices[0].value), statement, referents))
                         else:  # cfg[a, b] = v: the key is the tuple (a, b)
                             entries.append(Entry(None, indices[0].value, statement.value, tuple_key=True))
                 elif isinstance(parent, cst.Attribute) and parent.value is node:
@@ -91,7 +96,9 @@ class DictMutations:
                         opaque.extend(inner.opaque)
                     elif method == "setdefault" and len(call.args) == 2:
                         key, value = call.args[0].value, call.args[1].value
-                        defaults.append(Entry(string_value(key), key, value))
+                        defaults.append((Entry(string_value(key), key, value), call, referents))
+                        if string_value(key) is not None:
+                            writes.append((string_value(key), call, referents))
                     elif method == "__setitem__" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args):
                         key, value = call.args[0].value, call.args[1].value  # as cfg[k] = v: replaces an earlier value
                         entries.append(Entry(string_value(key), key, value))
@@ -101,8 +108,13 @@ class DictMutations:
                         removed.add(string_value(call.args[0].value))
                         if before:
                             removals.append((string_value(call.args[0].value), call))
-        entries += [entry for entry in defaults
-                    if entry.key is None or entry.key in removed or not _displayed_in_every(bindings, entry.key)]
+                    elif method in ("clear", "popitem"):
+                        emptied = True
+        entries += [entry for entry, call, referents in defaults
+                    if entry.key is None or entry.key in removed or emptied
+                    or not _displayed_in_every(bindings, entry.key) and not any(
+                        key == entry.key and node is not call and seen == referents and starts_before(parsed, node, call)
+                        and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
 
     def _deletes(self, subscript: cst.Subscript) -> bool:

@@ -549,7 +549,7 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
     return found
 
 
-ASDICT = frozenset({"dataclasses.asdict"})
+ASDICT = frozenset({"dataclasses.asdict", "attrs.asdict"})
 
 
 def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> tuple[str, str] | None:

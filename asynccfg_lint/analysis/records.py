@@ -2,7 +2,10 @@
 
 Facts of CPython 3.12's :mod:`dataclasses` and :mod:`typing`: ``asdict`` gives the fields in
 definition order, ``ClassVar``/``InitVar``/``KW_ONLY`` annotations are not fields, and an
-instance of a ``TypedDict`` class is a plain dict.
+instance of a ``TypedDict`` class is a plain dict. attrs 26.1 (measured): ``attrs.asdict`` of an
+``@attrs.define`` class with annotated fields gives them in definition order, each value as it is
+(collections keep their type; ``attr.asdict`` turns them into lists, so it is not modelled), and
+a converter changes what the argument is.
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ from asynccfg_lint.analysis.resolution import qualified_names
 _TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
 _FIELD = frozenset({"dataclasses.field"})
+#: the decorators of an attrs class whose annotated attributes are its fields
+_ATTRS_DECORATORS = frozenset({"attrs.define", "attrs.frozen", "attrs.mutable", "attr.define", "attr.frozen",
+                               "attr.mutable"})
+_ATTRS_FIELD = frozenset({"attrs.field", "attr.field", "attr.ib", "attr.attrib"})
+#: ``attrs.field`` arguments after which the constructor's arguments are not the fields in order, or not their values
+_ATTRS_FIELD_CHANGES = frozenset({"converter", "init", "kw_only", "alias"})
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
 
 
@@ -30,6 +39,41 @@ def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
         if qualified_names(parsed, target) & _DATACLASS_DECORATORS:
             return True
     return False
+
+
+#: ``attrs.define(...)`` arguments after which the fields or the constructor are not the annotated attributes in order
+_ATTRS_CLASS_CHANGES = frozenset({"kw_only", "auto_attribs", "init", "field_transformer", "these"})
+
+
+def _attrs_decorator(parsed: ParsedModule, decorator: cst.BaseExpression) -> bool:
+    """True for ``@attrs.define`` (also ``frozen``/``mutable``, from ``attr`` too), called or not, with only
+    keyword arguments that keep the fields and the constructor as written (``frozen=True``, ``slots=False``)."""
+    if isinstance(decorator, cst.Call):
+        if any(a.keyword is None or a.keyword.value in _ATTRS_CLASS_CHANGES for a in decorator.args):
+            return False
+        decorator = decorator.func
+    return bool(qualified_names(parsed, decorator) & _ATTRS_DECORATORS)
+
+
+def attrs_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]] | None:
+    """The fields of an attrs class as :func:`dataclass_fields` gives them, when ``cls`` is decorated with
+    ``attrs.define`` (or ``frozen``/``mutable``, also from ``attr``; ``frozen=True`` and the like), has no base class and
+    only annotated fields whose ``attrs.field(...)`` sets at most ``default``/``factory``/``validator``...:
+    then ``attrs.asdict`` gives these, and a call's arguments are their values in order. Else ``None``
+    (a converter, ``init=False``, ``kw_only``, an unannotated ``attr.ib()``, an inherited field: not followed)."""
+    if cls.bases or not any(_attrs_decorator(parsed, d.decorator) for d in cls.decorators):
+        return None
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+            if isinstance(value, cst.Call) and qualified_names(parsed, value.func) & _ATTRS_FIELD and (
+                    isinstance(small, cst.Assign)
+                    or any(a.keyword is None or a.keyword.value in _ATTRS_FIELD_CHANGES for a in value.args)):
+                return None
+    fields = dataclass_fields(parsed, cls)
+    # (`_x` is the field `_x`, but the constructor's keyword `x`)
+    return None if any(name.startswith("_") for name, _, _ in fields) else fields
 
 
 def dataclass_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:
@@ -51,7 +95,7 @@ def dataclass_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str,
             if qualified_names(parsed, head) & _NOT_FIELDS:
                 continue
             default = small.value
-            if isinstance(default, cst.Call) and qualified_names(parsed, default.func) & _FIELD:
+            if isinstance(default, cst.Call) and qualified_names(parsed, default.func) & (_FIELD | _ATTRS_FIELD):
                 default = next((a.value for a in default.args if a.keyword and a.keyword.value == "default"), None)
             fields.append((small.target.value, annotation, default))
     return fields

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -495,7 +495,8 @@ _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 _DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module)
 
 
-def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
+                     decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression]:
     """The class expressions that a value ``binding`` gives the name ``use`` is known not to be an instance of at ``use``.
 
     A value bound before ``if isinstance(name, X):`` reaches ``use`` only through its false outcome
@@ -506,6 +507,9 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     classes (each is given). Only for a binding of ``use``'s own scope that starts before the
     ``if`` (not inside it): a loop may carry a later binding round to the use past the test.
     Returns ``[]`` when nothing is known; the caller decides which values are instances of ``X``.
+    ``decide`` gives the outcome of an ``if`` test before ``use`` that it knows (``True``/``False``, else
+    ``None``): the branch that then runs is read as if its statements stood in the ``if``'s place
+    (``if kind == "enum": if isinstance(mode, enum.Enum): mode = mode.value`` for a bind passing ``kind="enum"``).
     """
     assignment = binding.assignment
     if assignment is None or use.value not in _tested_names(parsed):
@@ -530,7 +534,10 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
         for statement in statements:
             if statement is child:
                 break
-            if isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
+            branch = _decided_branch(statement, decide) if decide is not None and isinstance(statement, cst.If) else None
+            if branch is not None:  # the branch that runs, in the if's place (nothing runs: an empty list)
+                classes += preceding(branch, None)
+            elif isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
                 classes += tested(statement, negated=False)
         return classes
 
@@ -547,6 +554,27 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     if isinstance(node, cst.Module):  # module level: the same over the module's statements
         found += preceding(node.body, child)
     return found
+
+
+def _decided_branch(statement: cst.If, decide: Callable[[cst.BaseExpression], bool | None]) -> Sequence[cst.CSTNode] | None:
+    """The statements of the branch of ``statement`` that runs when ``decide`` knows its test (and those of
+    its ``elif`` s), ``[]`` when none runs; ``None`` when a test on the way is not known."""
+    outcome = decide(statement.test)
+    if outcome is None:
+        return None
+    suite = statement.body if outcome else statement.orelse
+    if isinstance(suite, cst.If):
+        return _decided_branch(suite, decide)
+    if isinstance(suite, cst.Else):
+        suite = suite.body
+    if suite is None:
+        return []
+    return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+
+
+def isinstance_tested(parsed: ParsedModule, name: str) -> bool:
+    """True when some ``isinstance(name, ...)`` call of ``parsed`` tests the name ``name`` (else nothing narrows it)."""
+    return name in _tested_names(parsed)
 
 
 def _tested_names(parsed: ParsedModule) -> frozenset[str]:

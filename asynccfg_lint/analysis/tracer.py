@@ -22,7 +22,7 @@ from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.records import dataclass_fields, is_dataclass, is_typed_dict
+from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, is_dataclass, is_typed_dict
 from asynccfg_lint.analysis.resolution import (
     Binding,
     attribute_bindings,
@@ -39,7 +39,7 @@ _DICT_CONSTRUCTORS = frozenset(
 )
 _DEFAULTDICT = frozenset({"collections.defaultdict"})
 _COPIERS = frozenset({"copy.copy", "copy.deepcopy", "types.MappingProxyType"})
-_ASDICT = frozenset({"dataclasses.asdict"})
+_ASDICT = frozenset({"dataclasses.asdict", "attrs.asdict"})
 #: ``dict.fromkeys`` (libcst names it ``builtins.dict``: the attribute is checked too) and ``OrderedDict.fromkeys``
 _FROMKEYS = frozenset({"builtins.dict", "builtins.dict.fromkeys", "collections.OrderedDict.fromkeys"})
 _COUNTER = frozenset({"collections.Counter"})
@@ -419,7 +419,12 @@ class DictTracer(DictMutations):
         for expr in traced.opaque:
             param = parameter_of(home, expr, builder)
             inner = None
-            if param in arguments and (not foreign or id(arguments[param]) in passed):
+            star = builder.params.star_kwarg
+            if isinstance(star, cst.Param) and param == star.name.value:  # cfg.update(extra) of `**extra`: the call's other keywords
+                named = frozenset(p.name.value for p in (*builder.params.posonly_params, *builder.params.params,
+                                                         *builder.params.kwonly_params))
+                inner = self.trace_keywords(call, named)
+            elif param in arguments and (not foreign or id(arguments[param]) in passed):
                 inner = self.trace(arguments[param], depth + 1)
             elif param in arguments:  # `{**base}` with the default of `base`, in the builder's module
                 inner = self._imported(self.workspace.tracer(home).trace(arguments[param], depth + 1), home, call)
@@ -751,9 +756,12 @@ class DictTracer(DictMutations):
             found = self.workspace.foreign(self.parsed, class_expr)
             if found and len(found) == 1:
                 home, cls = found[0].home, found[0].binding.definition
-        if not isinstance(cls, cst.ClassDef) or not (is_dataclass(home, cls) if named_tuple is None else named_tuple):
+        if not isinstance(cls, cst.ClassDef) or named_tuple is False:
             return None
-        fields = dataclass_fields(home, cls)
+        # (dataclasses.asdict of an attrs instance, or attrs.asdict of a dataclass, raises before any config)
+        fields = dataclass_fields(home, cls) if named_tuple or is_dataclass(home, cls) else attrs_fields(home, cls)
+        if fields is None:
+            return None
         arguments = call.args if call is not None else ()
         positional = [a for a in arguments if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}

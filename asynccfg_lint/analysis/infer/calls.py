@@ -375,7 +375,36 @@ class CallInference:
         if function.returns is not None and any(o.inferred.type is None for o in result):
             result = [o for o in result if o.inferred.type is not None]
             result += [self._arrived(Origin(anchor, i), home, call) for i in peer.from_annotation(function.returns.annotation)]
+        if len(values) == 1 and self._divides_by_zero(call, function, values[0], peer, depth):
+            # `return np.float64(a) / np.float64(b)` called with b = 0: inf, -inf or nan whatever a is
+            # (reported at the call: the helper's own quotient is finite for other divisors)
+            result = [replace(o, node=call if o.home is None else o.node, inferred=replace(o.inferred, nonfinite=True))
+                      if o.inferred.type is not None and o.inferred.type.name.startswith("numpy")
+                      and o.inferred.type.json is T.JsonKind.NUMBER and not o.inferred.dispatched else o for o in result]
         return result
+
+    def _divides_by_zero(self, call: cst.Call, function: cst.FunctionDef, value: cst.BaseExpression,
+                         peer: CallInference, depth: int) -> bool:
+        """True when ``value`` (what ``function`` returns) is a true division whose divisor is a parameter, as it is
+        or through a float constructor (``np.float64(b)``), that ``call`` passes a zero for: a numpy quotient is then
+        inf, -inf or nan whatever the numerator (numpy 2.5.5, see :meth:`InferenceWalk._combined`)."""
+        if not isinstance(value, cst.BinaryOperation) or not isinstance(value.operator, cst.Divide):
+            return False
+        divisor = value.right
+        if isinstance(divisor, cst.Call) and len(divisor.args) == 1 and divisor.args[0].keyword is None \
+                and not divisor.args[0].star and qualified_names(peer.parsed, divisor.func) & FLOAT_CONSTRUCTORS.keys():
+            divisor = divisor.args[0].value
+        positional = [*function.params.posonly_params, *function.params.params]
+        param = next((p for p in [*positional, *function.params.kwonly_params]
+                      if isinstance(divisor, cst.Name) and p.name.value == divisor.value), None)
+        bindings = bindings_of_name(peer.parsed, divisor) if param is not None else None
+        if param is None or not bindings or len(bindings) != 1 or bindings[0].assignment is None \
+                or bindings[0].assignment.node is not param:
+            return False
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        passed = self._argument_origins(call, param.name.value, index, [], depth)
+        return bool(passed) and all(o.inferred.number is not None and o.inferred.number == 0
+                                    and o.inferred.type is not T.BOOL for o in passed)
 
     def _returned_parts(self, function: cst.FunctionDef, values: list[cst.BaseExpression],
                         depth: int) -> list[Origin | ReturnedParameter]:

@@ -34,7 +34,7 @@ from asynccfg_lint.analysis.programs import (
 )
 from asynccfg_lint.analysis.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
 from asynccfg_lint.analysis.functions import summarised_name
-from asynccfg_lint.analysis.resolution import Binding, enclosing
+from asynccfg_lint.analysis.resolution import Binding, bindings_of_name, enclosing, excluded_classes, isinstance_tested
 from asynccfg_lint.analysis.summaries import sink_uses
 
 
@@ -105,7 +105,7 @@ class ParameterInference:
         lowerings = [r for r in rule_registrations(self.parsed, function) if name not in r.bound]
         top_level = isinstance(self.parsed.parents.get(function), cst.Module)
         if not top_level and not lowerings:  # (a registered static or class method is a rule too)
-            return None
+            return self._constructed(expr, param, function, depth)
         rules = [r for r in params_rules(self.parsed) if r.function is function] if top_level else []
         calls = visible_calls(self.parsed, function) if top_level else None
         if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
@@ -136,6 +136,99 @@ class ParameterInference:
         spread = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         for call in calls or ():
             result += self._argument_origins(call, name, index, spread, depth)
+        return result
+
+    def narrowed_per_bind(self, use: cst.Name, binding: Binding, found: list[Origin]) -> list[Origin]:
+        """``found`` (what the parameter ``binding`` of a registered lowering rule gives ``use``) less the values
+        of each bind that an ``isinstance`` test rules out on the path that bind takes: a test before ``use`` of
+        another keyword against a literal (``if kind == "enum":``) has the outcome the bind's literal gives it
+        (JAX calls the rule with the bind's keywords as they are). Anything else stays."""
+        param = binding.assignment.node if binding.assignment is not None else None
+        if not found or not isinstance(param, cst.Param) or not isinstance_tested(self.parsed, use.value):
+            return found
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if function is None:
+            return found
+        registrations = rule_registrations(self.parsed, function)
+        binds = {id(call): call for r in registrations for call in bind_calls(self.parsed, r.primitive)}
+        if not binds:
+            return found
+        kept: list[Origin] = []
+        excluded_by: dict[int, list[cst.BaseExpression]] = {}
+        for origin in found:
+            call = self._enclosing_bind(origin.node, binds)
+            if call is None:
+                kept.append(origin)
+                continue
+            if id(call) not in excluded_by:
+                excluded_by[id(call)] = excluded_classes(
+                    self.parsed, use, binding, lambda test, call=call: self._bind_decides(test, call, function))
+            if not any(self._instance_of(origin, c) for c in excluded_by[id(call)]):
+                kept.append(origin)
+        return kept
+
+    def _enclosing_bind(self, node: cst.CSTNode, binds: dict[int, cst.Call]) -> cst.Call | None:
+        """The bind of ``binds`` whose argument holds ``node`` (a value written in the bind call), else ``None``."""
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            if id(node) in binds:
+                return binds[id(node)]
+            node = self.parsed.parents.get(node)
+        return None
+
+    def _bind_decides(self, test: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> bool | None:
+        """The outcome of ``test`` when it is ``<keyword> == <literal>`` (or ``!=``) of a keyword parameter of the
+        rule ``function`` that the rule never rebinds, for the bind ``call`` passing it a literal (or leaving it
+        its literal default); ``None`` otherwise."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
+                or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+            return None
+        name, other = test.left, test.comparisons[0].comparator
+        if not isinstance(name, cst.Name):
+            name, other = other, name
+        params = [*function.params.params, *function.params.kwonly_params]
+        param = next((p for p in params if isinstance(name, cst.Name) and p.name.value == name.value), None)
+        bindings = bindings_of_name(self.parsed, name) if param is not None else None
+        if not bindings or len(bindings) != 1 or bindings[0].assignment is None or bindings[0].assignment.node is not param:
+            return None
+        if any(a.star for a in call.args):
+            return None
+        passed = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param.name.value),
+                      param.default)
+        values = [self._literal(e) for e in (passed, other)]
+        if any(isinstance(e, cst.Call) for e in (passed, other)) or not all(
+                v is None or isinstance(v, (str, int, float)) for v in values):
+            return None  # (a numpy scalar of a literal, a tuple, no literal at all)
+        equal = values[0] == values[1]
+        return equal if isinstance(test.comparisons[0].operator, cst.Equal) else not equal
+
+    def _constructed(self, expr: cst.CSTNode, param: cst.Param, init: cst.FunctionDef, depth: int) -> list[Origin] | None:
+        """What an ``__init__`` parameter of a top-level class of this module holds: what each of the module's
+        calls of the class passes for it (``Collective(Mode.PULL)``, whose ``__call__`` binds ``self.mode``),
+        and unknown as well for a public class or one referenced otherwise than called (a subclass, a value
+        passed on: constructed where this module cannot see). ``None`` for any other parameter."""
+        block = self.parsed.parents.get(init)
+        cls = self.parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        positional = [*init.params.posonly_params, *init.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        scope = self.parsed.scopes.get(self.parsed.module)
+        if init.name.value != "__init__" or not isinstance(cls, cst.ClassDef) or index == 0 or init.decorators \
+                or not isinstance(self.parsed.parents.get(cls), cst.Module) or scope is None or cls.name.value not in scope:
+            return None
+        calls: list[cst.Call] = []
+        unseen = not cls.name.value.startswith("_")
+        for assignment in scope[cls.name.value]:
+            if assignment.node is not cls:
+                return None  # the name is bound to something else too
+            for access in assignment.references:
+                parent = self.parsed.parents.get(access.node)
+                if isinstance(parent, cst.Call) and parent.func is access.node:
+                    calls.append(parent)
+                else:
+                    unseen = True
+        result = [Origin(expr, UNKNOWN)] if unseen else []
+        for call in calls:  # (self is not passed)
+            result += self._argument_origins(call, param.name.value, index - 1 if index is not None else None,
+                                             [Origin(expr, UNKNOWN)], depth)
         return result
 
     def _bound_keyword(self, expr: cst.CSTNode, param: cst.Param, primitive: frozenset[str], depth: int) -> list[Origin]:

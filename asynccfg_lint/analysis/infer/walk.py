@@ -251,6 +251,11 @@ class InferenceWalk:
                     if len(combined) == 2 and all(i.number is not None for i in combined) else None
                 if folded is not None:  # np.float64(0) / np.float64(0) is nan, as numpy computes it
                     return self._one(expr, folded)
+                if isinstance(operator, (cst.Divide, cst.DivideAssign)) and len(combined) == 2 \
+                        and combined[1].number is not None and combined[1].number == 0:
+                    # x / np.float64(0), np.float64(x) / 0: inf, -inf or nan whatever the real number x
+                    # (numpy 2.5.5, every int and float type measured: tests/fixtures/programs/numpy_division.py)
+                    nonfinite = True
                 return self._one(expr, Inferred(T.NUMPY_NUMBER, nonfinite=nonfinite))
             if len(combined) == 2 and all(i.number is not None and (i.type is T.FLOAT or i.type is T.INT)
                                           for i in combined):
@@ -357,7 +362,7 @@ class InferenceWalk:
             excluded = excluded_classes(self.parsed, expr, binding)
             if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
                 found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
-            result.extend(found)
+            result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
 
     def _instance_of(self, origin: Origin, cls: cst.BaseExpression) -> bool:
