@@ -190,17 +190,18 @@ class ResultCache:
         key = _signing_key()
         if key is None:
             return None
+        from asynccfg_lint.analysis.parse import ParsedModule, collector_paused
+
         try:
             with open(self._parse_entry(path, digest, ".pickle"), "rb") as handle:
                 signed = handle.read()
             signature, payload = signed[:_SIGNATURE_BYTES], signed[_SIGNATURE_BYTES:]
             if not hmac.compare_digest(signature, hmac.new(key, payload, hashlib.sha256).digest()):
                 return None
-            parsed = pickle.loads(payload)
+            with collector_paused():
+                parsed = pickle.loads(payload)
         except Exception:  # noqa: BLE001 - any unreadable or foreign entry is a miss, never this run's failure
             return None
-        from asynccfg_lint.analysis.parse import ParsedModule
-
         return parsed if isinstance(parsed, ParsedModule) and parsed.path == path else None
 
     def put_parsed_module(self, digest: str, parsed: ParsedModule) -> None:
