@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import importlib.metadata
 import json
 import os
 import pickle
@@ -224,9 +225,7 @@ class ResultCache:
 
     def _parse_entry(self, path: str, digest: str, suffix: str) -> Path:
         """The entry of ``path``'s parse: by its display path (a parse holds it), bytes, libcst and Python."""
-        from libcst._version import __version__ as libcst_version
-
-        name = hashlib.sha256(f"{path}\0{digest}\0{libcst_version}\0{sys.version}".encode(
+        name = hashlib.sha256(f"{path}\0{digest}\0{_libcst_version()}\0{sys.version}".encode(
             "utf-8", "surrogateescape")).hexdigest()
         return self.entries / "parses" / name[:2] / f"{name}{suffix}"
 
@@ -262,6 +261,12 @@ class ResultCache:
         if new:  # keep the cache out of version control and backups
             (self.folder / ".gitignore").write_text("# created by asynccfg-lint\n*\n", encoding="utf-8")
             (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+@functools.cache
+def _libcst_version() -> str:
+    """The installed libcst's version (a stored parse is libcst's objects: another version may not read it)."""
+    return importlib.metadata.version("libcst")
 
 
 #: bytes of a stored parse's HMAC-SHA256 signature, before the pickle
