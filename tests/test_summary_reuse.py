@@ -12,7 +12,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from asynccfg_lint.analysis import prefilter
+from asynccfg_lint.analysis import parse, prefilter
 from asynccfg_lint.run.cache import MISSING, ResultCache
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -214,3 +214,60 @@ def test_a_package_past_the_limit_still_gives_each_front_end_the_finding_two_mod
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(cli.stdout)] == [("pkg/user.py", 5, 32, "ACC101")]
     flake8 = run_flake8("--select", "ACC", "pkg/user.py", "pkg/unrelated.py", cwd=tmp_path)
     assert flake8.stdout.splitlines() == ["pkg/user.py:5:32: ACC101 " + parse_text(cli.stdout)[0].message]
+
+
+#: helpers.to_json returns its parameter less what the isinstance test takes out: an Enum member passed
+#: stays one under IntEnum (ACC101 at 6:34 of USE), becomes its .value under Enum (nothing to report)
+HELPER = "import enum\n\n\ndef to_json(v):\n    if isinstance(v, enum.{}):\n        return v.value\n    return v\n"
+USE = ("import enum\n" + SINK_IMPORT + "from pkg.helpers import to_json\n"
+       "class Kind(enum.Enum):\n    PUSH = 'push'\n"
+       "emit('t', 0, 0, {'mode': to_json(Kind.PUSH)})\n")
+
+
+def test_a_one_file_run_reads_another_modules_parse_from_the_cache_until_that_module_changes(tmp_path, monkeypatch):
+    # pre-commit on one changed file: the module its analysis looks up (helpers.py) is parsed by the first
+    # two runs (the second stores the parse), read from the cache by the third, parsed again once it changes
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))  # where the signing key is made
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    helpers, use = package / "helpers.py", package / "use.py"
+    helpers.write_text(HELPER.format("IntEnum"))
+    cache = ResultCache(str(tmp_path / "cache"))
+    parsed: list[str] = []
+    real_parse = parse.parse_source
+    monkeypatch.setattr(parse, "parse_source", lambda source, path: parsed.append(Path(path).name) or real_parse(source, path))
+
+    def edit_and_check(run: int) -> tuple[list[tuple[int, int, str]], list[str]]:
+        use.write_text(USE + f"# edit {run}\n")  # a changed file: its outcome is not cached
+        parsed.clear()
+        return codes(Project(iter_python_files([str(package)]), cache=cache), use), sorted(parsed)
+
+    assert edit_and_check(1) == ([(6, 34, "ACC101")], ["helpers.py", "use.py"])  # expect: both parsed
+    assert edit_and_check(2) == ([(6, 34, "ACC101")], ["helpers.py", "use.py"])  # expect: helpers.py stored now
+    assert edit_and_check(3) == ([(6, 34, "ACC101")], ["use.py"])  # expect: helpers.py read from the cache
+    helpers.write_text(HELPER.format("Enum"))
+    assert edit_and_check(4) == ([], ["helpers.py", "use.py"])  # expect: new bytes, parsed again, the new verdict
+    helpers.write_text(HELPER.format("IntEnum"))
+    assert edit_and_check(5) == ([(6, 34, "ACC101")], ["use.py"])  # expect: the first bytes' parse again
+    stored = sorted((tmp_path / "cache").glob("*/parses/*/*.pickle"))
+    assert len(stored) == 1  # expect: the IntEnum helpers.py only (the Enum one was parsed once)
+    stored[0].write_bytes(stored[0].read_bytes()[:-1] + b"\0")  # a changed byte: the signature no longer matches
+    assert edit_and_check(6) == ([(6, 34, "ACC101")], ["helpers.py", "use.py"])  # expect: a miss, parsed again
+
+
+def test_a_stored_parse_is_read_only_under_the_key_that_signed_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "one-user"))
+    module = tmp_path / "helpers.py"
+    module.write_text(HELPER.format("IntEnum"))
+    cache = ResultCache(str(tmp_path / "cache"))
+    digest = hashlib.sha256(module.read_bytes()).hexdigest()
+    fresh = parse.parse_source(module.read_bytes(), str(module))
+    cache.put_parsed_module(digest, fresh)  # the first time: a marker only
+    assert cache.parsed_module(str(module), digest) is None  # expect: nothing stored yet
+    cache.put_parsed_module(digest, fresh)
+    stored = cache.parsed_module(str(module), digest)
+    assert stored is not fresh and stored.module.code == HELPER.format("IntEnum")  # expect: the same module, read back
+    assert cache.parsed_module(str(tmp_path / "other.py"), digest) is None  # expect: another path, another entry
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-user"))
+    assert cache.parsed_module(str(module), digest) is None  # expect: another user's key does not verify it

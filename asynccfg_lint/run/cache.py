@@ -12,23 +12,38 @@ a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean
 Beside the outcomes, ``units/`` keeps each module's binding units (what the prefilter reads with
 ``ast`` to find the modules a file may reach, :class:`~asynccfg_lint.analysis.prefilter.SinkNames`), keyed
 by the digest of its bytes, so a run over one changed file does not read the package again.
+And ``parses/`` keeps the libcst parse (with its scopes and parents) of a module that runs keep having to
+parse although it is unchanged: another module the checked file's analysis looks up (a builder, a
+helper, a constant of it), so a one-file run reads ``pxla.py`` instead of parsing it again. A parse is
+stored the second time a run parses the same bytes (the first leaves a marker), so a cold run over a
+package pays nothing for it. A parse is a pickle, signed with a key of this user's (HMAC-SHA256, the
+key in the user cache folder, never in the result cache), and loaded only when the signature
+matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
+import importlib.metadata
 import json
 import os
+import pickle
 import shutil
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.prefilter import Unit
 from asynccfg_lint.run.tasks import FileOutcome, FileTask
+
+if TYPE_CHECKING:
+    from asynccfg_lint.analysis.parse import ParsedModule
 
 #: the cache folder's default name, under the working directory
 DEFAULT_CACHE_DIR = ".asynccfg_lint_cache"
@@ -170,19 +185,67 @@ class ResultCache:
     def _units_entry(self, digest: str) -> Path:
         return self.entries / "units" / digest[:2] / f"{digest}.json"
 
+    def parsed_module(self, path: str, digest: str) -> ParsedModule | None:
+        """The stored parse of ``path`` whose bytes have the SHA-256 hex ``digest`` (see :meth:`put_parsed_module`),
+        or ``None``: none stored, unreadable, not signed with this user's key, or of another libcst or Python."""
+        key = _signing_key()
+        if key is None:
+            return None
+        from asynccfg_lint.analysis.parse import ParsedModule, collector_paused
+
+        try:
+            with open(self._parse_entry(path, digest, ".pickle"), "rb") as handle:
+                signed = handle.read()
+            signature, payload = signed[:_SIGNATURE_BYTES], signed[_SIGNATURE_BYTES:]
+            if not hmac.compare_digest(signature, hmac.new(key, payload, hashlib.sha256).digest()):
+                return None
+            with collector_paused():
+                parsed = pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - any unreadable or foreign entry is a miss, never this run's failure
+            return None
+        return parsed if isinstance(parsed, ParsedModule) and parsed.path == path else None
+
+    def put_parsed_module(self, digest: str, parsed: ParsedModule) -> None:
+        """Keep the fresh parse ``parsed`` (of bytes with the SHA-256 hex ``digest``) for a later run, the second
+        time a run asks to: the first call leaves a marker only. Skipped for a deep module (parsed on a
+        large stack), one that does not pickle, and when the cache or the key cannot be written."""
+        marker = self._parse_entry(parsed.path, digest, ".wanted")
+        if not marker.exists():
+            self._write(marker, None)
+            return
+        key = _signing_key()
+        if key is None or parsed.deep:
+            return
+        try:
+            payload = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - a tree too deep for the pickler, or an unpicklable part: not kept
+            return
+        self._write_bytes(self._parse_entry(parsed.path, digest, ".pickle"),
+                          hmac.new(key, payload, hashlib.sha256).digest() + payload)
+
+    def _parse_entry(self, path: str, digest: str, suffix: str) -> Path:
+        """The entry of ``path``'s parse: by its display path (a parse holds it), bytes, libcst and Python."""
+        name = hashlib.sha256(f"{path}\0{digest}\0{_libcst_version()}\0{sys.version}".encode(
+            "utf-8", "surrogateescape")).hexdigest()
+        return self.entries / "parses" / name[:2] / f"{name}{suffix}"
+
     @staticmethod
     def _read(entry: Path) -> Any:
         with open(entry, encoding="utf-8") as handle:
             return json.load(handle)
 
     def _write(self, entry: Path, data: Any) -> None:
-        """Write ``data`` as JSON to ``entry`` atomically (a temporary file, then ``os.replace``); never raises OSError."""
+        """Write ``data`` as JSON to ``entry`` atomically (see :meth:`_write_bytes`); never raises OSError."""
+        self._write_bytes(entry, json.dumps(data).encode("utf-8"))
+
+    def _write_bytes(self, entry: Path, data: bytes) -> None:
+        """Write ``data`` to ``entry`` atomically (a temporary file, then ``os.replace``); never raises OSError."""
         try:
             self._prepare(entry.parent)
             descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.stem[:8]}.", suffix=".tmp")
             try:
-                with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                    json.dump(data, handle)
+                with os.fdopen(descriptor, "wb") as handle:
+                    handle.write(data)
                 os.replace(temporary, entry)
             except BaseException:
                 os.unlink(temporary)
@@ -198,6 +261,53 @@ class ResultCache:
         if new:  # keep the cache out of version control and backups
             (self.folder / ".gitignore").write_text("# created by asynccfg-lint\n*\n", encoding="utf-8")
             (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+@functools.cache
+def _libcst_version() -> str:
+    """The installed libcst's version (a stored parse is libcst's objects: another version may not read it)."""
+    return importlib.metadata.version("libcst")
+
+
+#: bytes of a stored parse's HMAC-SHA256 signature, before the pickle
+_SIGNATURE_BYTES = 32
+_KEY_BYTES = 32
+
+
+def _signing_key() -> bytes | None:
+    """This user's key for the stored parses: ``asynccfg-lint/parse-key`` in the user cache folder
+    (``$XDG_CACHE_HOME``, else ``~/.cache``), made once (random, readable by the user only); ``None``
+    when it can be neither read nor made (the parses are then neither stored nor read)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return _key_at(os.path.join(base, "asynccfg-lint", "parse-key"))
+
+
+@functools.lru_cache(maxsize=4)
+def _key_at(path: str) -> bytes | None:
+    """The key of :func:`_signing_key` at ``path``, read or made once per process."""
+    for _ in range(2):
+        try:
+            with open(path, "rb") as handle:
+                key = handle.read()
+            return key if len(key) == _KEY_BYTES else None
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return None
+        try:  # made atomically: a concurrent run reads the same key
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".parse-key.")
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(os.urandom(_KEY_BYTES))
+            try:
+                os.link(temporary, path)  # fails if another run made it first: then that one is read
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(temporary)
+        except OSError:
+            return None
+    return None
 
 
 class NotACacheError(Exception):

@@ -196,7 +196,8 @@ class Project:
         """``path`` parsed with its metadata, or ``None`` when it cannot be read or parsed.
 
         The last :data:`KEPT_PARSES` parses are kept (a module imported from by many files is
-        parsed once); an older one is parsed again when asked for.
+        parsed once); an older one is parsed again when asked for. With a result cache, an unchanged
+        module's parse is read from it once a run has parsed it twice (:meth:`ResultCache.parsed_module`).
         """
         if path in self._parsed:
             self._parsed.move_to_end(path)
@@ -205,10 +206,15 @@ class Project:
         from asynccfg_lint.analysis.parse_failure import ParseFailure
 
         source = self.source(path)
-        try:
-            parsed = parse_source(source, path) if source is not None else None
-        except ParseFailure:
-            parsed = None
+        digest = self.digest(path)
+        parsed = self.cache.parsed_module(path, digest) if self.cache is not None and digest is not None else None
+        if parsed is None and source is not None:
+            try:
+                parsed = parse_source(source, path)
+            except ParseFailure:
+                parsed = None
+            if parsed is not None and self.cache is not None and digest is not None:
+                self.cache.put_parsed_module(digest, parsed)  # (before any stage keeps facts on it)
         self._parsed[path] = parsed
         if len(self._parsed) > KEPT_PARSES:
             self._parsed.popitem(last=False)
@@ -427,7 +433,7 @@ class Project:
             from concurrent.futures import ProcessPoolExecutor
 
             self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=start_worker,
-                                                 initargs=(self.files,))
+                                                 initargs=(self.files, self.cache))
         # small chunks: one large module must not leave the other workers idle
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
         return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
@@ -466,10 +472,11 @@ def _worth_a_pool(tasks: Sequence[FileTask]) -> bool:
 _worker_project: Project | None = None
 
 
-def start_worker(files: list[str]) -> None:
-    """Pool initializer: give this worker process its own :class:`Project` of ``files`` (see :func:`worker_project`)."""
+def start_worker(files: list[str], cache: ResultCache | None = None) -> None:
+    """Pool initializer: give this worker process its own :class:`Project` of ``files`` (see :func:`worker_project`),
+    reading the other modules' stored parses from ``cache`` when there is one."""
     global _worker_project
-    _worker_project = Project(files)
+    _worker_project = Project(files, cache=cache)
 
 
 def worker_project() -> Project | None:
