@@ -27,15 +27,13 @@ settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _result_cache_outside_the_tree(tmp_path_factory: pytest.TempPathFactory):
-    """CLI runs write their result cache under the session's temporary folder, not into tests/fixtures."""
-    previous = os.environ.get(CACHE_DIR_ENV)
-    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("result-cache"))
-    yield
-    if previous is None:
-        del os.environ[CACHE_DIR_ENV]
-    else:
-        os.environ[CACHE_DIR_ENV] = previous
+def _caches_outside_the_tree_and_the_home(tmp_path_factory: pytest.TempPathFactory):
+    """CLI runs write their result cache under the session's temporary folder, not into tests/fixtures; the
+    user cache folder (the parse-signing key, the server's rule pages) is there too, not in the real home."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_DIR_ENV, str(tmp_path_factory.mktemp("result-cache")))
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        yield
 
 
 def _is_end_to_end(item: pytest.Item) -> bool:

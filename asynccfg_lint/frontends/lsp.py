@@ -57,7 +57,7 @@ from asynccfg_lint.run.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files
-from asynccfg_lint.run.cache import CACHE_DIR_ENV, ResultCache
+from asynccfg_lint.run.cache import CACHE_DIR_ENV, ResultCache, user_cache_folder
 from asynccfg_lint.run.project import Project, package_root
 from asynccfg_lint.rules.pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
@@ -153,8 +153,7 @@ _SEVERITIES = {ERROR: lsp.DiagnosticSeverity.Error, WARNING: lsp.DiagnosticSever
 
 def cache_rules_dir() -> Path:
     """Where rule pages are written for editors when there is no source checkout to link to."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "asynccfg-lint" / __version__ / "rules"
+    return Path(user_cache_folder()) / __version__ / "rules"
 
 
 def rule_doc_uri(code: str, base_url: str | None = None) -> str | None:

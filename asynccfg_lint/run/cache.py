@@ -275,11 +275,17 @@ _KEY_BYTES = 32
 
 
 def _signing_key() -> bytes | None:
-    """This user's key for the stored parses: ``asynccfg-lint/parse-key`` in the user cache folder
-    (``$XDG_CACHE_HOME``, else ``~/.cache``), made once (random, readable by the user only); ``None``
+    """This user's key for the stored parses: ``parse-key`` in :func:`user_cache_folder`, made once (random, readable by the user only); ``None``
     when it can be neither read nor made (the parses are then neither stored nor read)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return _key_at(os.path.join(base, "asynccfg-lint", "parse-key"))
+    return _key_at(os.path.join(user_cache_folder(), "parse-key"))
+
+
+def user_cache_folder() -> str:
+    """This user's cache folder for the tool (``platformdirs.user_cache_dir``: ``$XDG_CACHE_HOME/asynccfg-lint``,
+    else ``~/.cache/asynccfg-lint`` on Linux; the platform's own place elsewhere). Not created here."""
+    import platformdirs  # (only the runs that sign a parse or write a rule page pay its import)
+
+    return platformdirs.user_cache_dir("asynccfg-lint", appauthor=False)
 
 
 @functools.lru_cache(maxsize=4)
