@@ -22,10 +22,11 @@ from asynccfg_lint.analysis.infer.classes import ClassInference, attribute_value
 from asynccfg_lint.analysis.infer.folding import int_constant
 from asynccfg_lint.analysis.infer.parameters import ParameterInference
 from asynccfg_lint.analysis.infer.relocation import Relocation
-from asynccfg_lint.analysis.infer.values import Origin
+from asynccfg_lint.analysis.infer.values import Inferred, Origin
 from asynccfg_lint.analysis.infer.walk import InferenceWalk
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_AS, XLA_KEYS, XlaShape
 from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.records import AS_TUPLE, ATTRS_AS_DICT
 from asynccfg_lint.rules import acc101, acc102, acc103, acc104, acc105, acc201, rule as wording
 from asynccfg_lint.rules.rule import ConfigPath, quote_key
 from asynccfg_lint.analysis.tracer import MAX_DEPTH, DictTracer, TracerPeers
@@ -158,7 +159,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         return result
 
     def check_entries(self, traced: TracedDict, path: ConfigPath | None = None, depth: int = 0,
-                      elements: bool = False) -> list[Finding]:
+                      elements: bool = False, recursion: str | None = None) -> list[Finding]:
         """Check every key and value of a traced config dict.
 
         Args:
@@ -168,9 +169,13 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             findings for ACC101-ACC105 and, for values of unknown type, ACC201.
             elements: the entries are the elements of a tuple (``dataclasses.astuple``) at ``path``: their
                 keys are no part of it.
+            recursion: the dict is inside a record's field that this conversion converts (``Entry.recursion``),
+                so are its values.
         """
         findings: list[Finding] = []
         for entry in traced.entries:
+            if recursion is not None and entry.recursion is None:
+                entry = replace(entry, recursion=recursion)
             if elements:
                 assert path is not None
                 entry = replace(entry, key_node=None)
@@ -246,6 +251,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                                else o for o in origins]
         else:
             origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
+        if entry.recursion is not None:
+            origins = [self._converted(origin, entry.recursion, depth) for origin in origins]
         if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
             return self._check_special(entry, origins, path, depth)
         shape = XLA_KEYS.get(entry.key) if top_level else None
@@ -255,7 +262,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if parameter and pytype is not None and not pytype.hashable:
                 findings.append(self._unhashable(origin, path.describe(), shape is not None and shape.scalar, depth))
                 continue
-            findings.extend(self._check_origin(origin, path, shape, depth, top_level))
+            findings.extend(self._check_origin(origin, path, shape, depth, top_level, entry.recursion))
         return _arriving_through(findings, entry.value, entry.zipped) if entry.value is not None else findings
 
     def _unhashable(self, origin: Origin, where: str, scalar_key: bool, depth: int) -> Finding:
@@ -298,14 +305,33 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                     findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1, seen))
         return findings
 
-    def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool) -> list[Finding]:
+    def _converted(self, origin: Origin, recursion: str, depth: int) -> Origin:
+        """``origin`` as the conversion ``recursion`` (``Entry.recursion``) leaves it: a record instance of
+        the kind it converts is a dict of its fields (a tuple for ``dataclasses.astuple``), each converted
+        the same way; anything else, and a value written in another module (converted by its classifier),
+        as it is."""
+        if origin.inferred.cls is None or (origin.home is not None and origin.source is not None) \
+                or origin.inferred.type is None or origin.inferred.type.serializes or depth >= MAX_DEPTH:
+            return origin
+        fields = self.tracer.converted(origin.node, recursion, depth + 1)
+        if fields is None:
+            return origin
+        inferred = Inferred(T.TUPLE, fields=fields) if recursion == AS_TUPLE else Inferred(T.DICT, traced=fields)
+        return Origin(origin.node, inferred)
+
+    def _check_origin(self, origin: Origin, path: ConfigPath, shape: XlaShape | None, depth: int, top_level: bool,
+                      recursion: str | None = None) -> list[Finding]:
+        """The findings of one value ``origin`` at ``path`` (under the XLA key ``shape`` reads, if any);
+        ``recursion``: the value is in a record's field that this conversion converts (``Entry.recursion``)."""
         if origin.home is not None and origin.source is not None:  # written in another module
             local = Origin(origin.source, origin.inferred)
-            found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level)
+            found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level, recursion)
             # the fix goes to origin.node only when that is all the expression may be (not so for a
             # loop variable of another module that holds each element: `.value` of its 1 would raise)
             whole = origin.source if len(self.origins(origin.node, depth + 1)) == 1 else None
             return self._relocated(found, origin.home, origin.node, whole)
+        if recursion is not None:
+            origin = self._converted(origin, recursion, depth)
         inferred, node = origin.inferred, origin.node
         pytype = inferred.type
         if pytype is None:
@@ -324,10 +350,13 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             # numpy arrays list their elements flattened: only a literal array's nesting is known
             element_shape = shape.element if shape is not None and pytype.json is T.JsonKind.ARRAY else None
             element_path = path.child("an element")
+            # the conversion goes into a list or tuple (dataclasses: also a NamedTuple; attrs makes of that
+            # a NamedTuple of a list of its elements, which is not followed) and a dict's values, not a set
+            within = recursion if recursion != ATTRS_AS_DICT or pytype.name in (T.LIST.name, T.TUPLE.name) else None
             for element in inferred.elements:
                 found = []
                 for inner in self.origins(element, depth + 1):
-                    found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False))
+                    found.extend(self._check_origin(inner, element_path, element_shape, depth + 1, False, within))
                 findings.extend(_arriving_through(found, element))
             for iterable in inferred.iterated:  # list(Mode): each element is a member, held by no expression alone
                 found = [f for inner in self.elements(iterable, depth + 1)
@@ -336,7 +365,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if inferred.fields is not None:  # dataclasses.astuple(x): the field values are the elements
                 findings.extend(self.check_entries(inferred.fields, element_path, depth + 1, elements=True))
             if inferred.traced is not None:
-                findings.extend(self.check_entries(inferred.traced, path, depth + 1))
+                findings.extend(self.check_entries(inferred.traced, path, depth + 1, recursion=recursion))
         return findings
 
     def _value_fix(self, origin: Origin, depth: int) -> T.FixTemplate | None:

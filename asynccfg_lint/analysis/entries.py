@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -30,6 +30,9 @@ class Entry:
             are the two iterables; each key is an element of the first, its value the matching element of the second.
         key_elements: the entry stands for a key per element of the iterable ``key_node``, each with ``value``
             (``dict.fromkeys(Mode, 0)``; ``collections.Counter(members)``, whose counts have no node).
+        recursion: the entry is a field of a record that ``dataclasses.asdict``, ``dataclasses.astuple`` or
+            ``attrs.asdict`` converts (:data:`~asynccfg_lint.analysis.records.RECURSIONS`): what the value is
+            after that function's recursion (a nested record of its kind becomes its fields); ``None``: as written.
     """
 
     key: str | None
@@ -42,6 +45,7 @@ class Entry:
     zipped: bool = False
     key_elements: bool = False
     spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
+    recursion: str | None = None
 
     @property
     def anchor(self) -> cst.CSTNode | None:
@@ -63,3 +67,10 @@ class TracedDict:
     entries: tuple[Entry, ...]
     complete: bool
     opaque: tuple[cst.BaseExpression, ...] = ()
+
+
+def with_recursion(traced: TracedDict | None, recursion: str | None) -> TracedDict | None:
+    """``traced`` (a record's fields) with every entry converted by ``recursion`` (``Entry.recursion``)."""
+    if traced is None:
+        return None
+    return TracedDict(tuple(replace(e, recursion=recursion) for e in traced.entries), traced.complete, traced.opaque)

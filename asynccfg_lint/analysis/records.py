@@ -6,6 +6,13 @@ instance of a ``TypedDict`` class is a plain dict. attrs 26.1 (measured): ``attr
 ``@attrs.define`` class with annotated fields gives them in definition order, each value as it is
 (collections keep their type; ``attr.asdict`` turns them into lists, so it is not modelled), and
 a converter changes what the argument is.
+
+The conversions recurse (CPython 3.12 ``dataclasses._asdict_inner``/``_astuple_inner``, attrs 26.1
+``asdict``; measured, ``tests/fixtures/programs/nested_records.py``): a field's value that is an instance of a
+record class of the same kind (a dataclass for ``dataclasses``, an attrs class for ``attrs``) becomes
+its fields, also inside a list, tuple or dict (its type kept; for ``dataclasses`` also a ``NamedTuple``,
+whose elements are converted); anything else (an Enum member, a set, an attrs instance under
+``dataclasses.asdict``) stays as it is. ``NamedTuple._asdict()`` does not recurse.
 """
 
 from __future__ import annotations
@@ -25,6 +32,11 @@ _ATTRS_FIELD = frozenset({"attrs.field", "attr.field", "attr.ib", "attr.attrib"}
 #: ``attrs.field`` arguments after which the constructor's arguments are not the fields in order, or not their values
 _ATTRS_FIELD_CHANGES = frozenset({"converter", "init", "kw_only", "alias"})
 _NOT_FIELDS = frozenset({"typing.ClassVar", "dataclasses.InitVar", "dataclasses.KW_ONLY"})
+#: the recursions of :class:`~asynccfg_lint.analysis.entries.Entry` (``recursion``): the function that
+#: converts a field's value, mapped to the kind of record class it turns into its fields
+AS_DICT, AS_TUPLE, ATTRS_AS_DICT = "dataclasses.asdict", "dataclasses.astuple", "attrs.asdict"
+DATACLASS, ATTRS = "dataclass", "attrs"
+RECURSIONS = {AS_DICT: DATACLASS, AS_TUPLE: DATACLASS, ATTRS_AS_DICT: ATTRS}
 
 
 def is_typed_dict(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
@@ -74,6 +86,14 @@ def attrs_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst
     fields = dataclass_fields(parsed, cls)
     # (`_x` is the field `_x`, but the constructor's keyword `x`)
     return None if any(name.startswith("_") for name, _, _ in fields) else fields
+
+
+def record_kind(parsed: ParsedModule, cls: cst.ClassDef) -> str | None:
+    """:data:`DATACLASS` for a dataclass, :data:`ATTRS` for an attrs class whose fields are followed
+    (:func:`attrs_fields`), else ``None``."""
+    if is_dataclass(parsed, cls):
+        return DATACLASS
+    return ATTRS if attrs_fields(parsed, cls) is not None else None
 
 
 def dataclass_fields(parsed: ParsedModule, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression, cst.BaseExpression | None]]:

@@ -18,11 +18,20 @@ from typing import Protocol
 import libcst as cst
 
 from asynccfg_lint.analysis import objects
-from asynccfg_lint.analysis.entries import Entry, TracedDict
+from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, is_dataclass, is_typed_dict
+from asynccfg_lint.analysis.records import (
+    AS_DICT,
+    ATTRS_AS_DICT,
+    RECURSIONS,
+    attrs_fields,
+    dataclass_fields,
+    is_dataclass,
+    is_typed_dict,
+    record_kind,
+)
 from asynccfg_lint.analysis.resolution import (
     Binding,
     attribute_bindings,
@@ -251,7 +260,7 @@ class DictTracer(DictMutations):
         if names & _COPIERS and call.args:
             return self.trace(call.args[0].value, depth + 1)
         if names & _ASDICT and call.args:
-            return self._asdict(call.args[0].value, depth)
+            return self._asdict_call(call, names, depth)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy" and not call.args:
             return self.trace(call.func.value, depth + 1)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "_asdict" and not call.args:
@@ -726,7 +735,8 @@ class DictTracer(DictMutations):
             if inner is None:
                 return None
             entries = [entry for entry in inner.entries if entry.key not in keywords]
-            entries.extend(Entry(name, None, value) for name, value in keywords.items())
+            recursion = inner.entries[0].recursion if inner.entries else None  # (the same for every field)
+            entries.extend(Entry(name, None, value, recursion=recursion) for name, value in keywords.items())
             return TracedDict(tuple(entries), inner.complete, inner.opaque)
         if class_expr is None:
             return None
@@ -747,35 +757,72 @@ class DictTracer(DictMutations):
                  else self._fields(annotation, None, name, named_tuple) for call in calls]
         return self._merge(parts, [call if call is not None else name for call in calls])
 
+    def _record_class(self, class_expr: cst.BaseExpression) -> tuple[ParsedModule, cst.CSTNode | None]:
+        """The definition ``class_expr`` names, of this module or another project module, with its module."""
+        home, cls = self.parsed, local_definition(self.parsed, class_expr)
+        if cls is None and self.workspace is not None:  # a class of another project module
+            found = self.workspace.foreign(self.parsed, class_expr)
+            if found and len(found) == 1:
+                home, cls = found[0].home, found[0].binding.definition
+        return home, cls
+
     def _fields(self, class_expr: cst.BaseExpression, call: cst.Call | None, expr: cst.BaseExpression,
                 named_tuple: bool | None) -> TracedDict | None:
         """The fields of an instance of the class ``class_expr`` names (a dataclass, or with
         ``named_tuple=True`` any class): ``call``'s arguments, else each field's default or annotation."""
-        home, cls = self.parsed, local_definition(self.parsed, class_expr)
-        if cls is None and self.workspace is not None:  # a dataclass of another project module
-            found = self.workspace.foreign(self.parsed, class_expr)
-            if found and len(found) == 1:
-                home, cls = found[0].home, found[0].binding.definition
+        home, cls = self._record_class(class_expr)
         if not isinstance(cls, cst.ClassDef) or named_tuple is False:
             return None
         # (dataclasses.asdict of an attrs instance, or attrs.asdict of a dataclass, raises before any config)
         fields = dataclass_fields(home, cls) if named_tuple or is_dataclass(home, cls) else attrs_fields(home, cls)
         if fields is None:
             return None
+        # asdict converts what the fields hold, recursively; NamedTuple._asdict() leaves them as they are
+        recursion = None if named_tuple else AS_DICT if is_dataclass(home, cls) else ATTRS_AS_DICT
         arguments = call.args if call is not None else ()
         positional = [a for a in arguments if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}
         entries = []
         for index, (name, annotation, default) in enumerate(fields):
             if index < len(positional):
-                entries.append(Entry(name, None, positional[index].value))
+                entries.append(Entry(name, None, positional[index].value, recursion=recursion))
             elif name in keywords:
-                entries.append(Entry(name, None, keywords[name]))
+                entries.append(Entry(name, None, keywords[name], recursion=recursion))
             elif home is self.parsed:
-                entries.append(Entry(name, None, default, annotation))
+                entries.append(Entry(name, None, default, annotation, recursion=recursion))
             else:  # the field's default or annotation, written in the dataclass's module
-                entries.append(self._arrived(Entry(name, None, default, annotation), home, call or expr))
+                entries.append(self._arrived(Entry(name, None, default, annotation, recursion=recursion), home,
+                                             call or expr))
         return TracedDict(tuple(entries), True)
+
+    def _asdict_call(self, call: cst.Call, names: set[str], depth: int) -> TracedDict | None:
+        """``dataclasses.asdict(x)`` / ``attrs.asdict(x)`` with the keywords that keep the fields as
+        :meth:`_asdict` gives them (``dict_factory=dict``/``OrderedDict``; ``recurse=False``: the values
+        are not converted); ``filter``, ``value_serializer`` or another factory: not followed."""
+        recurse = True
+        for arg in call.args[1:]:
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword == "dict_factory" and qualified_names(self.parsed, arg.value) & _DICT_CONSTRUCTORS:
+                continue
+            if keyword == "recurse" and isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False") \
+                    and names & {ATTRS_AS_DICT}:
+                recurse = arg.value.value == "True"
+                continue
+            return None
+        traced = self._asdict(call.args[0].value, depth)
+        return traced if recurse else with_recursion(traced, None)
+
+    def converted(self, node: cst.BaseExpression, recursion: str, depth: int) -> TracedDict | None:
+        """What the conversion ``recursion`` (:data:`~asynccfg_lint.analysis.records.RECURSIONS`) makes of a
+        record instance a field holds: its fields, each converted the same way, when ``node`` is a call of a
+        record class of the kind it converts (``Inner(Mode.PUSH)``) or an annotation naming one (a field
+        ``inner: Inner = field(default_factory=Inner)``); ``None`` for anything else (kept as it is)."""
+        class_expr = node.func if isinstance(node, cst.Call) else node
+        home, cls = self._record_class(class_expr)
+        if not isinstance(cls, cst.ClassDef) or record_kind(home, cls) != RECURSIONS[recursion] or depth > MAX_DEPTH:
+            return None
+        call = node if isinstance(node, cst.Call) else None
+        return with_recursion(self._fields(class_expr, call, node, None), recursion)
 
 
 def _assigned_values(bindings: tuple[Binding, ...], init: cst.FunctionDef) -> list[cst.BaseExpression] | None:

@@ -35,7 +35,8 @@ from asynccfg_lint.analysis.resolution import (
 )
 from asynccfg_lint.analysis.functions import keyword_read
 from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
-from asynccfg_lint.analysis.records import is_typed_dict
+from asynccfg_lint.analysis.records import AS_TUPLE, is_typed_dict
+from asynccfg_lint.analysis.entries import with_recursion
 from asynccfg_lint.analysis.functions import returns_of
 
 #: builtins that make a list or tuple of what their argument iterates (an Enum class: its members)
@@ -148,14 +149,15 @@ class CallInference:
                     kind = T.DICT.named("collections.Counter") if name == "collections.Counter" else T.DICT
                     return self._one(expr, Inferred(kind, traced=traced,
                                                     model=self.catalog.call(name) if name == "collections.Counter" else None))
-            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "copy.copy", "copy.deepcopy"):
+            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "attrs.asdict", "copy.copy",
+                        "copy.deepcopy"):
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
                     return self._one(expr, Inferred(T.DICT, traced=traced))
             if name == "dataclasses.astuple" and len(positional) == 1:
                 fields = self.tracer.fields(positional[0], None, depth + 1)
-                if fields is not None:  # the fields' values, in field order
-                    return self._one(expr, Inferred(T.TUPLE, fields=fields))
+                if fields is not None:  # the fields' values, in field order (a nested dataclass: a tuple too)
+                    return self._one(expr, Inferred(T.TUPLE, fields=with_recursion(fields, AS_TUPLE)))
             if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
