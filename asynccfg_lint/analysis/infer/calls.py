@@ -15,7 +15,9 @@ from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
 from asynccfg_lint.analysis.infer.folding import (
     FLOAT_CONSTRUCTORS,
     FOLDED_MATH,
+    INT_CONSTRUCTORS,
     float_inferred,
+    int_of,
     math_call,
     numpy_scalar,
     numpy_ufunc,
@@ -120,6 +122,16 @@ class CallInference:
                 folded = math_call(name, numbers) if all(n is not None for n in numbers) else None
                 if folded is not None:  # math.ldexp(1.0, 1023) is 8.98e307 (an OverflowError: no value)
                     return self._one(expr, folded)
+            if name in INT_CONSTRUCTORS and len(positional) == len(expr.args) == 1:
+                argument = self.known_number(positional[0], depth)
+                folded = numpy_scalar(name, argument) if type(argument) is int else None
+                if folded is not None:  # np.uint64(2**64 - 1): XLA cannot read it as an int64
+                    return self._one(expr, folded)
+            if name == "builtins.int" and len(positional) == len(expr.args) == 1:
+                argument = self.known_number(positional[0], depth)
+                folded = int_of(argument) if argument is not None else None
+                if folded is not None:  # int(np.uint64(2**64 - 1)) is 18446744073709551615
+                    return self._one(expr, folded)
             if name in FLOAT_CONSTRUCTORS and positional and name != "builtins.float":
                 argument = string_value(positional[0])
                 argument = self.known_number(positional[0], depth) if argument is None else argument
@@ -160,6 +172,10 @@ class CallInference:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
                     return self._one(expr, UNKNOWN)
+                if name in ("builtins.min", "builtins.max") and not keywords:
+                    chosen = self._folded_extreme(positional, max if name == "builtins.max" else min, depth)
+                    if chosen is not None:  # min(math.inf, 4096.0) is 4096.0: the inf is discarded
+                        return [replace(o, node=expr) if o.node is chosen else o for o in self.origins(chosen, depth + 1)]
                 if name == "builtins.abs":  # abs(-1e308) is 1e308 (the value folding goes on with)
                     return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
                                    if o.inferred.number is not None else o.inferred) for o in inner]
@@ -234,6 +250,17 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _folded_extreme(self, arguments: list[cst.BaseExpression], pick, depth: int) -> cst.BaseExpression | None:
+        """The argument ``min``/``max`` (``pick``) returns when every argument is a Python int or float of known
+        value, as Python compares them (``max(nan, 1)`` is the NaN: a NaN compares false), else ``None``."""
+        numbers = []
+        for argument in arguments:
+            number = self.known_number(argument, depth)
+            if type(number) not in (int, float):
+                return None
+            numbers.append(number)
+        return arguments[pick(range(len(numbers)), key=numbers.__getitem__)]  # the same comparisons as pick(numbers)
 
     def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""

@@ -53,6 +53,25 @@ _NUMPY_UFUNCS = T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS
 _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
                   cst.SubtractAssign, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)
 
+#: a dict's set-like views: ``d.keys() | {16}``, ``d.items() & other`` are sets (CPython 3.12)
+_SET_LIKE_VIEWS = frozenset({T.DICT_KEYS.name, T.DICT_ITEMS.name, "odict_keys", "odict_items"})
+
+#: Fraction and Decimal arithmetic kept exact: ``+ - * / %`` with ints, bools or the same type give that
+#: type (CPython 3.12; ``Fraction(1, 3) // 2`` is an int, ``Fraction(1, 3) + 1.0`` a float: not folded)
+_EXACT_NUMBERS = frozenset({T.CALL_RESULTS["fractions.Fraction"].name, T.CALL_RESULTS["decimal.Decimal"].name})
+_EXACT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Modulo,
+                    cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.ModuloAssign)
+
+
+def _exact_arithmetic(operator: cst.BaseBinaryOp | cst.BaseAugOp, types: list[T.PyType]) -> T.PyType | None:
+    """The Fraction or Decimal ``operator`` of operands of ``types`` gives, else ``None``."""
+    exact = {t.name for t in types} & _EXACT_NUMBERS
+    if len(exact) != 1 or not isinstance(operator, _EXACT_OPERATORS):
+        return None
+    others_integral = all(t.name in exact or t is T.INT or t is T.BOOL for t in types)
+    return next(t for t in types if t.name in exact) if others_integral else None
+
+
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
 
@@ -235,6 +254,14 @@ class InferenceWalk:
         nonfinite = any(i.nonfinite for i in left) or (
             any(i.nonfinite for i in right) and not isinstance(operator, (cst.Divide, cst.FloorDivide, cst.Modulo, cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign))
         )
+        exact = _exact_arithmetic(operator, types)
+        if exact is not None:  # Fraction(1, 3) + 0 is a Fraction, Decimal(1) / 3 a Decimal
+            return self._one(expr, Inferred(exact))
+        if isinstance(operator, _SET_OPERATORS) and any(t.name in _SET_LIKE_VIEWS for t in types) \
+                and all(t.name in _SET_LIKE_VIEWS or t is T.SET or t is T.FROZENSET for t in types):
+            # d.keys() | {16} is a set (a dict's key and item views are set-like); which elements it holds is
+            # not known, so it is no set of shown elements (sorted(...) of it is not checked element by element)
+            return self._one(expr, Inferred(T.SET.named("set (from a dict view)")))
         if all(t.json is T.JsonKind.STRING for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             return self._one(expr, Inferred(T.STR))
         if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
