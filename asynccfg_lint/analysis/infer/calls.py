@@ -11,7 +11,8 @@ import libcst as cst
 
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import lookup
-from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
+from asynccfg_lint.analysis.loaded import LOADERS
+from asynccfg_lint.analysis.infer.arrays import COMPLEX_ARRAY, COMPLEX_KEEPING_UFUNCS, EMPTY_NAN_STATISTICS, SHAPE_METHODS, complex_array, reshaped
 from asynccfg_lint.analysis.infer.folding import (
     FLOAT_CONSTRUCTORS,
     FOLDED_MATH,
@@ -87,6 +88,11 @@ class CallInference:
             traced = self.tracer.trace(expr, depth + 1)  # Knobs(Mode.PUSH, 2)._asdict(): its fields
             if traced is not None:
                 return self._one(expr, Inferred(T.DICT, traced=traced))
+        if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call) \
+                and expr.func.attr.value in EMPTY_NAN_STATISTICS and not expr.args:
+            statistic = self.empty_statistic(expr.func.value, depth)
+            if statistic is not None:  # np.array([]).std() is nan
+                return self._one(expr, statistic)
         if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
                 and expr.func.attr.value in T.METHOD_RESULTS):
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
@@ -100,6 +106,10 @@ class CallInference:
             if expr.func.attr.value in SHAPE_METHODS:  # np.array([...]).ravel(): the array's elements, not "numpy.array.ravel"
                 return self._method(expr, depth)
         names = qualified_names(self.parsed, expr.func)
+        if names & LOADERS.keys():
+            stand_in = self.tracer.loaded_values.result(self.parsed, expr)
+            if stand_in is not None:  # json.loads('[1, NaN]'): the values it parses
+                return self.origins(stand_in, depth + 1)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         if names & ASYNC_RUNNERS and positional:
@@ -208,6 +218,11 @@ class CallInference:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
+            if module == "numpy" and func in COMPLEX_KEEPING_UFUNCS and positional and any(
+                    (origins := self.origins(p, depth + 1)) and all(o.inferred.type is not None
+                                                                    and o.inferred.type.name == COMPLEX_ARRAY for o in origins)
+                    for p in positional):
+                return self._one(expr, Inferred(complex_array()))  # np.exp of a complex ndarray is one too
             if module == "numpy" and func in T.NUMPY_NUMBER_UFUNCS and positional and not keywords:
                 numbers = [self.known_number(p, depth) for p in positional]
                 folded = numpy_ufunc(func, numbers) if all(n is not None for n in numbers) else None
@@ -466,6 +481,10 @@ class CallInference:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        if method in EMPTY_NAN_STATISTICS and not expr.args:
+            statistic = self.empty_statistic(expr.func.value, depth)
+            if statistic is not None:  # np.array([], dtype=np.float64).mean() is nan
+                return self._one(expr, statistic)
         if method == "tolist" and not expr.args:
             listed = self._listed(expr, expr.func.value, depth)
             if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]

@@ -14,7 +14,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
-from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, structured_item, tolist
+from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, complex_array, complex_operation, integer_array_operation, structured_item, tolist
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
 from asynccfg_lint.analysis.infer.folding import (
     FINFO_NUMBERS,
@@ -134,6 +134,9 @@ class InferenceWalk:
         return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        loaded = self.tracer.loaded_values.loaded(expr)
+        if loaded is not None:  # a value json.loads/tomllib.loads parsed from a constant string
+            return [Origin(loaded.call, self._loaded(expr, loaded.value, depth))]
         value = int_constant(expr)
         if value is not None:
             return self._one(expr, int_inferred(value))
@@ -189,6 +192,29 @@ class InferenceWalk:
             return self._subscript(expr, depth)
         return self._one(expr, UNKNOWN)
 
+    def _loaded(self, node: cst.CSTNode, value: object, depth: int) -> Inferred:
+        """What the parsed ``value`` standing at ``node`` is (CPython 3.12 ``json``/``tomllib`` give these types)."""
+        if isinstance(value, bool):
+            return Inferred(T.BOOL)
+        if isinstance(value, int):
+            return int_inferred(value)
+        if isinstance(value, float):
+            return float_inferred(T.FLOAT, value)
+        if isinstance(value, str):
+            return Inferred(T.STR)
+        if value is None:
+            return Inferred(T.NONE)
+        if isinstance(value, list):
+            call = self.tracer.loaded_values.loaded(node).call
+            return Inferred(T.LIST, elements=tuple(self.tracer.loaded_values.stand_in(call, v) for v in value))
+        if isinstance(value, dict):
+            return Inferred(T.DICT, traced=self.tracer.trace(node, depth + 1))
+        for kind in ("datetime.datetime", "datetime.date", "datetime.time"):  # (tomllib; a datetime is a date)
+            if type(value).__module__ + "." + type(value).__name__ == kind:
+                # (no fix: the finding stands at the loads call, whose text holds the date)
+                return Inferred(replace(self.catalog.types[kind].verdict, fix=None, key_fix=None))
+        return UNKNOWN
+
     @staticmethod
     def _string_type(expr: cst.BaseExpression) -> T.PyType:
         node = expr
@@ -238,6 +264,11 @@ class InferenceWalk:
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
         types = [i.type for i in combined]
+        if complex_operation(operator, types):  # 1j * np.linspace(0, 1, 4): a complex ndarray
+            return self._one(expr, Inferred(complex_array()))
+        kept = integer_array_operation(operator, combined)
+        if kept is not None:  # np.arange(4) % 2 is again an int64 array
+            return self._one(expr, kept)
         for kind in T.ARRAY_TYPES:
             arrays = [t for t in types if T.array_kind(t) is kind]
             if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
@@ -639,6 +670,8 @@ class InferenceWalk:
         if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
             return found
         attr = expr.attr.value
+        if attr in ("__name__", "__qualname__") and self._named_object(expr.value, depth):
+            return self._one(expr, Inferred(T.STR))  # np.add.__name__ is "add"
         if attr in FINFO_NUMBERS:
             folded = self._finfo_number(expr.value, attr)
             if folded is not None:  # np.finfo(np.float32).max: a float32 of known value
@@ -659,6 +692,13 @@ class InferenceWalk:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _named_object(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """True when ``expr`` is a function or a class (``np.add``, ``len``, ``np.float32``): its ``__name__`` is a str."""
+        origins = self.origins(expr, depth + 1)
+        return bool(origins) and all(o.inferred.type is not None and (
+            o.inferred.type.name in (T.FUNCTION.name, T.TYPE_OBJECT.name)
+            or o.inferred.type.name.startswith(("function ", "type object"))) for o in origins)
 
     def _finfo_number(self, receiver: cst.BaseExpression, attr: str) -> Inferred | None:
         """``np.finfo(t).<attr>`` for a ``t`` the code names (``np.float32``, ``"float32"``, ``float``): numpy's number."""
