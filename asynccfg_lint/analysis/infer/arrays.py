@@ -39,7 +39,7 @@ EMPTY_NAN_STATISTICS = frozenset({"mean", "std", "var", "nanmean", "nanstd", "na
 #: the name of a complex ndarray's verdict
 COMPLEX_ARRAY = "numpy.ndarray of complex"
 #: numpy ufuncs whose result over a complex ndarray is a complex ndarray (numpy 2.5.5, measured in
-#: tests/test_reductions.py; ``np.absolute`` gives floats, ``np.floor`` raises TypeError)
+#: tests/test_value_facts.py; ``np.absolute`` gives floats, ``np.floor`` raises TypeError)
 COMPLEX_KEEPING_UFUNCS = frozenset(
     "add arccos arccosh arcsin arcsinh arctan arctanh cos cosh divide exp exp2 expm1 float_power fmax fmin log "
     "log10 log1p log2 maximum minimum multiply negative power reciprocal rint sin sinh sqrt square subtract tan "

@@ -57,7 +57,7 @@ _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
 _SET_LIKE_VIEWS = frozenset({T.DICT_KEYS.name, T.DICT_ITEMS.name, "odict_keys", "odict_items"})
 
 #: Fraction and Decimal arithmetic kept exact: ``+ - * / %`` with ints, bools or the same type give that
-#: type (CPython 3.12; ``Fraction(1, 3) // 2`` is an int, ``Fraction(1, 3) + 1.0`` a float: not folded)
+#: type (CPython 3.12; ``Fraction(1, 3) // 2`` is an int and not folded; ``Fraction(1, 3) + 1.0`` is a float)
 _EXACT_NUMBERS = frozenset({T.CALL_RESULTS["fractions.Fraction"].name, T.CALL_RESULTS["decimal.Decimal"].name})
 _EXACT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Modulo,
                     cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.ModuloAssign)
@@ -68,8 +68,11 @@ def _exact_arithmetic(operator: cst.BaseBinaryOp | cst.BaseAugOp, types: list[T.
     exact = {t.name for t in types} & _EXACT_NUMBERS
     if len(exact) != 1 or not isinstance(operator, _EXACT_OPERATORS):
         return None
-    others_integral = all(t.name in exact or t is T.INT or t is T.BOOL for t in types)
-    return next(t for t in types if t.name in exact) if others_integral else None
+    if all(t.name in exact or t is T.INT or t is T.BOOL for t in types):
+        return next(t for t in types if t.name in exact)
+    # Fraction(1, 3) + 0.5 is a float (a Decimal and a float raise TypeError: no value)
+    fraction = T.CALL_RESULTS["fractions.Fraction"].name in exact
+    return T.FLOAT if fraction and all(t.name in exact or t in (T.INT, T.BOOL, T.FLOAT) for t in types) else None
 
 
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
