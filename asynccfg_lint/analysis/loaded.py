@@ -3,7 +3,7 @@
 The result's values are known exactly: the linter parses the same text with the same library
 (CPython 3.12's ``json`` accepts ``NaN``/``Infinity``, which XLA's compile then rejects; ``tomllib``
 gives ``datetime.date`` for a bare date, which JAX's hook rejects). Each value of the result stands
-in the code as a stand-in node (a ``cst.Name`` no source holds) that the dict tracer puts in its
+in the code as a stand-in node (a ``cst.Ellipsis`` no source holds: no name to resolve) that the dict tracer puts in its
 entries and the classifier reads back with :meth:`LoadedValues.loaded`; the findings are reported
 at the ``loads`` call.
 """
@@ -48,16 +48,16 @@ class LoadedValues:
     """The stand-ins of one module's folded ``loads`` calls (one per dict tracer: ids stay valid while it lives)."""
 
     def __init__(self) -> None:
-        self._by_node: dict[int, tuple[cst.Name, Loaded]] = {}
-        self._results: dict[int, cst.Name | None] = {}
+        self._by_node: dict[int, tuple[cst.Ellipsis, Loaded]] = {}
+        self._results: dict[int, cst.Ellipsis | None] = {}
 
-    def result(self, parsed: ParsedModule, call: cst.Call) -> cst.Name | None:
+    def result(self, parsed: ParsedModule, call: cst.Call) -> cst.Ellipsis | None:
         """The stand-in of what ``call`` returns when it is a foldable ``loads`` call that parses, else ``None``
         (a text that does not parse raises before any config is built: nothing to report)."""
         text = constant_text(parsed, call)
         return self.parsed(call, qualified_names(parsed, call.func), text) if isinstance(text, str) else None
 
-    def through_helper(self, home: ParsedModule, function: cst.FunctionDef, call: cst.Call) -> cst.Name | None:
+    def through_helper(self, home: ParsedModule, function: cst.FunctionDef, call: cst.Call) -> cst.Ellipsis | None:
         """What ``call`` returns when ``function`` (of ``home``) is ``return json.loads(text)`` of a parameter
         (``def from_json(text): return json.loads(text)``) and ``call`` passes a string literal for it."""
         returned = [r.value for r in returns_of(function)]
@@ -70,7 +70,7 @@ class LoadedValues:
         text = string_value(bound.get(parameter)) if bound is not None else None
         return self.parsed(call, loader, text) if text is not None and len(text) <= MAX_TEXT else None
 
-    def parsed(self, call: cst.Call, loader: set[str] | frozenset[str], text: str) -> cst.Name | None:
+    def parsed(self, call: cst.Call, loader: set[str] | frozenset[str], text: str) -> cst.Ellipsis | None:
         """The stand-in of ``text`` parsed by the loader named in ``loader`` (one of :data:`LOADERS`), for ``call``."""
         if id(call) not in self._results:
             (name,) = set(loader) & LOADERS.keys()
@@ -80,9 +80,9 @@ class LoadedValues:
                 self._results[id(call)] = None
         return self._results[id(call)]
 
-    def stand_in(self, call: cst.Call, value: object) -> cst.Name:
+    def stand_in(self, call: cst.Call, value: object) -> cst.Ellipsis:
         """A new node standing for ``value``, a part of what ``call`` returns."""
-        node = cst.Name("loaded")
+        node = cst.Ellipsis()
         self._by_node[id(node)] = (node, Loaded(call, value))
         return node
 

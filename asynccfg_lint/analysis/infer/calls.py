@@ -12,7 +12,8 @@ import libcst as cst
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import lookup
 from asynccfg_lint.analysis.loaded import LOADERS
-from asynccfg_lint.analysis.infer.arrays import COMPLEX_ARRAY, COMPLEX_KEEPING_UFUNCS, EMPTY_NAN_STATISTICS, SHAPE_METHODS, complex_array, reshaped
+from asynccfg_lint.analysis.infer.arrays import (
+    COMPLEX_ARRAY, COMPLEX_KEEPING_UFUNCS, EMPTY_NAN_STATISTICS, SHAPE_METHODS, complex_array, reshaped)
 from asynccfg_lint.analysis.infer.folding import (
     FLOAT_CONSTRUCTORS,
     FOLDED_MATH,
@@ -218,10 +219,8 @@ class CallInference:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
-            if module == "numpy" and func in COMPLEX_KEEPING_UFUNCS and positional and any(
-                    (origins := self.origins(p, depth + 1)) and all(o.inferred.type is not None
-                                                                    and o.inferred.type.name == COMPLEX_ARRAY for o in origins)
-                    for p in positional):
+            if module == "numpy" and func in COMPLEX_KEEPING_UFUNCS and any(
+                    self._complex_array(p, depth) for p in positional):
                 return self._one(expr, Inferred(complex_array()))  # np.exp of a complex ndarray is one too
             if module == "numpy" and func in T.NUMPY_NUMBER_UFUNCS and positional and not keywords:
                 numbers = [self.known_number(p, depth) for p in positional]
@@ -276,6 +275,11 @@ class CallInference:
                 return None
             numbers.append(number)
         return arguments[pick(range(len(numbers)), key=numbers.__getitem__)]  # the same comparisons as pick(numbers)
+
+    def _complex_array(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """True when ``expr`` is a complex ndarray on every path (``1j * np.linspace(0, 1, 4)``)."""
+        origins = self.origins(expr, depth + 1)
+        return bool(origins) and all(o.inferred.type is not None and o.inferred.type.name == COMPLEX_ARRAY for o in origins)
 
     def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""

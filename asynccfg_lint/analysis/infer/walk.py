@@ -14,7 +14,8 @@ import libcst as cst
 
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
-from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, complex_array, complex_operation, integer_array_operation, structured_item, tolist
+from asynccfg_lint.analysis.infer.arrays import (
+    SCALAR_KINDS, array_item, complex_array, complex_operation, integer_array_operation, structured_item, tolist)
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
 from asynccfg_lint.analysis.infer.folding import (
     FINFO_NUMBERS,
