@@ -19,6 +19,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
+from asynccfg_lint.analysis.loaded import LOADERS, LoadedValues
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.parse import ParsedModule
@@ -123,6 +124,8 @@ class DictTracer(DictMutations):
         self.workspace = workspace
         self._memo: dict[int, TracedDict | None] = {}
         self._active: set[int] = set()
+        #: the values of this module's ``json.loads``/``tomllib.loads`` calls of constant strings
+        self.loaded_values = LoadedValues()
 
     def trace(self, expr: cst.BaseExpression, depth: int = 0) -> TracedDict | None:
         """Return the entries of ``expr`` if it evaluates to a dict the tracer can follow.
@@ -150,6 +153,12 @@ class DictTracer(DictMutations):
         return traced
 
     def _trace(self, expr: cst.BaseExpression, depth: int) -> TracedDict | None:
+        loaded = self.loaded_values.loaded(expr)
+        if loaded is not None:  # a dict parsed from a constant string: its keys are strs, its values known
+            if not isinstance(loaded.value, dict):
+                return None
+            return TracedDict(tuple(Entry(str(key), None, self.loaded_values.stand_in(loaded.call, value))
+                                    for key, value in loaded.value.items()), True)
         if isinstance(expr, cst.Dict):
             return self._dict_display(expr, depth)
         if isinstance(expr, cst.DictComp):
@@ -248,6 +257,9 @@ class DictTracer(DictMutations):
 
     def _call(self, call: cst.Call, depth: int) -> TracedDict | None:
         names = qualified_names(self.parsed, call.func)
+        if names & LOADERS.keys():  # json.loads('{"alpha": NaN}'): the dict it parses
+            stand_in = self.loaded_values.result(self.parsed, call)
+            return self.trace(stand_in, depth + 1) if stand_in is not None else None
         fromkeys = isinstance(call.func, cst.Attribute) and call.func.attr.value == "fromkeys" and names & _FROMKEYS
         if fromkeys or names & _COUNTER:
             keyed = self._keyed_by_elements(call, not fromkeys, depth)
@@ -286,6 +298,10 @@ class DictTracer(DictMutations):
                 home, definition = found[0].home, found[0].binding.definition
         if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
             return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
+        if isinstance(definition, cst.FunctionDef) and not asynchronous and definition.asynchronous is None:
+            loaded = self.loaded_values.through_helper(home, definition, call)
+            if loaded is not None:  # loaders.from_json('{"alpha": Infinity}'), a helper returning json.loads(text)
+                return self.trace(loaded, depth + 1)
         if isinstance(definition, cst.FunctionDef) and (definition.asynchronous is not None) == asynchronous:
             returns = [r.value for r in returns_of(definition) if r.value is not None]
             tracer = self if home is self.parsed else self.workspace.tracer(home)

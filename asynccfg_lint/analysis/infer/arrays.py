@@ -7,6 +7,7 @@ rejected (measured on jax 0.12.0.1, numpy; torch judged by reading). Mixed into
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import libcst as cst
@@ -26,6 +27,61 @@ _NUMERIC_FILLS = frozenset("zeros ones empty zeros_like ones_like empty_like ide
 #: ndarray methods that keep the elements, and which of them keep the dtype (``.item`` of the result)
 SHAPE_METHODS = frozenset("astype copy reshape flatten ravel squeeze transpose view".split())
 _DTYPE_KEEPING = SHAPE_METHODS - {"astype", "view"}
+
+#: ``dtype=`` strings of bytes and complex arrays (numpy 2.5.5: ``np.dtype("S1").kind`` is ``"S"``,
+#: ``np.dtype("<c16").kind`` ``"c"``; their ``.tolist()`` gives ``bytes`` and ``complex``, which JAX rejects)
+_BYTES_CODE = re.compile(r"[|<>=]?S\d*|bytes")
+_COMPLEX_CODE = re.compile(r"[|<>=]?c\d+")
+
+#: whole-array statistics that are NaN over an empty array (numpy 2.5.5; ``sum`` is 0.0, ``max`` raises)
+EMPTY_NAN_STATISTICS = frozenset({"mean", "std", "var", "nanmean", "nanstd", "nanvar"})
+
+#: the name of a complex ndarray's verdict
+COMPLEX_ARRAY = "numpy.ndarray of complex"
+#: numpy ufuncs whose result over a complex ndarray is a complex ndarray (numpy 2.5.5, measured in
+#: tests/test_value_facts.py; ``np.absolute`` gives floats, ``np.floor`` raises TypeError)
+COMPLEX_KEEPING_UFUNCS = frozenset(
+    "add arccos arccosh arcsin arcsinh arctan arctanh cos cosh divide exp exp2 expm1 float_power fmax fmin log "
+    "log10 log1p log2 maximum minimum multiply negative power reciprocal rint sin sinh sqrt square subtract tan "
+    "tanh true_divide".split())
+#: operators that make a complex ndarray of a numpy array and a complex (``1j * np.arange(3)``; ``//`` raises)
+_COMPLEX_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power,
+                      cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.PowerAssign)
+
+
+def complex_array() -> T.PyType:
+    """A complex ndarray: ``.tolist()`` gives Python complex numbers, which JAX's serializer rejects."""
+    return _rejected_array(COMPLEX_ARRAY)
+
+
+def is_complex(pytype: T.PyType | None) -> bool:
+    """True for a complex number (Python or numpy scalar) or a complex ndarray."""
+    return pytype is not None and (pytype is T.COMPLEX or pytype.name == COMPLEX_ARRAY
+                                   or pytype.name.startswith("numpy.complex") or pytype.name == "numpy.clongdouble")
+
+
+def complex_operation(operator: cst.BaseBinaryOp | cst.BaseAugOp, types: list[T.PyType]) -> bool:
+    """True when ``operator`` of a numpy array and a complex (``1j * np.linspace(0, 1, 4)``) is a complex ndarray."""
+    return isinstance(operator, _COMPLEX_OPERATORS) and any(is_complex(t) for t in types) and any(
+        T.array_kind(t) is T.NUMPY_ARRAY for t in types)
+
+
+#: operators that keep an int64 array one when the other operand is a Python int (``np.arange(4) % 2``)
+_INTEGER_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Modulo, cst.FloorDivide,
+                      cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.ModuloAssign, cst.FloorDivideAssign)
+
+
+def integer_array_operation(operator: cst.BaseBinaryOp | cst.BaseAugOp, operands: list[Inferred]) -> Inferred | None:
+    """An int64 ndarray ``operator`` Python ints within int64 (numpy 2.5.5: ``np.arange(4) % 2`` is int64):
+    an int64 ndarray of the same ``ndim``, whose elements are ``numpy.int64`` (no valid keys); else ``None``."""
+    arrays = [i for i in operands if i.type is T.NUMPY_ARRAY]
+    if not arrays or not isinstance(operator, _INTEGER_OPERATORS) or any(a.item is not INT64 for a in arrays):
+        return None
+    if not all(i.type is T.NUMPY_ARRAY or (i.type is T.INT and not i.beyond_int64) for i in operands):
+        return None
+    ndims = {a.ndim for a in arrays}
+    return Inferred(T.NUMPY_ARRAY, ndim=ndims.pop() if len(ndims) == 1 else None, item=INT64)
+
 
 #: ``dtype=`` values of a bool array
 _BOOL_DTYPES = frozenset({"builtins.bool", "numpy.bool_", "numpy.bool", "bool", "?", "bool_"})
@@ -58,9 +114,11 @@ class ArrayInference:
                 return Inferred(T.STRUCTURED_ARRAY)
             dtype_names = qualified_names(self.parsed, dtype) | ({string_value(dtype)} if string_value(dtype) else set())
             for name in dtype_names:
-                if "complex" in name:
-                    return Inferred(_rejected_array("numpy.ndarray of complex"))
-                if name in ("builtins.bytes", "numpy.bytes_", "S") or name.startswith("datetime64") or name == "numpy.datetime64":
+                if "complex" in name or _COMPLEX_CODE.fullmatch(name):
+                    return Inferred(complex_array())
+                if _BYTES_CODE.fullmatch(name):  # dtype="S1": .tolist() gives bytes
+                    return Inferred(_rejected_array("numpy.ndarray of bytes"))
+                if name in ("builtins.bytes", "numpy.bytes_") or name.startswith("datetime64") or name == "numpy.datetime64":
                     return Inferred(_rejected_array(f"numpy.ndarray of {name.rsplit('.', 1)[-1]}"))
                 if name in _BOOL_DTYPES:
                     item = T.NUMPY_BOOL
@@ -91,7 +149,17 @@ class ArrayInference:
             item = item or (T.NUMPY_FLOAT64 if dtype is None else None)  # float64 by default (numpy 2.5.5)
         if not objects:
             elements = self._held_as_themselves(elements, depth)
-        return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item)
+        empty = func in ("array", "asarray") and bool(positional) and isinstance(positional[0], (cst.List, cst.Tuple)) \
+            and not positional[0].elements and not objects
+        return Inferred(T.NUMPY_ARRAY, elements=elements, ndim=ndim, item=item, empty=empty)
+
+    def empty_statistic(self, array: cst.BaseExpression, depth: int) -> Inferred | None:
+        """The NaN ``mean``/``std``/``var`` (:data:`EMPTY_NAN_STATISTICS`) of ``array`` when it is a numpy array
+        known to be empty (numpy 2.5.5: ``np.array([]).mean()`` is ``nan``, with a RuntimeWarning), else ``None``."""
+        origins = self.origins(array, depth + 1)
+        if origins and all(o.home is None and o.inferred.empty for o in origins):
+            return Inferred(T.NUMPY_NUMBER, nonfinite=True, numpy_scalar=True)
+        return None
 
     def _held_as_themselves(self, elements: tuple[cst.BaseExpression, ...],
                             depth: int) -> tuple[cst.BaseExpression, ...]:
@@ -178,6 +246,10 @@ class ArrayInference:
         """
         if len(positional) != 1 or keywords.keys() & {"axis", "keepdims", "out", "where"}:
             return Inferred(T.NUMPY_VALUE)  # an array along an axis
+        if func in EMPTY_NAN_STATISTICS and not keywords:
+            statistic = self.empty_statistic(positional[0], depth)
+            if statistic is not None:  # np.mean(np.array([])) is nan
+                return statistic
         operand = self.origins(positional[0], depth + 1)
         dispatched = None
         if func in T.NUMPY_DISPATCHED_REDUCTIONS:

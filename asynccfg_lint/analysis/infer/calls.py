@@ -11,11 +11,15 @@ import libcst as cst
 
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import lookup
-from asynccfg_lint.analysis.infer.arrays import SHAPE_METHODS, reshaped
+from asynccfg_lint.analysis.loaded import LOADERS
+from asynccfg_lint.analysis.infer.arrays import (
+    COMPLEX_ARRAY, COMPLEX_KEEPING_UFUNCS, EMPTY_NAN_STATISTICS, SHAPE_METHODS, complex_array, reshaped)
 from asynccfg_lint.analysis.infer.folding import (
     FLOAT_CONSTRUCTORS,
     FOLDED_MATH,
+    INT_CONSTRUCTORS,
     float_inferred,
+    int_of,
     math_call,
     numpy_scalar,
     numpy_ufunc,
@@ -86,6 +90,11 @@ class CallInference:
             traced = self.tracer.trace(expr, depth + 1)  # Knobs(Mode.PUSH, 2)._asdict(): its fields
             if traced is not None:
                 return self._one(expr, Inferred(T.DICT, traced=traced))
+        if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call) \
+                and expr.func.attr.value in EMPTY_NAN_STATISTICS and not expr.args:
+            statistic = self.empty_statistic(expr.func.value, depth)
+            if statistic is not None:  # np.array([]).std() is nan
+                return self._one(expr, statistic)
         if (isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call)
                 and expr.func.attr.value in T.METHOD_RESULTS):
             # libcst names `jnp.int32(a).tolist` "jax.numpy.int32.tolist": a method of a call's result
@@ -99,6 +108,10 @@ class CallInference:
             if expr.func.attr.value in SHAPE_METHODS:  # np.array([...]).ravel(): the array's elements, not "numpy.array.ravel"
                 return self._method(expr, depth)
         names = qualified_names(self.parsed, expr.func)
+        if names & LOADERS.keys():
+            stand_in = self.tracer.loaded_values.result(self.parsed, expr)
+            if stand_in is not None:  # json.loads('[1, NaN]'): the values it parses
+                return self.origins(stand_in, depth + 1)
         positional = [a.value for a in expr.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
         if names & ASYNC_RUNNERS and positional:
@@ -120,6 +133,16 @@ class CallInference:
                 numbers = [self.known_number(p, depth) for p in positional]
                 folded = math_call(name, numbers) if all(n is not None for n in numbers) else None
                 if folded is not None:  # math.ldexp(1.0, 1023) is 8.98e307 (an OverflowError: no value)
+                    return self._one(expr, folded)
+            if name in INT_CONSTRUCTORS and len(positional) == len(expr.args) == 1:
+                argument = self.known_number(positional[0], depth)
+                folded = numpy_scalar(name, argument) if type(argument) is int else None
+                if folded is not None:  # np.uint64(2**64 - 1): XLA cannot read it as an int64
+                    return self._one(expr, folded)
+            if name == "builtins.int" and len(positional) == len(expr.args) == 1:
+                argument = self.known_number(positional[0], depth)
+                folded = int_of(argument) if argument is not None else None
+                if folded is not None:  # int(np.uint64(2**64 - 1)) is 18446744073709551615
                     return self._one(expr, folded)
             if name in FLOAT_CONSTRUCTORS and positional and name != "builtins.float":
                 argument = string_value(positional[0])
@@ -162,6 +185,10 @@ class CallInference:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
                     return self._one(expr, UNKNOWN)
+                if name in ("builtins.min", "builtins.max") and not keywords:
+                    chosen = self._folded_extreme(positional, max if name == "builtins.max" else min, depth)
+                    if chosen is not None:  # min(math.inf, 4096.0) is 4096.0: the inf is discarded
+                        return [replace(o, node=expr) if o.node is chosen else o for o in self.origins(chosen, depth + 1)]
                 if name == "builtins.abs":  # abs(-1e308) is 1e308 (the value folding goes on with)
                     return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
                                    if o.inferred.number is not None else o.inferred) for o in inner]
@@ -194,6 +221,9 @@ class CallInference:
                 return self._one(expr, self._reduction(func, positional, keywords, depth))
             if module == "numpy.ma" or module == "numpy" and func in ("matrix",):
                 return self._one(expr, Inferred(T.NUMPY_ARRAY))
+            if module == "numpy" and func in COMPLEX_KEEPING_UFUNCS and any(
+                    self._complex_array(p, depth) for p in positional):
+                return self._one(expr, Inferred(complex_array()))  # np.exp of a complex ndarray is one too
             if module == "numpy" and func in T.NUMPY_NUMBER_UFUNCS and positional and not keywords:
                 numbers = [self.known_number(p, depth) for p in positional]
                 folded = numpy_ufunc(func, numbers) if all(n is not None for n in numbers) else None
@@ -236,6 +266,22 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _folded_extreme(self, arguments: list[cst.BaseExpression], pick, depth: int) -> cst.BaseExpression | None:
+        """The argument ``min``/``max`` (``pick``) returns when every argument is a Python int or float of known
+        value, as Python compares them (``max(nan, 1)`` is the NaN: a NaN compares false), else ``None``."""
+        numbers = []
+        for argument in arguments:
+            number = self.known_number(argument, depth)
+            if type(number) not in (int, float):
+                return None
+            numbers.append(number)
+        return arguments[pick(range(len(numbers)), key=numbers.__getitem__)]  # the same comparisons as pick(numbers)
+
+    def _complex_array(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """True when ``expr`` is a complex ndarray on every path (``1j * np.linspace(0, 1, 4)``)."""
+        origins = self.origins(expr, depth + 1)
+        return bool(origins) and all(o.inferred.type is not None and o.inferred.type.name == COMPLEX_ARRAY for o in origins)
 
     def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""
@@ -441,6 +487,10 @@ class CallInference:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        if method in EMPTY_NAN_STATISTICS and not expr.args:
+            statistic = self.empty_statistic(expr.func.value, depth)
+            if statistic is not None:  # np.array([], dtype=np.float64).mean() is nan
+                return self._one(expr, statistic)
         if method == "tolist" and not expr.args:
             listed = self._listed(expr, expr.func.value, depth)
             if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]

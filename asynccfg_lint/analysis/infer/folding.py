@@ -141,6 +141,17 @@ def parse_float(text: str, width: str | None) -> float | None:
     return value
 
 
+def int_of(number: object) -> Inferred | None:
+    """``int(number)`` of a known Python or numpy number (``int(np.uint64(2**64 - 1))``); ``None`` when it
+    raises (a NaN or an infinity) or ``number`` is no real number."""
+    if isinstance(number, (bool, complex, str)):
+        return None
+    try:
+        return int_inferred(int(number))
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
 def float_inferred(pytype: T.PyType, value: float) -> Inferred:
     """What a float of known ``value`` is: non-finite (ACC103), or maybe too large for XLA's integer keys."""
     number = value if pytype is T.FLOAT else None  # (numpy floats compute otherwise: np.float64(10.0) ** 400 is inf)
@@ -169,8 +180,8 @@ def numpy_inferred(value: object) -> Inferred | None:
     pytype = T.CALL_RESULTS.get(f"numpy.{type(value).__name__}")
     if pytype is None or pytype.json is not T.JsonKind.NUMBER:  # a complex number: its own verdict, no value
         return Inferred(pytype) if pytype is not None else None
-    if isinstance(value, numpy.integer):
-        return Inferred(pytype, number=value)
+    if isinstance(value, numpy.integer):  # converted with int(v): np.uint64(2**64 - 1) aborts XLA under an int64 key
+        return Inferred(pytype, beyond_int64=not reads_as_int64(int(value)), number=value)
     with numpy.errstate(all="ignore"):
         as_float = float(value)
     if math.isinf(as_float) or math.isnan(as_float):
@@ -192,9 +203,15 @@ def _numpy_computed(compute) -> Inferred | None:
         return None
 
 
+#: numpy integer constructors (``np.uint64(2**64 - 1)`` keeps its value; ``np.int64(2**64)`` raises)
+INT_CONSTRUCTORS = frozenset(name for name, pytype in T.CALL_RESULTS.items()
+                             if name.startswith("numpy.") and pytype.name == name and pytype.key_fix is T.INT_FIX)
+
+
 def numpy_scalar(qualname: str, argument: int | float | str | object) -> Inferred | None:
-    """``numpy.<type>(argument)`` (``qualname`` a numpy float constructor of :data:`FLOAT_CONSTRUCTORS`) as numpy
-    computes it: ``np.float32(1e39)`` is ``inf`` (float32 rounding and overflow), ``np.float64("nan")`` a NaN."""
+    """``numpy.<type>(argument)`` (``qualname`` a numpy float constructor of :data:`FLOAT_CONSTRUCTORS` or an
+    integer one of :data:`INT_CONSTRUCTORS`) as numpy computes it: ``np.float32(1e39)`` is ``inf`` (float32
+    rounding and overflow), ``np.float64("nan")`` a NaN, ``np.uint64(2**64 - 1)`` that int."""
     name = qualname.rpartition(".")[2]
     return _numpy_computed(lambda numpy: getattr(numpy, name)(argument))
 

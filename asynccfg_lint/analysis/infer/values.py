@@ -47,6 +47,8 @@ class Inferred:
             produced it; its members (``ctx.avals_in[0].dtype``) are looked up there.
         member_of: for an enum member (``Mode.FAST``, of this or another project module), its class:
             what an ``isinstance`` test of the value compares (``infer.walk``'s narrowing).
+        empty: for a numpy array, it is known to hold no element (``np.array([], dtype=np.float64)``):
+            its ``mean()``, ``std()`` and ``var()`` are NaN.
         number: for a Python int or float whose value the code shows (a literal, ``float("1e308")``,
             arithmetic of those), that value: float arithmetic is folded as Python computes it
             (:func:`~asynccfg_lint.analysis.infer.folding.float_operation`); for a numpy scalar of known value
@@ -70,6 +72,7 @@ class Inferred:
     model: Known | None = None
     member_of: cst.ClassDef | None = None
     number: object | None = None
+    empty: bool = False
 
 
 UNKNOWN = Inferred(None)

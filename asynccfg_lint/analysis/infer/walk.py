@@ -14,7 +14,8 @@ import libcst as cst
 
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
-from asynccfg_lint.analysis.infer.arrays import SCALAR_KINDS, array_item, structured_item, tolist
+from asynccfg_lint.analysis.infer.arrays import (
+    SCALAR_KINDS, array_item, complex_array, complex_operation, integer_array_operation, structured_item, tolist)
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
 from asynccfg_lint.analysis.infer.folding import (
     FINFO_NUMBERS,
@@ -52,6 +53,28 @@ _NUMPY_UFUNCS = T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS
 #: the operators of set arithmetic (``set.__sub__``, ``__or__``, ``__and__``, ``__xor__`` and their in-place forms)
 _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
                   cst.SubtractAssign, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)
+
+#: a dict's set-like views: ``d.keys() | {16}``, ``d.items() & other`` are sets (CPython 3.12)
+_SET_LIKE_VIEWS = frozenset({T.DICT_KEYS.name, T.DICT_ITEMS.name, "odict_keys", "odict_items"})
+
+#: Fraction and Decimal arithmetic kept exact: ``+ - * / %`` with ints, bools or the same type give that
+#: type (CPython 3.12; ``Fraction(1, 3) // 2`` is an int and not folded; ``Fraction(1, 3) + 1.0`` is a float)
+_EXACT_NUMBERS = frozenset({T.CALL_RESULTS["fractions.Fraction"].name, T.CALL_RESULTS["decimal.Decimal"].name})
+_EXACT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Modulo,
+                    cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.ModuloAssign)
+
+
+def _exact_arithmetic(operator: cst.BaseBinaryOp | cst.BaseAugOp, types: list[T.PyType]) -> T.PyType | None:
+    """The Fraction or Decimal ``operator`` of operands of ``types`` gives, else ``None``."""
+    exact = {t.name for t in types} & _EXACT_NUMBERS
+    if len(exact) != 1 or not isinstance(operator, _EXACT_OPERATORS):
+        return None
+    if all(t.name in exact or t is T.INT or t is T.BOOL for t in types):
+        return next(t for t in types if t.name in exact)
+    # Fraction(1, 3) + 0.5 is a float (a Decimal and a float raise TypeError: no value)
+    fraction = T.CALL_RESULTS["fractions.Fraction"].name in exact
+    return T.FLOAT if fraction and all(t.name in exact or t in (T.INT, T.BOOL, T.FLOAT) for t in types) else None
+
 
 _OPERATOR_SYMBOLS = {cst.Divide: "/", cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 
@@ -115,6 +138,9 @@ class InferenceWalk:
         return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
+        loaded = self.tracer.loaded_values.loaded(expr)
+        if loaded is not None:  # a value json.loads/tomllib.loads parsed from a constant string
+            return [Origin(loaded.call, self._loaded(expr, loaded.value, depth))]
         value = int_constant(expr)
         if value is not None:
             return self._one(expr, int_inferred(value))
@@ -170,6 +196,29 @@ class InferenceWalk:
             return self._subscript(expr, depth)
         return self._one(expr, UNKNOWN)
 
+    def _loaded(self, node: cst.CSTNode, value: object, depth: int) -> Inferred:
+        """What the parsed ``value`` standing at ``node`` is (CPython 3.12 ``json``/``tomllib`` give these types)."""
+        if isinstance(value, bool):
+            return Inferred(T.BOOL)
+        if isinstance(value, int):
+            return int_inferred(value)
+        if isinstance(value, float):
+            return float_inferred(T.FLOAT, value)
+        if isinstance(value, str):
+            return Inferred(T.STR)
+        if value is None:
+            return Inferred(T.NONE)
+        if isinstance(value, list):
+            call = self.tracer.loaded_values.loaded(node).call
+            return Inferred(T.LIST, elements=tuple(self.tracer.loaded_values.stand_in(call, v) for v in value))
+        if isinstance(value, dict):
+            return Inferred(T.DICT, traced=self.tracer.trace(node, depth + 1))
+        for kind in ("datetime.datetime", "datetime.date", "datetime.time"):  # (tomllib; a datetime is a date)
+            if type(value).__module__ + "." + type(value).__name__ == kind:
+                # (no fix: the finding stands at the loads call, whose text holds the date)
+                return Inferred(replace(self.catalog.types[kind].verdict, fix=None, key_fix=None))
+        return UNKNOWN
+
     @staticmethod
     def _string_type(expr: cst.BaseExpression) -> T.PyType:
         node = expr
@@ -219,6 +268,11 @@ class InferenceWalk:
         if any(i.type is None for i in combined):
             return self._one(expr, UNKNOWN)
         types = [i.type for i in combined]
+        if complex_operation(operator, types):  # 1j * np.linspace(0, 1, 4): a complex ndarray
+            return self._one(expr, Inferred(complex_array()))
+        kept = integer_array_operation(operator, combined)
+        if kept is not None:  # np.arange(4) % 2 is again an int64 array
+            return self._one(expr, kept)
         for kind in T.ARRAY_TYPES:
             arrays = [t for t in types if T.array_kind(t) is kind]
             if arrays:  # keeps what is known of the array (a numpy array of complex stays rejected)
@@ -235,6 +289,14 @@ class InferenceWalk:
         nonfinite = any(i.nonfinite for i in left) or (
             any(i.nonfinite for i in right) and not isinstance(operator, (cst.Divide, cst.FloorDivide, cst.Modulo, cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign))
         )
+        exact = _exact_arithmetic(operator, types)
+        if exact is not None:  # Fraction(1, 3) + 0 is a Fraction, Decimal(1) / 3 a Decimal
+            return self._one(expr, Inferred(exact))
+        if isinstance(operator, _SET_OPERATORS) and any(t.name in _SET_LIKE_VIEWS for t in types) \
+                and all(t.name in _SET_LIKE_VIEWS or t is T.SET or t is T.FROZENSET for t in types):
+            # d.keys() | {16} is a set (a dict's key and item views are set-like); which elements it holds is
+            # not known, so it is no set of shown elements (sorted(...) of it is not checked element by element)
+            return self._one(expr, Inferred(T.SET.named("set (from a dict view)")))
         if all(t.json is T.JsonKind.STRING for t in types) and isinstance(operator, (cst.Add, cst.AddAssign)):
             return self._one(expr, Inferred(T.STR))
         if isinstance(operator, (cst.Modulo, cst.ModuloAssign)) and types[0].json is T.JsonKind.STRING:
@@ -612,6 +674,8 @@ class InferenceWalk:
         if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
             return found
         attr = expr.attr.value
+        if attr in ("__name__", "__qualname__") and self._named_object(expr.value, depth):
+            return self._one(expr, Inferred(T.STR))  # np.add.__name__ is "add"
         if attr in FINFO_NUMBERS:
             folded = self._finfo_number(expr.value, attr)
             if folded is not None:  # np.finfo(np.float32).max: a float32 of known value
@@ -632,6 +696,13 @@ class InferenceWalk:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _named_object(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """True when ``expr`` is a function or a class (``np.add``, ``len``, ``np.float32``): its ``__name__`` is a str."""
+        origins = self.origins(expr, depth + 1)
+        return bool(origins) and all(o.inferred.type is not None and (
+            o.inferred.type.name in (T.FUNCTION.name, T.TYPE_OBJECT.name)
+            or o.inferred.type.name.startswith(("function ", "type object"))) for o in origins)
 
     def _finfo_number(self, receiver: cst.BaseExpression, attr: str) -> Inferred | None:
         """``np.finfo(t).<attr>`` for a ``t`` the code names (``np.float32``, ``"float32"``, ``float``): numpy's number."""

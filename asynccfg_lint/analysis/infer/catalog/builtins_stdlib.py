@@ -9,7 +9,8 @@ from __future__ import annotations
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
-IMPORTS = "import argparse, collections, datetime, functools, operator, pathlib, re, types, uuid"
+IMPORTS = ("import argparse, collections, configparser, datetime, decimal, fractions, functools, operator, os, pathlib, "
+           "re, types, uuid")
 
 PATH = T.rejected("pathlib.Path", "use str(...)", fix=T.STR_FIX)
 TIMEDELTA = T.rejected("datetime.timedelta", "use x.total_seconds()")
@@ -18,6 +19,8 @@ PATTERN = T.rejected("re.Pattern", "use x.pattern")
 PARTIAL = T.rejected("functools.partial object", "call it, or pass its name as a string")
 RANGE = T.rejected("range", "use list(...)", fix=T.LIST_FIX)
 NAMESPACE = T.rejected("types.SimpleNamespace", "use vars(x)")
+ENVIRON = T.rejected("os._Environ", "use dict(os.environ)", hashable=False)
+SECTION = T.rejected("configparser.SectionProxy", "use dict(section)", hashable=False)
 ARGPARSE_NAMESPACE = T.rejected("argparse.Namespace", "pass the attributes you mean (each keeps its parsed type)")
 
 ROWS = (
@@ -107,6 +110,8 @@ ROWS = (
             annotation=("uuid.UUID",)),
     CallRow("uuid.uuid4", "uuid.UUID", "uuid4() is a UUID", "uuid.uuid4()"),
     CallRow("uuid.uuid1", "uuid.UUID", "uuid1() is a UUID", "uuid.uuid1()"),
+    CallRow("uuid.uuid3", "uuid.UUID", "uuid3(namespace, name) is a UUID", "uuid.uuid3(uuid.NAMESPACE_DNS, 'x')"),
+    CallRow("uuid.uuid5", "uuid.UUID", "uuid5(namespace, name) is a UUID", "uuid.uuid5(uuid.NAMESPACE_DNS, 'x')"),
     CallRow("uuid.UUID", "uuid.UUID", "UUID(text) is a UUID", "uuid.UUID(int=1)"),
     MemberRow("uuid.UUID", ATTRIBUTE, "hex", "builtins.str", "u.hex is a str"),
     MemberRow("uuid.UUID", ATTRIBUTE, "int", "builtins.int", "u.int is an int"),
@@ -145,6 +150,33 @@ ROWS = (
     MemberRow("collections.OrderedDict", METHOD, "keys", "odict_keys", "an OrderedDict's keys() is odict_keys"),
     MemberRow("collections.OrderedDict", METHOD, "values", "odict_values", "an OrderedDict's values() is odict_values"),
     MemberRow("collections.OrderedDict", METHOD, "items", "odict_items", "an OrderedDict's items() is odict_items"),
+    # os.environ: a MutableMapping, no dict subclass, so the default hook rejects it; its values are strs
+    TypeRow("os._Environ", ENVIRON, "os._Environ", "os.environ", "os.environ is an os._Environ (no dict): rejected"),
+    CallRow("os.environ", "os._Environ", "os.environ is an os._Environ", "os.environ", value=True),
+    MemberRow("os._Environ", METHOD, "get", "builtins.str|builtins.NoneType",
+              "os.environ.get(name[, default]) is a str, or the default (None unless given)", "{}.get('HOME', '/')",
+              with_arguments=True),
+    MemberRow("os._Environ", METHOD, "copy", "builtins.dict", "os.environ.copy() is a dict"),
+    CallRow("os.getenv", "builtins.str|builtins.NoneType", "os.getenv(name[, default]) is a str or the default",
+            "os.getenv('HOME', '/')"),
+    # configparser: a section is a MutableMapping of strs, no dict
+    TypeRow("configparser.ConfigParser", T.OBJECT.named("configparser.ConfigParser"), "configparser.ConfigParser",
+            "configparser.ConfigParser()", "a ConfigParser is rejected"),
+    CallRow("configparser.ConfigParser", "configparser.ConfigParser", "ConfigParser() is a parser",
+            "configparser.ConfigParser()"),
+    TypeRow("configparser.SectionProxy", SECTION, "configparser.SectionProxy",
+            "configparser.ConfigParser(default_section='d')['d']", "a section is a SectionProxy (no dict): rejected"),
+    MemberRow("configparser.ConfigParser", OPERATOR, "[]", "configparser.SectionProxy", "cp[name] is a SectionProxy",
+              "{}['DEFAULT']"),
+    # Fraction and Decimal (their verdicts are type_verdicts.CALL_RESULTS'; rows for their members)
+    TypeRow("fractions.Fraction", T.CALL_RESULTS["fractions.Fraction"], "fractions.Fraction", "fractions.Fraction(1, 3)",
+            "a Fraction is rejected; float(f) is a float"),
+    TypeRow("decimal.Decimal", T.CALL_RESULTS["decimal.Decimal"], "decimal.Decimal", "decimal.Decimal(0)",
+            "a Decimal is rejected; float(d) is a float"),
+    MemberRow("decimal.Decimal", METHOD, "as_integer_ratio", "tuple of int", "d.as_integer_ratio() is a pair of ints"),
+    MemberRow("fractions.Fraction", METHOD, "as_integer_ratio", "tuple of int", "f.as_integer_ratio() is a pair of ints"),
+    MemberRow("fractions.Fraction", ATTRIBUTE, "numerator", "builtins.int", "f.numerator is an int"),
+    MemberRow("fractions.Fraction", ATTRIBUTE, "denominator", "builtins.int", "f.denominator is an int"),
     # types.SimpleNamespace and argparse
     TypeRow("types.SimpleNamespace", NAMESPACE, "types.SimpleNamespace", "types.SimpleNamespace(a=1)",
             "a SimpleNamespace is rejected; vars(ns) is a dict"),

@@ -8,7 +8,7 @@ while its ``keys()`` view does not; ``mesh.devices`` is an ndarray of ``Device``
 passes the default hook (``.tolist()``) and then fails on its elements, while ``mesh.device_ids``
 is an ndarray of ints that serializes; ``module_context.new_channel()`` is a plain int;
 ``mesh.axis_types`` is a tuple of ``AxisType`` members (a plain ``Enum``, rejected); ``aval.sharding``
-is a ``NamedSharding`` (rejected).
+is a ``NamedSharding`` (rejected), and its ``.spec`` a ``PartitionSpec`` (``jax.P``, no tuple: rejected).
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ DEVICE = "jax.Device"
 AXIS_TYPE = "jax.sharding.AxisType"
 AXIS_TYPES = "tuple of jax.sharding.AxisType"
 NAMED_SHARDING = "jax.sharding.NamedSharding"
+PARTITION_SPEC = "jax.sharding.PartitionSpec"
+ABSTRACT_MESH = "jax._src.mesh.AbstractMesh"
 #: the ``dims_in`` a batching rule is called with (``jax/_src/interpreters/batching.py``)
 BATCH_DIMS = "tuple of batch dimensions"
 
@@ -107,6 +109,22 @@ ROWS = (
     TypeRow(NAMED_SHARDING, T.rejected("jax.sharding.NamedSharding", "use str(x.spec)"), "jax.sharding.NamedSharding",
             "ctx.avals_in[0].sharding", "a NamedSharding is rejected by the default hook, and is no valid key",
             annotation=(NAMED_SHARDING,)),
+    # (inside shard_map the aval's sharding is over an AbstractMesh: no devices, no device_ids)
+    MemberRow(NAMED_SHARDING, ATTRIBUTE, "spec", PARTITION_SPEC, "sharding.spec is a PartitionSpec (jax.P)"),
+    MemberRow(NAMED_SHARDING, ATTRIBUTE, "mesh", ABSTRACT_MESH, "sharding.mesh is an AbstractMesh under shard_map"),
+    MemberRow(NAMED_SHARDING, ATTRIBUTE, "memory_kind", "builtins.str|builtins.NoneType",
+              "sharding.memory_kind is a str or None (None here)"),
+    MemberRow(NAMED_SHARDING, ATTRIBUTE, "num_devices", "builtins.int", "sharding.num_devices is an int"),
+    TypeRow(PARTITION_SPEC, T.rejected("jax.sharding.PartitionSpec", "use str(x)"), "jax.P",
+            "ctx.avals_in[0].sharding.spec", "a PartitionSpec is no tuple: rejected by the default hook, and no valid key",
+            annotation=(PARTITION_SPEC, "jax.P")),
+    CallRow(PARTITION_SPEC, PARTITION_SPEC, "PartitionSpec(...) is a PartitionSpec", "jax.sharding.PartitionSpec('i')"),
+    CallRow("jax.P", PARTITION_SPEC, "jax.P(...) is a PartitionSpec", "jax.P('i')"),
+    TypeRow(ABSTRACT_MESH, T.rejected("jax AbstractMesh", "use its .axis_names and .shape"), ABSTRACT_MESH,
+            "ctx.avals_in[0].sharding.mesh", "an AbstractMesh is rejected by the default hook"),
+    MemberRow(ABSTRACT_MESH, ATTRIBUTE, "axis_names", "tuple of str", "abstract_mesh.axis_names is a tuple of strs"),
+    MemberRow(ABSTRACT_MESH, ATTRIBUTE, "shape", "mesh shape", "abstract_mesh.shape is an OrderedDict"),
+    MemberRow(ABSTRACT_MESH, ATTRIBUTE, "size", "builtins.int", "abstract_mesh.size is an int"),
     TypeRow(FUTURE, T.rejected("jax AbstractFuture", "use its .inner_aval's shape and dtype"), FUTURE,
             "ctx.avals_out[0]", "an async primitive's output aval is an AbstractFuture, rejected by the default hook",
             annotation=(FUTURE, "jax.core.AbstractFuture")),
