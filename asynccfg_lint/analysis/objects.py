@@ -12,6 +12,13 @@ a plain class with annotated or assigned attributes) has, for attribute ``name``
 - a ``@property`` / ``functools.cached_property`` method named ``name``: its return annotation,
   else the values it returns.
 
+A field changed after the constructor gets its argument holds something else (attrs 26.1 and
+CPython 3.12 ``dataclasses``, measured in ``tests/fixtures/programs/converted_fields.py``): an
+``attrs.field(converter=f)`` holds ``f(argument)`` (also ``f(default)``), and a field that
+``__post_init__`` / ``__attrs_post_init__`` assigns (``self.mode = ...``,
+``object.__setattr__(self, "mode", ...)``) holds what it assigns when the assignment runs on every
+path, else is unknown.
+
 ``types.SimpleNamespace(k=v).k`` is ``v``. These are syntax facts of the class body; what the
 values are is the classifier's business.
 """
@@ -26,10 +33,13 @@ from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import class_attribute_bindings, qualified_names
 from asynccfg_lint.analysis.functions import bind_arguments
 from asynccfg_lint.analysis.resolution import Binding
-from asynccfg_lint.analysis.records import dataclass_fields
+from asynccfg_lint.analysis.records import _ATTRS_FIELD as ATTRS_FIELD, dataclass_fields  # (one table of attrs names)
 
 PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
 SIMPLE_NAMESPACE = frozenset({"types.SimpleNamespace"})
+#: the methods the generated ``__init__`` calls last (dataclasses, attrs)
+POST_INIT = ("__post_init__", "__attrs_post_init__")
+_SETATTR = frozenset({"builtins.object.__setattr__", "builtins.setattr"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,9 @@ class Member:
         getters: ``@property`` methods (their results are the value).
         bindings: the ``self.x = ...`` bindings of the class's module (with the ``__init__``
             parameters they may name, resolved by the caller).
+        converter: an attrs field's ``converter=`` (of the class's module): the value is its result
+            for each of ``arguments`` and ``values`` (what the constructor got), not those themselves.
+        unknown: nothing shows the value (a ``__post_init__`` that may assign it).
     """
 
     arguments: tuple[cst.BaseExpression, ...] = ()
@@ -50,10 +63,13 @@ class Member:
     annotations: tuple[cst.BaseExpression, ...] = ()
     getters: tuple[cst.FunctionDef, ...] = ()
     bindings: tuple[Binding, ...] = ()
+    converter: cst.BaseExpression | None = None
+    unknown: bool = False
 
     @property
     def found(self) -> bool:
-        return bool(self.arguments or self.values or self.annotations or self.getters or self.bindings)
+        return not self.unknown and bool(self.arguments or self.values or self.annotations or self.getters
+                                         or self.bindings or self.converter is not None)
 
 
 def class_function(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
@@ -97,17 +113,108 @@ def _init_arguments(cls: cst.ClassDef, call: cst.Call | None) -> dict[str, cst.B
     return bind_arguments(init, call.with_changes(args=[self_arg, *call.args])) or {}
 
 
+def field_converter(home: ParsedModule, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    """The ``converter=`` of the field ``name`` of ``cls`` (``mode: object = attrs.field(converter=f)``,
+    also ``attr.ib``), else ``None``."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign):
+                targets = [small.target]
+            elif isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+            else:
+                continue
+            value = small.value
+            if any(isinstance(t, cst.Name) and t.value == name for t in targets) and isinstance(value, cst.Call) \
+                    and qualified_names(home, value.func) & ATTRS_FIELD:
+                return next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "converter"),
+                            None)
+    return None
+
+
+def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> tuple[list[cst.BaseExpression], bool] | None:
+    """What ``__post_init__`` (dataclasses) or ``__attrs_post_init__`` (attrs) of ``cls`` assigns to the field
+    ``name`` (``self.name = v``, ``object.__setattr__(self, "name", v)``, ``setattr(self, "name", v)``): the
+    values, and whether one of them is a statement of the method's own body (it runs whenever the method
+    does: the constructor's argument is gone). ``None`` when the method does not write ``name``."""
+    method = next((m for m in (class_function(cls, n) for n in POST_INIT) if m is not None), None)
+    if method is None or not (method.params.params or method.params.posonly_params):
+        return None
+    receiver = (method.params.posonly_params or method.params.params)[0].name.value
+    top = {id(s) for s in (method.body.body if isinstance(method.body, cst.IndentedBlock) else ())}
+    values: list[cst.BaseExpression] = []
+    always = False
+
+    class _Writes(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.line: cst.CSTNode | None = None
+
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+            self.line = node
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is method  # not the writes of a nested function
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def _found(self, value: cst.BaseExpression | None) -> None:
+            nonlocal always
+            if value is not None:
+                values.append(value)
+                always = always or id(self.line) in top
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(_is_receiver_attribute(t.target, receiver, name) for t in node.targets):
+                self._found(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if _is_receiver_attribute(node.target, receiver, name):
+                self._found(node.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            args = node.args
+            if len(args) == 3 and qualified_names(home, node.func) & _SETATTR and not any(a.star for a in args) \
+                    and isinstance(args[0].value, cst.Name) and args[0].value.value == receiver:
+                written = args[1].value
+                if isinstance(written, cst.SimpleString) and written.evaluated_value == name:
+                    self._found(args[2].value)
+
+    method.visit(_Writes())
+    return (values, always) if values else None
+
+
+def _is_receiver_attribute(target: cst.BaseExpression, receiver: str, name: str) -> bool:
+    return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == receiver and target.attr.value == name)
+
+
 def member(home: ParsedModule, cls: cst.ClassDef, name: str, call: cst.Call | None) -> Member:
     """Where ``<instance of cls>.name`` may come from; ``call`` is the visible constructor call, if any.
 
     ``cls`` belongs to ``home``; ``call`` may belong to another module (its arguments are
     returned as ``arguments``). An ``__init__`` parameter assigned to ``self.name`` is resolved
-    to the call's argument (an argument node) or the parameter's default (a value node).
+    to the call's argument (an argument node) or the parameter's default (a value node). A field
+    that ``__post_init__`` assigns on every path is what it assigns (``values``), one it may assign
+    is unknown; an attrs field with a converter is the converter's result for the argument or default.
     """
     getter = class_function(cls, name)
     if getter is not None and is_property(home, getter):
         return Member(getters=(getter,))
     fields = {field: (annotation, default) for field, annotation, default in dataclass_fields(home, cls)}
+    if name in fields:
+        written = post_init_writes(home, cls, name)
+        if written is not None:
+            values, always = written
+            return Member(values=tuple(values)) if always else Member(unknown=True)
+        converter = field_converter(home, cls, name)
+        if converter is not None:
+            argument = _constructor_argument(home, cls, call, name) if call is not None else None
+            if argument is not None:
+                return Member(arguments=(argument,), converter=converter)
+            default = fields[name][1]
+            return Member(values=(default,) if default is not None else (), converter=converter)
     if call is not None and name in fields:
         argument = _constructor_argument(home, cls, call, name)
         if argument is not None:

@@ -601,8 +601,8 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
                                       *function.params.kwonly_params]}
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
-    if param not in named or named[param].annotation is not None or positional[:1] == [named[param]]:
-        return set()  # the context (first), or an annotated keyword: its annotation stands in other modules
+    if param not in named or positional[:1] == [named[param]]:
+        return set()  # the context (first)
     kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,
