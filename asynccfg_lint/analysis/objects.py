@@ -39,7 +39,7 @@ PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property
 SIMPLE_NAMESPACE = frozenset({"types.SimpleNamespace"})
 #: the methods the generated ``__init__`` calls last (dataclasses, attrs)
 POST_INIT = ("__post_init__", "__attrs_post_init__")
-_SETATTR = frozenset({"builtins.object.__setattr__", "builtins.setattr"})
+_SETATTR = frozenset({"builtins.setattr"})
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,10 @@ def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> tuple[
 
         def visit_Call(self, node: cst.Call) -> None:
             args = node.args
-            if len(args) == 3 and qualified_names(home, node.func) & _SETATTR and not any(a.star for a in args) \
+            # (libcst names `object.__setattr__` "builtins.object")
+            setter = qualified_names(home, node.func) & _SETATTR or isinstance(node.func, cst.Attribute) \
+                and node.func.attr.value == "__setattr__" and "builtins.object" in qualified_names(home, node.func.value)
+            if len(args) == 3 and setter and not any(a.star for a in args) \
                     and isinstance(args[0].value, cst.Name) and args[0].value.value == receiver:
                 written = args[1].value
                 if isinstance(written, cst.SimpleString) and written.evaluated_value == name:

@@ -568,6 +568,35 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     return (param, how) if param is not None else None
 
 
+def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
+    """The ``dataclasses.asdict(opts)`` / ``opts._asdict()`` calls of an annotated keyword of the registered rule
+    ``function`` (``opts: Options``) merged into a dict (``{**...}``, ``cfg.update(...)``, ``cfg |= ...``). The
+    tracer gives them the annotation's fields, so they are no opaque part of the config, but JAX calls the
+    rule with what a bind passes: :func:`read_sinks` of them check other modules' binds, as for an
+    unannotated keyword (trial 7, F112)."""
+    params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    if not any(p.annotation is not None for p in params[1:]) or not rule_registrations(parsed, function):
+        return []
+    annotated = {p.name.value for p in params[1:] if p.annotation is not None}
+    found = []
+    for call in parsed.calls:
+        read = read_keyword(parsed, call, function) if isinstance(call.func, cst.Attribute) or len(call.args) == 1 \
+            else None
+        if read is None or read[0] not in annotated or read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
+            continue
+        parent = parsed.parents.get(call)
+        if isinstance(parent, cst.Arg):
+            update = parsed.parents.get(parent)
+            merged = isinstance(update, cst.Call) and isinstance(update.func, cst.Attribute) \
+                and update.func.attr.value == "update"
+        else:
+            merged = isinstance(parent, cst.StarredDictElement) or isinstance(parent, cst.AugAssign) \
+                and isinstance(parent.operator, cst.BitOrAssign)
+        if merged and enclosing(parsed, call, (cst.FunctionDef,)) is function:
+            found.append(call)
+    return found
+
+
 def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
     """The expression that reads the name ``name`` as :func:`read_keyword` sees it (``knobs.level``,
     ``knobs._asdict()``, ``dataclasses.asdict(knobs)``), else ``name`` itself."""
