@@ -580,8 +580,8 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
     annotated = {p.name.value for p in params[1:] if p.annotation is not None}
     found = []
     for call in parsed.calls:
-        read = read_keyword(parsed, call, function) if isinstance(call.func, cst.Attribute) or len(call.args) == 1 \
-            else None
+        last = call.func.attr.value if isinstance(call.func, cst.Attribute) else getattr(call.func, "value", None)
+        read = read_keyword(parsed, call, function) if last in ("_asdict", "asdict") else None  # (names first: cheap)
         if read is None or read[0] not in annotated or read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
             continue
         parent = parsed.parents.get(call)
@@ -618,8 +618,9 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
     passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
-    the context, nor for an annotated keyword (there the annotation's verdict stands; only the rule's
-    own module compares it with its binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
+    the context. An annotated keyword gets them too: JAX calls the rule with what a bind passes, so an
+    annotation must not hide a fault there (trial 7, F112; in the rule's own module the annotation is
+    weighed against the binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
     Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
     read = read_keyword(parsed, expr, function)
