@@ -198,7 +198,7 @@ def test_unsafe_fixes_leave_converted_fields_that_lower_byte_for_byte(tmp_path):
     source = CONVERTED_FIELDS.read_text(encoding="utf-8")
     assert source.count(CONVERTED_FIX[0]) == 1
     assert (folder / CONVERTED_FIELDS.name).read_text(encoding="utf-8") == source.replace(*CONVERTED_FIX)
-    assert fixed.stderr.splitlines()[-1] == "1 file scanned, 1 file changed, 1 fix applied, 2 findings left"
+    assert fixed.stderr.splitlines()[-1] == "1 file scanned, 1 file changed, 1 fix applied, 3 findings left"
 
 
 def test_unsafe_fixes_leave_a_clean_converted_module_untouched(tmp_path):
@@ -206,7 +206,8 @@ def test_unsafe_fixes_leave_a_clean_converted_module_untouched(tmp_path):
     source = CONVERTED_FIELDS.read_text(encoding="utf-8")
     kept = [part for part in source.split("\n\n\n") if not any(
         name in part for name in ("_moded", "_passed", "_parsed", "Moded(", "Passed(", "Parsed(", "_to_mode",
-                                  "case_converter_to_the_member", "case_converter_passing", "case_post_init_parses"))]
+                                  "case_converter_to_the_member", "case_converter_passing", "case_post_init_parses",
+                                  "Reparsed", "_reparsed", "case_init_parses"))]
     clean = "\n\n\n".join(kept)
     path = tmp_path / "clean_converted.py"
     path.write_bytes(clean.encode("utf-8"))

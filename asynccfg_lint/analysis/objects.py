@@ -32,7 +32,7 @@ import libcst as cst
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import class_attribute_bindings, qualified_names
 from asynccfg_lint.analysis.functions import bind_arguments
-from asynccfg_lint.analysis.resolution import Binding
+from asynccfg_lint.analysis.resolution import Binding, bindings_of_name, reaching
 from asynccfg_lint.analysis.records import _ATTRS_FIELD as ATTRS_FIELD, dataclass_fields  # (one table of attrs names)
 
 PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
@@ -133,18 +133,34 @@ def field_converter(home: ParsedModule, cls: cst.ClassDef, name: str) -> cst.Bas
     return None
 
 
-def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> tuple[list[cst.BaseExpression], bool] | None:
-    """What ``__post_init__`` (dataclasses) or ``__attrs_post_init__`` (attrs) of ``cls`` assigns to the field
-    ``name`` (``self.name = v``, ``object.__setattr__(self, "name", v)``, ``setattr(self, "name", v)``): the
-    values, and whether one of them is a statement of the method's own body (it runs whenever the method
-    does: the constructor's argument is gone). ``None`` when the method does not write ``name``."""
-    method = next((m for m in (class_function(cls, n) for n in POST_INIT) if m is not None), None)
-    if method is None or not (method.params.params or method.params.posonly_params):
+@dataclass(frozen=True)
+class Writes:
+    """What a method of the constructor (``__init__``, ``__post_init__``) leaves in ``self.name``.
+
+    Attributes:
+        values: the values assigned from the last write that runs on every path (a statement of the
+            method's own body) on, in source order: what the attribute may hold afterwards.
+        settled: False when no write runs on every path, or a later conditional one reads the attribute
+            itself (``if isinstance(self.mode, Mode): self.mode = self.mode.value``): what the constructor
+            got may be left, narrowed or not, so the value is unknown.
+        dead: the values of the writes before that last unconditional one (replaced on every path).
+        normalised: a write after it, under a condition, reads the attribute itself.
+    """
+
+    values: tuple[cst.BaseExpression, ...]
+    settled: bool
+    dead: tuple[cst.BaseExpression, ...] = ()
+    normalised: bool = False
+
+
+def method_writes(home: ParsedModule, method: cst.FunctionDef, name: str) -> Writes | None:
+    """What ``method`` (of a class of ``home``) assigns to ``<its first parameter>.name`` (``self.name = v``,
+    ``object.__setattr__(self, "name", v)``, ``setattr(self, "name", v)``); ``None`` when it writes none."""
+    if not (method.params.params or method.params.posonly_params):
         return None
     receiver = (method.params.posonly_params or method.params.params)[0].name.value
     top = {id(s) for s in (method.body.body if isinstance(method.body, cst.IndentedBlock) else ())}
-    values: list[cst.BaseExpression] = []
-    always = False
+    writes: list[tuple[cst.BaseExpression, bool]] = []
 
     class _Writes(cst.CSTVisitor):
         def __init__(self) -> None:
@@ -160,10 +176,8 @@ def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> tuple[
             return False
 
         def _found(self, value: cst.BaseExpression | None) -> None:
-            nonlocal always
             if value is not None:
-                values.append(value)
-                always = always or id(self.line) in top
+                writes.append((value, id(self.line) in top))
 
         def visit_Assign(self, node: cst.Assign) -> None:
             if any(_is_receiver_attribute(t.target, receiver, name) for t in node.targets):
@@ -185,7 +199,42 @@ def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> tuple[
                     self._found(args[2].value)
 
     method.visit(_Writes())
-    return (values, always) if values else None
+    if not writes:
+        return None
+    last = max((i for i, (_, top) in enumerate(writes) if top), default=None)
+    if last is None:
+        return Writes(tuple(v for v, _ in writes), False)
+    normalised = any(_reads_attribute(v, receiver, name) for v, _ in writes[last + 1:])
+    return Writes(tuple(v for v, _ in writes[last:]), not normalised, tuple(v for v, _ in writes[:last]), normalised)
+
+
+def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> Writes | None:
+    """What ``__post_init__`` (dataclasses) or ``__attrs_post_init__`` (attrs) of ``cls`` leaves in the field
+    ``name`` (:func:`method_writes`); ``None`` when there is no such method or it does not write ``name``."""
+    method = next((m for m in (class_function(cls, n) for n in POST_INIT) if m is not None), None)
+    return method_writes(home, method, name) if method is not None else None
+
+
+def _reads_attribute(value: cst.BaseExpression, receiver: str, name: str) -> bool:
+    """True when ``value`` reads ``<receiver>.name``."""
+    found = False
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            found = found or _is_receiver_attribute(node, receiver, name)
+
+    value.visit(_Reads())
+    return found
+
+
+def _rebound(home: ParsedModule, name: cst.Name) -> bool:
+    """True when ``name`` (an ``__init__`` parameter's name, read there) may hold something the method assigned
+    it (``if isinstance(mode, Mode): mode = mode.value`` before ``self.mode = mode``): then the read, not the
+    constructor's argument, is what the attribute gets."""
+    bindings = bindings_of_name(home, name)
+    return bool(bindings) and any(not isinstance(b.assignment.node if b.assignment is not None else None, cst.Param)
+                                  for b in reaching(home, name, bindings))
 
 
 def _is_receiver_attribute(target: cst.BaseExpression, receiver: str, name: str) -> bool:
@@ -209,8 +258,7 @@ def member(home: ParsedModule, cls: cst.ClassDef, name: str, call: cst.Call | No
     if name in fields:
         written = post_init_writes(home, cls, name)
         if written is not None:
-            values, always = written
-            return Member(values=tuple(values)) if always else Member(unknown=True)
+            return Member(values=written.values) if written.settled else Member(unknown=True)
         converter = field_converter(home, cls, name)
         if converter is not None:
             argument = _constructor_argument(home, cls, call, name) if call is not None else None
@@ -235,11 +283,20 @@ def member(home: ParsedModule, cls: cst.ClassDef, name: str, call: cst.Call | No
     init_arguments = _init_arguments(cls, call)
     init = class_function(cls, "__init__")
     init_params = {p.name.value for p in [*init.params.params, *init.params.kwonly_params]} if init else set()
+    # a plain class's __init__ that writes the attribute again: the earlier writes are replaced, and a
+    # conditional normalisation (`if isinstance(self.mode, Mode): self.mode = self.mode.value`) leaves it unknown
+    init_writes = method_writes(home, init, name) if init is not None and name not in fields else None
+    if init_writes is not None and init_writes.normalised:
+        return Member(unknown=True)
+    dead = {id(v) for v in init_writes.dead} if init_writes is not None else set()
     for binding in class_attribute_bindings(home, cls, name) or ():
         value = binding.value
         if binding.annotation is not None and value is None:
             continue  # the class body's `name: T` is the field above
-        if isinstance(value, cst.Name) and value.value in init_params:  # self.name = <__init__ parameter>
+        if id(value) in dead:
+            continue
+        if isinstance(value, cst.Name) and value.value in init_params and not _rebound(home, value):
+            # self.name = <__init__ parameter>
             passed = init_arguments.get(value.value)
             if passed is None:
                 bindings.append(binding)  # what callers pass: unknown, or the parameter's annotation

@@ -769,9 +769,8 @@ class DictTracer(DictMutations):
         for index, (name, annotation, default) in enumerate(fields):
             written = objects.post_init_writes(home, cls, name)
             if written is not None:  # __post_init__ replaces the argument: what it assigns, or unknown
-                values, always = written
                 entries.extend(self._arrived(Entry(name, None, v), home, call or expr) if home is not self.parsed
-                               else Entry(name, None, v) for v in (values if always else [None]))
+                               else Entry(name, None, v) for v in (written.values if written.settled else [None]))
             elif index < len(positional):
                 entries.append(Entry(name, None, positional[index].value))
             elif name in keywords:
