@@ -33,12 +33,10 @@ from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import class_attribute_bindings, qualified_names
 from asynccfg_lint.analysis.functions import bind_arguments
 from asynccfg_lint.analysis.resolution import Binding, bindings_of_name, reaching
-from asynccfg_lint.analysis.records import _ATTRS_FIELD as ATTRS_FIELD, dataclass_fields  # (one table of attrs names)
+from asynccfg_lint.analysis.records import _ATTRS_FIELD as ATTRS_FIELD, dataclass_fields, is_dataclass  # (one table of attrs names)
 
 PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
 SIMPLE_NAMESPACE = frozenset({"types.SimpleNamespace"})
-#: the methods the generated ``__init__`` calls last (dataclasses, attrs)
-POST_INIT = ("__post_init__", "__attrs_post_init__")
 _SETATTR = frozenset({"builtins.setattr"})
 
 
@@ -211,7 +209,13 @@ def method_writes(home: ParsedModule, method: cst.FunctionDef, name: str) -> Wri
 def post_init_writes(home: ParsedModule, cls: cst.ClassDef, name: str) -> Writes | None:
     """What ``__post_init__`` (dataclasses) or ``__attrs_post_init__`` (attrs) of ``cls`` leaves in the field
     ``name`` (:func:`method_writes`); ``None`` when there is no such method or it does not write ``name``."""
-    method = next((m for m in (class_function(cls, n) for n in POST_INIT) if m is not None), None)
+    if is_dataclass(home, cls):
+        method = class_function(cls, "__post_init__")
+    elif any(n.startswith(("attrs.", "attr.")) for d in cls.decorators for n in qualified_names(
+            home, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)):
+        method = class_function(cls, "__attrs_post_init__")
+    else:  # (a plain class's __post_init__ is called by nobody)
+        return None
     return method_writes(home, method, name) if method is not None else None
 
 
