@@ -31,6 +31,10 @@ NAMESPACE = Known(frozenset({"argparse.Namespace"}))
 
 TORCH_DTYPE = Known(frozenset({"torch.dtype"}))
 
+#: ``attrs.field(converter=str)``: what the builtin returns whatever it is given (``int``/``bool``: a Python
+#: int or bool; a ``float`` may be NaN, a ``tuple`` hold anything: not listed)
+_BUILTIN_CONVERTERS = {"builtins.str": T.STR, "builtins.int": T.INT, "builtins.bool": T.BOOL}
+
 __builtins_names__ = frozenset(dir(__import__("builtins")))
 
 
@@ -153,16 +157,17 @@ class ClassInference:
                    depth: int) -> list[Origin]:
         """An attrs field with ``converter=f`` (``found.converter``, of ``home``, the class's module): what ``f``
         returns for the constructor's argument (of ``callers``) or the field's default (of ``home``), as for
-        a visible call ``f(argument)`` (attrs 26.1 stores the converter's result). A converter that is no
-        ``def`` of the project (a lambda, a builtin, ``attrs.converters.optional(...)``) gives an unknown value:
-        never the argument itself, whose fix could break a program that lowers."""
+        a visible call ``f(argument)`` (attrs 26.1 stores the converter's result); ``str``, ``int`` and ``bool``
+        give their type. Any other converter (a lambda, ``attrs.converters.optional(...)``) gives an unknown
+        value: never the argument itself, whose fix could break a program that lowers."""
         assert found.converter is not None
         peer = self._peer(home)
         fn_home, function = home, local_definition(home, found.converter)
         if function is None:
             fn_home, function = peer._foreign_definition(found.converter) or (home, None)
         if not isinstance(function, cst.FunctionDef) or function.asynchronous is not None:
-            return [Origin(expr, UNKNOWN)]
+            builtin = [_BUILTIN_CONVERTERS[n] for n in qualified_names(home, found.converter) if n in _BUILTIN_CONVERTERS]
+            return [Origin(expr, Inferred(builtin[0]) if len(builtin) == 1 else UNKNOWN)]
         inputs = [(a, callers) for a in found.arguments] + [(v, home) for v in found.values]
         if not inputs:
             return [self._arrived(o, fn_home, expr) if fn_home is not self.parsed
