@@ -24,7 +24,7 @@ from asynccfg_lint.analysis.infer.folding import int_constant
 from asynccfg_lint.analysis.infer.parameters import ParameterInference
 from asynccfg_lint.analysis.infer.relocation import Relocation
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
-from asynccfg_lint.analysis.records import dataclass_fields
+from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, is_dataclass
 from asynccfg_lint.analysis.resolution import qualified_names
 from asynccfg_lint.analysis.infer.walk import InferenceWalk
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_AS, XLA_KEYS, XlaShape
@@ -428,7 +428,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
     def _constructed_attribute(self, origin: Origin, attribute: str, depth: int) -> list[Origin] | None:
         """What ``attribute`` (``handle``) of ``origin``'s value holds when its construction gives it one: a
         ``types.SimpleNamespace(handle=...)`` call (one with ``**kw`` may have it: unknown), a field of a
-        dataclass, attrs class or ``NamedTuple`` of the project (:meth:`members`). ``None`` when nothing
+        dataclass or attrs class of the project (:meth:`members`; a ``NamedTuple``'s are its type's attributes). ``None`` when nothing
         gives the value that attribute (``_emit_async_start_custom_call``'s ``.handle`` raises AttributeError)."""
         node = origin.node
         if isinstance(node, cst.Call) and qualified_names(self.parsed, node.func) & objects.SIMPLE_NAMESPACE:
@@ -437,7 +437,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             value = objects.namespace_argument(self.parsed, node, attribute)
             return self.origins(value, depth + 1) if value is not None else None
         cls = origin.inferred.cls
-        if cls is not None and attribute in {name for name, _, _ in dataclass_fields(self.parsed, cls)}:
+        # (a plain class's bare annotation `handle: int` gives its instances no attribute)
+        fields = dataclass_fields(self.parsed, cls) if cls is not None and is_dataclass(self.parsed, cls) \
+            else attrs_fields(self.parsed, cls) if cls is not None else None
+        if fields and attribute in {name for name, _, _ in fields}:
             return self.members([origin], attribute, node, depth)
         return None
 
