@@ -47,6 +47,8 @@ PARTIAL = frozenset({"functools.partial"})
 _REGISTRATIONS: ModuleMemo[tuple[list[Registration], dict[str, ParsedModule | None] | None]] = \
     ModuleMemo(lambda: ([], None))
 _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
+#: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
+_FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
 
 
 
@@ -578,10 +580,14 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
     if not any(p.annotation is not None for p in params[1:]) or not rule_registrations(parsed, function):
         return []
     annotated = {p.name.value for p in params[1:] if p.annotation is not None}
+    calls = _FIELD_CALLS.known(parsed)
+    if calls is None:
+        calls = _FIELD_CALLS.put(parsed, [c for c in parsed.calls if (
+            c.func.attr.value if isinstance(c.func, cst.Attribute) else getattr(c.func, "value", None))
+            in ("_asdict", "asdict")])
     found = []
-    for call in parsed.calls:
-        last = call.func.attr.value if isinstance(call.func, cst.Attribute) else getattr(call.func, "value", None)
-        read = read_keyword(parsed, call, function) if last in ("_asdict", "asdict") else None  # (names first: cheap)
+    for call in calls:
+        read = read_keyword(parsed, call, function)
         if read is None or read[0] not in annotated or read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
             continue
         parent = parsed.parents.get(call)
