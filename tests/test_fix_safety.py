@@ -174,3 +174,57 @@ def test_a_copy_of_a_set_keeps_its_elements_to_check(call):
     diagnostics = check_source(SINK_IMPORT + source, "m.py")
     assert [(d.line, d.column, d.code) for d in diagnostics] == [(10, 35 + len(call), "ACC101")]  # expect: the member
     assert "enum.Enum member Mode" in diagnostics[0].message
+
+
+#: trial 7, C61/C62: attrs converters and ``__post_init__`` make the fields of the clean cases values already
+CONVERTED_FIELDS = FIXTURES / "programs" / "converted_fields.py"
+#: the one fix ``fix --unsafe-fixes`` makes there: a converter that passes the argument on keeps the member
+CONVERTED_FIX = ('"mode": opts.mode})\n\n\ndef _lambdaed', '"mode": opts.mode.value})\n\n\ndef _lambdaed')
+
+
+def _converted_fixed(tmp_path):
+    folder = tmp_path / "converted"
+    folder.mkdir()
+    shutil.copy(CONVERTED_FIELDS, folder / CONVERTED_FIELDS.name)
+    fixed = run_program("fix", "--no-cache", "--isolated", "--unsafe-fixes", CONVERTED_FIELDS.name, cwd=folder)
+    return folder, fixed
+
+
+def test_unsafe_fixes_leave_converted_fields_that_lower_byte_for_byte(tmp_path):
+    """Before, ``Valued(Mode.PULL).mode`` (an attrs ``converter=_to_value``) was ACC101 with an unsafe ``.value``
+    fix that raised AttributeError on the converted str (trial 7, m18). Now every clean case of the module is
+    left as it is: the file changes only at the fault whose converter returns the member unchanged."""
+    folder, fixed = _converted_fixed(tmp_path)
+    source = CONVERTED_FIELDS.read_text(encoding="utf-8")
+    assert source.count(CONVERTED_FIX[0]) == 1
+    assert (folder / CONVERTED_FIELDS.name).read_text(encoding="utf-8") == source.replace(*CONVERTED_FIX)
+    assert fixed.stderr.splitlines()[-1] == "1 file scanned, 1 file changed, 1 fix applied, 3 findings left"
+
+
+def test_unsafe_fixes_leave_a_clean_converted_module_untouched(tmp_path):
+    """A module holding only the clean look-alikes (the fault rules cut out) is byte-for-byte unchanged."""
+    source = CONVERTED_FIELDS.read_text(encoding="utf-8")
+    kept = [part for part in source.split("\n\n\n") if not any(
+        name in part for name in ("_moded", "_passed", "_parsed", "Moded(", "Passed(", "Parsed(", "_to_mode",
+                                  "case_converter_to_the_member", "case_converter_passing", "case_post_init_parses",
+                                  "Reparsed", "_reparsed", "case_init_parses"))]
+    clean = "\n\n\n".join(kept)
+    path = tmp_path / "clean_converted.py"
+    path.write_bytes(clean.encode("utf-8"))
+    assert check_source(clean, "clean_converted.py") == []
+    fixed = run_program("fix", "--no-cache", "--isolated", "--unsafe-fixes", path.name, cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert path.read_bytes() == clean.encode("utf-8")
+
+
+@pytest.mark.oracle
+def test_real_jax_lowers_the_converted_fields_after_the_unsafe_fix(tmp_path):
+    """After ``fix --unsafe-fixes``, every case that lowered still lowers, the fixed one lowers, and the two
+    faults left (a converter and a ``__post_init__`` that make the member) still fail."""
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    folder, _ = _converted_fixed(tmp_path)
+    cases = program_cases(folder / CONVERTED_FIELDS.name, "converted_fields")
+    outcomes = run_programs([str(folder)], cases)
+    assert {i: o.verdict for i, o in outcomes.items()} == {
+        **{c.id: c.declared for c in cases}, "converted_fields.case_converter_passing_the_member_on": CLEAN}

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer.arrays import ArrayInference
 from asynccfg_lint.analysis.infer.calls import CallInference
@@ -22,7 +23,9 @@ from asynccfg_lint.analysis.infer.classes import ClassInference, attribute_value
 from asynccfg_lint.analysis.infer.folding import int_constant
 from asynccfg_lint.analysis.infer.parameters import ParameterInference
 from asynccfg_lint.analysis.infer.relocation import Relocation
-from asynccfg_lint.analysis.infer.values import Inferred, Origin
+from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, is_dataclass
+from asynccfg_lint.analysis.resolution import qualified_names
 from asynccfg_lint.analysis.infer.walk import InferenceWalk
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_AS, XLA_KEYS, XlaShape
 from asynccfg_lint.analysis.parse import ParsedModule
@@ -126,6 +129,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         #: the type catalog, with the rows declared in ``[tool.asynccfg-lint.types]`` (``QUALNAME=TYPE`` entries)
         self.catalog = extended(sanitizers)
         self._memo: dict[int, list[Origin]] = {}
+        #: the calls ``f(argument)`` an attrs converter stands for (kept: the memo is by node id)
+        self._converter_calls: dict[tuple[int, int], cst.Call] = {}
         #: nodes the classifier made (``type(...)`` of an argparse option): kept alive, since memos key on ``id``
         self._synthetic: list[cst.CSTNode] = []
         self._active: set[int] = set()
@@ -433,16 +438,40 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if pytype is None:
                 findings.extend(self._check_origin(origin, path, None, depth, True))
                 continue
+            attr_path = ConfigPath(entry.key, [f"the .{attribute} of the value"])
+            held = self._constructed_attribute(origin, attribute, depth) if attribute not in pytype.attrs else None
+            if held is not None:  # SimpleNamespace(handle=1), a dataclass's `handle` field: what it holds
+                for inner in held:
+                    findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
+                continue
             if attribute not in pytype.attrs:
                 message = acc104.missing_attribute(path.describe(), pytype.name, entry.key, attribute)
                 findings.append(Finding(origin.node, "ACC104", message))
                 continue
             # the attribute's value is what gets serialized (and parsed by XLA as `emitted`)
-            attr_path = ConfigPath(entry.key, [f"the .{attribute} of the value"])
             for source in attribute_values(origin.inferred, attribute):
                 for inner in self.origins(source, depth + 1):
                     findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
         return findings
+
+    def _constructed_attribute(self, origin: Origin, attribute: str, depth: int) -> list[Origin] | None:
+        """What ``attribute`` (``handle``) of ``origin``'s value holds when its construction gives it one: a
+        ``types.SimpleNamespace(handle=...)`` call (one with ``**kw`` may have it: unknown), a field of a
+        dataclass or attrs class of the project (:meth:`members`; a ``NamedTuple``'s are its type's attributes). ``None`` when nothing
+        gives the value that attribute (``_emit_async_start_custom_call``'s ``.handle`` raises AttributeError)."""
+        node = origin.node
+        if isinstance(node, cst.Call) and qualified_names(self.parsed, node.func) & objects.SIMPLE_NAMESPACE:
+            if any(a.star for a in node.args):
+                return [Origin(node, UNKNOWN)]
+            value = objects.namespace_argument(self.parsed, node, attribute)
+            return self.origins(value, depth + 1) if value is not None else None
+        cls = origin.inferred.cls
+        # (a plain class's bare annotation `handle: int` gives its instances no attribute)
+        fields = dataclass_fields(self.parsed, cls) if cls is not None and is_dataclass(self.parsed, cls) \
+            else attrs_fields(self.parsed, cls) if cls is not None else None
+        if fields and attribute in {name for name, _, _ in fields}:
+            return self.members([origin], attribute, node, depth)
+        return None
 
 
 def _literal_key(entry: Entry) -> str | None:

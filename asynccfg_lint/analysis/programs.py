@@ -47,6 +47,8 @@ PARTIAL = frozenset({"functools.partial"})
 _REGISTRATIONS: ModuleMemo[tuple[list[Registration], dict[str, ParsedModule | None] | None]] = \
     ModuleMemo(lambda: ([], None))
 _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
+#: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
+_FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
 
 
 
@@ -568,6 +570,39 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     return (param, how) if param is not None else None
 
 
+def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
+    """The ``dataclasses.asdict(opts)`` / ``opts._asdict()`` calls of an annotated keyword of the registered rule
+    ``function`` (``opts: Options``) merged into a dict (``{**...}``, ``cfg.update(...)``, ``cfg |= ...``). The
+    tracer gives them the annotation's fields, so they are no opaque part of the config, but JAX calls the
+    rule with what a bind passes: :func:`read_sinks` of them check other modules' binds, as for an
+    unannotated keyword (trial 7, F112)."""
+    params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    if not any(p.annotation is not None for p in params[1:]) or not rule_registrations(parsed, function):
+        return []
+    annotated = {p.name.value for p in params[1:] if p.annotation is not None}
+    calls = _FIELD_CALLS.known(parsed)
+    if calls is None:
+        calls = _FIELD_CALLS.put(parsed, [c for c in parsed.calls if (
+            c.func.attr.value if isinstance(c.func, cst.Attribute) else getattr(c.func, "value", None))
+            in ("_asdict", "asdict")])
+    found = []
+    for call in calls:
+        read = read_keyword(parsed, call, function)
+        if read is None or read[0] not in annotated or read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
+            continue
+        parent = parsed.parents.get(call)
+        if isinstance(parent, cst.Arg):
+            update = parsed.parents.get(parent)
+            merged = isinstance(update, cst.Call) and isinstance(update.func, cst.Attribute) \
+                and update.func.attr.value == "update"
+        else:
+            merged = isinstance(parent, cst.StarredDictElement) or isinstance(parent, cst.AugAssign) \
+                and isinstance(parent.operator, cst.BitOrAssign)
+        if merged and enclosing(parsed, call, (cst.FunctionDef,)) is function:
+            found.append(call)
+    return found
+
+
 def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
     """The expression that reads the name ``name`` as :func:`read_keyword` sees it (``knobs.level``,
     ``knobs._asdict()``, ``dataclasses.asdict(knobs)``), else ``name`` itself."""
@@ -589,8 +624,9 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
     passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
-    the context, nor for an annotated keyword (there the annotation's verdict stands; only the rule's
-    own module compares it with its binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
+    the context. An annotated keyword gets them too: JAX calls the rule with what a bind passes, so an
+    annotation must not hide a fault there (trial 7, F112; in the rule's own module the annotation is
+    weighed against the binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
     Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
     read = read_keyword(parsed, expr, function)
@@ -601,8 +637,8 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
                                       *function.params.kwonly_params]}
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
-    if param not in named or named[param].annotation is not None or positional[:1] == [named[param]]:
-        return set()  # the context (first), or an annotated keyword: its annotation stands in other modules
+    if param not in named or positional[:1] == [named[param]]:
+        return set()  # the context (first)
     kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,

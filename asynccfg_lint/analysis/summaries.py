@@ -19,7 +19,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
-from asynccfg_lint.analysis.programs import bind_sinks, read_sinks
+from asynccfg_lint.analysis.programs import annotated_field_reads, bind_sinks, read_sinks
 from asynccfg_lint.analysis.resolution import enclosing
 from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
@@ -199,6 +199,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
         for opaque in traced.opaque:
             add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque, call.spec)
             read(function, opaque, None)  # cfg.update(knobs._asdict())
+        for read_call in annotated_field_reads(parsed, function):
+            read(function, read_call, None)  # {**dataclasses.asdict(opts)} of `opts: Options`: its binds decide
         for entry in traced.entries:
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}

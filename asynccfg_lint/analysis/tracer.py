@@ -800,7 +800,12 @@ class DictTracer(DictMutations):
         keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}
         entries = []
         for index, (name, annotation, default) in enumerate(fields):
-            if index < len(positional):
+            written = objects.post_init_writes(home, cls, name)
+            if written is not None:  # __post_init__ replaces the argument: what it assigns, or unknown
+                entries.extend(self._arrived(Entry(name, None, v, recursion=recursion), home, call or expr)
+                               if home is not self.parsed else Entry(name, None, v, recursion=recursion)
+                               for v in (written.values if written.settled else [None]))
+            elif index < len(positional):
                 entries.append(Entry(name, None, positional[index].value, recursion=recursion))
             elif name in keywords:
                 entries.append(Entry(name, None, keywords[name], recursion=recursion))

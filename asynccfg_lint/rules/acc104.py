@@ -12,7 +12,9 @@ RULE = Rule(
     summary="`channel_handle` without `.handle`, or `use_global_device_ids` without `.value`.",
     failure=(
         "`_emit_async_start_custom_call` replaces these keys by `cfg['channel_handle'].handle` and "
-        "`cfg['use_global_device_ids'].value`, so a plain int/bool/None raises `AttributeError` at lowering."
+        "`cfg['use_global_device_ids'].value`, so a plain int/bool/None raises `AttributeError` at lowering. "
+        "Whether a value has the attribute is decided by how it is built: a `types.SimpleNamespace(handle=1)` "
+        "or a dataclass or attrs field `handle` has it, and what it holds is checked instead (jax 0.12.0.1)."
     ),
     default_enabled=True,
     bad_example='cfg = {"use_global_device_ids": True}\n',

@@ -177,6 +177,10 @@ class CallInference:
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
                     return self._one(expr, Inferred(T.DICT, traced=traced))
+            if name == "dataclasses.replace" and len(positional) == 1:
+                copied = self._instances(positional[0], depth)
+                if copied is not None:  # dataclasses.replace(opts, mode=...): an instance of opts's class
+                    return self._replaced_instances(expr, copied)
             if name == "dataclasses.astuple" and len(positional) == 1:
                 fields = self.tracer.fields(positional[0], None, depth + 1)
                 if fields is not None:  # the fields' values, in field order (a nested dataclass: a tuple too)

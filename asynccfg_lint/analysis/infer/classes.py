@@ -17,9 +17,10 @@ from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer.arrays import numpy_scalar_python_type
 from asynccfg_lint.analysis.infer.model import Known
 from asynccfg_lint.analysis.infer.values import NOT_LITERAL, UNKNOWN, Inferred, Origin
+from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE
 from asynccfg_lint.analysis.resolution import local_definition, qualified_names, string_value
-from asynccfg_lint.analysis.tracer import MAX_DEPTH
+from asynccfg_lint.analysis.tracer import MAX_DEPTH, _replaced  # (the one reading of a copy call)
 from asynccfg_lint.analysis.records import is_dataclass
 from asynccfg_lint.analysis.functions import returns_of
 
@@ -29,6 +30,10 @@ _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
 NAMESPACE = Known(frozenset({"argparse.Namespace"}))
 
 TORCH_DTYPE = Known(frozenset({"torch.dtype"}))
+
+#: ``attrs.field(converter=str)``: what the builtin returns whatever it is given (``int``/``bool``: a Python
+#: int or bool; a ``float`` may be NaN, a ``tuple`` hold anything: not listed)
+_BUILTIN_CONVERTERS = {"builtins.str": T.STR, "builtins.int": T.INT, "builtins.bool": T.BOOL}
 
 __builtins_names__ = frozenset(dir(__import__("builtins")))
 
@@ -89,6 +94,10 @@ class ClassInference:
         """The attribute ``name`` of each object ``base`` holds (see :meth:`attribute_of`)."""
         result: list[Origin] = []
         for origin in base:
+            copied = self._replaced_member(origin, name, expr, depth)
+            if copied is not None:
+                result.extend(copied)
+                continue
             cls = origin.inferred.cls
             if cls is None or origin.inferred.type is None or origin.inferred.type.name.startswith("enum"):
                 namespace = objects.namespace_argument(self.parsed, origin.node, name) \
@@ -104,6 +113,9 @@ class ClassInference:
             if not found.found:
                 result.append(Origin(expr, UNKNOWN))
                 continue
+            if found.converter is not None:
+                result.extend(self._converted(home, found, callers, expr, depth))
+                continue
             arguments = [o for a in found.arguments for o in self._peer(callers).origins(a, depth + 1)]
             result.extend(arguments if callers is self.parsed else [self._arrived(o, callers, expr) for o in arguments])
             peer, anchor = self._peer(home), expr if home is self.parsed else cls.name
@@ -116,6 +128,62 @@ class ClassInference:
             result.extend(own if home is self.parsed else [self._arrived(o, home, expr) for o in own])
         return result
 
+    def _replaced_instances(self, expr: cst.Call, base: list[Origin]) -> list[Origin]:
+        """``knobs._replace(k=v)`` or ``dataclasses.replace(opts, k=v)`` (``expr``) of the objects ``base``: an
+        instance of each one's class, built by ``expr`` (:meth:`members` reads ``k`` from the call and the
+        other fields from the object copied). Its elements as a tuple are not followed."""
+        return [Origin(expr, replace(o.inferred, elements=()), o.home, None) if o.inferred.cls is not None
+                and o.inferred.type is not None and not o.inferred.type.name.startswith("enum")
+                else Origin(expr, UNKNOWN) for o in base]
+
+    def _replaced_member(self, origin: Origin, name: str, expr: cst.CSTNode, depth: int) -> list[Origin] | None:
+        """The field ``name`` of a copy made by ``_replace``/``dataclasses.replace`` (``origin``): the keyword
+        that replaces it, else the field of the object copied. ``None`` when ``origin`` is no such copy."""
+        module, node = (origin.home, origin.source) if origin.home is not None and origin.source is not None \
+            else (self.parsed, origin.node)
+        replaced = _replaced(module, node) if isinstance(node, cst.Call) else None
+        if replaced is None or depth > MAX_DEPTH:
+            return None
+        peer, (copied, keywords) = self._peer(module), replaced
+        anchor = expr if module is self.parsed else node
+        if name in keywords:
+            found = peer.origins(keywords[name], depth + 1)
+        else:
+            inner = peer._instances(copied, depth + 1)
+            found = peer.members(inner, name, anchor, depth + 1) if inner is not None else [Origin(anchor, UNKNOWN)]
+        return found if module is self.parsed else [self._arrived(o, module, expr) for o in found]
+
+    def _converted(self, home: ParsedModule, found: objects.Member, callers: ParsedModule, expr: cst.CSTNode,
+                   depth: int) -> list[Origin]:
+        """An attrs field with ``converter=f`` (``found.converter``, of ``home``, the class's module): what ``f``
+        returns for the constructor's argument (of ``callers``) or the field's default (of ``home``), as for
+        a visible call ``f(argument)`` (attrs 26.1 stores the converter's result); ``str``, ``int`` and ``bool``
+        give their type. Any other converter (a lambda, ``attrs.converters.optional(...)``) gives an unknown
+        value: never the argument itself, whose fix could break a program that lowers."""
+        assert found.converter is not None
+        peer = self._peer(home)
+        fn_home, function = home, local_definition(home, found.converter)
+        if function is None:
+            fn_home, function = peer._foreign_definition(found.converter) or (home, None)
+        if not isinstance(function, cst.FunctionDef) or function.asynchronous is not None:
+            builtin = [_BUILTIN_CONVERTERS[n] for n in qualified_names(home, found.converter) if n in _BUILTIN_CONVERTERS]
+            return [Origin(expr, Inferred(builtin[0]) if len(builtin) == 1 else UNKNOWN)]
+        inputs = [(a, callers) for a in found.arguments] + [(v, home) for v in found.values]
+        if not inputs:
+            return [self._arrived(o, fn_home, expr) if fn_home is not self.parsed
+                    else replace(o, node=expr) if o.node is function else o
+                    for o in self._peer(fn_home)._function_result(function, function, depth + 1)]
+        result: list[Origin] = []
+        for value, module in inputs:
+            call = self._converter_calls.setdefault(
+                (id(function), id(value)), cst.Call(func=cst.Name(function.name.value), args=[cst.Arg(value)]))
+            caller = self._peer(module)
+            converted = caller._foreign_result(call, fn_home, function, depth + 1)
+            converted = [replace(o, node=expr if module is self.parsed else value) if o.node is call else o
+                         for o in converted]
+            result.extend(converted if module is self.parsed else [self._arrived(o, module, expr) for o in converted])
+        return result
+
     def _object_method(self, expr: cst.Call, depth: int) -> list[Origin] | None:
         """``obj.method(...)`` for an instance of a project class: what the method returns, else ``None``."""
         assert isinstance(expr.func, cst.Attribute)
@@ -126,6 +194,9 @@ class ClassInference:
         for origin in base:
             cls = origin.inferred.cls
             method = objects.class_function(cls, expr.func.attr.value) if cls is not None else None
+            if method is None and expr.func.attr.value == "_replace" and _replaced(self.parsed, expr) is not None:
+                result.extend(self._replaced_instances(expr, [origin]))
+                continue
             if method is None:
                 result.append(Origin(expr, UNKNOWN))
                 continue
