@@ -114,7 +114,7 @@ class ClassInference:
                 result.append(Origin(expr, UNKNOWN))
                 continue
             if found.converter is not None:
-                result.extend(self._converted(home, found, callers, expr, depth))
+                result.extend(self._through_converter(home, found, callers, expr, depth))
                 continue
             arguments = [o for a in found.arguments for o in self._peer(callers).origins(a, depth + 1)]
             result.extend(arguments if callers is self.parsed else [self._arrived(o, callers, expr) for o in arguments])
@@ -153,7 +153,7 @@ class ClassInference:
             found = peer.members(inner, name, anchor, depth + 1) if inner is not None else [Origin(anchor, UNKNOWN)]
         return found if module is self.parsed else [self._arrived(o, module, expr) for o in found]
 
-    def _converted(self, home: ParsedModule, found: objects.Member, callers: ParsedModule, expr: cst.CSTNode,
+    def _through_converter(self, home: ParsedModule, found: objects.Member, callers: ParsedModule, expr: cst.CSTNode,
                    depth: int) -> list[Origin]:
         """An attrs field with ``converter=f`` (``found.converter``, of ``home``, the class's module): what ``f``
         returns for the constructor's argument (of ``callers``) or the field's default (of ``home``), as for
