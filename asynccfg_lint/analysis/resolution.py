@@ -17,7 +17,8 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 _WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
 _CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
 _ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
-#: per module: the names some ``isinstance(name, ...)`` call tests (a use of another name is never narrowed)
+#: per module: the names some ``isinstance(name, ...)`` or ``hasattr(name, "...")`` call or ``match name:``
+#: statement tests (a use of another name is never narrowed)
 _TESTED_NAMES: ModuleMemo[frozenset[str]] = ModuleMemo(frozenset)
 
 
@@ -42,6 +43,14 @@ class Binding:
     augmented: cst.AugAssign | None
     assignment: Assignment | None
     unpacked: tuple[cst.BaseExpression, int] | None = None
+
+
+@dataclass(frozen=True)
+class HasAttribute:
+    """The test ``hasattr(name, "<attribute>")``, as :func:`excluded_classes` gives it beside class expressions:
+    a value known to have ``attribute`` (an enum member's ``value``/``name``) is ruled out like an instance."""
+
+    attribute: str
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -496,7 +505,7 @@ _DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Mo
 
 
 def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
-                     decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression]:
+                     decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression | HasAttribute]:
     """The class expressions that a value ``binding`` gives the name ``use`` is known not to be an instance of at ``use``.
 
     A value bound before ``if isinstance(name, X):`` reaches ``use`` only through its false outcome
@@ -518,19 +527,19 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
     if assignment.scope is not scope or scope is None:
         return []
     start = assignment.node
-    found: list[cst.BaseExpression] = []
+    found: list[cst.BaseExpression | HasAttribute] = []
 
     def before(statement: cst.CSTNode) -> bool:
         # (a name inside the statement is not before it; checked first: then neither node holds the
         # other, and starts_before needs no positions)
         return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
 
-    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression]:
+    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression | HasAttribute]:
         classes = _isinstance_classes(parsed, test_of.test, use, negated)
         return classes if classes and before(test_of) else []
 
-    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression]:
-        classes: list[cst.BaseExpression] = []
+    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression | HasAttribute]:
+        classes: list[cst.BaseExpression | HasAttribute] = []
         for statement in statements:
             if statement is child:
                 break
@@ -539,6 +548,8 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
                 classes += preceding(branch, None)
             elif isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
                 classes += tested(statement, negated=False)
+            elif isinstance(statement, cst.Match) and before(statement):
+                classes += _matched_classes(parsed, statement, use)
         return classes
 
     child: cst.CSTNode = use
@@ -572,25 +583,60 @@ def _decided_branch(statement: cst.If, decide: Callable[[cst.BaseExpression], bo
     return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
 
 
+def _matched_classes(parsed: ParsedModule, statement: cst.Match, use: cst.Name) -> list[cst.BaseExpression]:
+    """The classes whose instances ``match <use's name>:`` (``statement``) never lets past it unchanged: those
+    of its leading cases, without a guard, whose body leaves or binds the name again and whose pattern is a
+    bare class pattern; the first case whose body does neither ends the list (it may catch an instance of a
+    later case's class, as ``case str():`` catches a ``StrEnum`` member). ``[]`` for another subject."""
+    subject = statement.subject
+    if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
+        return []
+    classes: list[cst.BaseExpression] = []
+    for case in statement.cases:
+        if not _leaves_or_rebinds(case.body, use.value):
+            break
+        if case.guard is None:
+            classes += _pattern_classes(case.pattern)
+    return classes
+
+
+def _pattern_classes(pattern: cst.MatchPattern) -> list[cst.BaseExpression]:
+    """The classes every instance of which ``pattern`` matches: ``Cls()`` with no sub-patterns, through ``as``
+    and each alternative of ``|``; ``[]`` for any other pattern."""
+    if isinstance(pattern, cst.MatchClass):
+        return [pattern.cls] if not pattern.patterns and not pattern.kwds else []
+    if isinstance(pattern, cst.MatchAs):
+        return _pattern_classes(pattern.pattern) if pattern.pattern is not None else []
+    if isinstance(pattern, cst.MatchOr):
+        return [cls for element in pattern.patterns for cls in _pattern_classes(element.pattern)]
+    return []
+
+
 def isinstance_tested(parsed: ParsedModule, name: str) -> bool:
-    """True when some ``isinstance(name, ...)`` call of ``parsed`` tests the name ``name`` (else nothing narrows it)."""
+    """True when some ``isinstance(name, ...)`` or ``hasattr(name, ...)`` call or ``match name:`` statement of
+    ``parsed`` tests the name ``name`` (else nothing narrows it)."""
     return name in _tested_names(parsed)
 
 
 def _tested_names(parsed: ParsedModule) -> frozenset[str]:
-    """The names ``isinstance(name, ...)`` calls of ``parsed`` test (once per module, from its list of calls)."""
+    """The names ``isinstance``/``hasattr`` calls and ``match`` statements of ``parsed`` test (once per module,
+    from its list of calls; its nodes only when its text holds ``match``)."""
     known = _TESTED_NAMES.known(parsed)
     if known is None:
-        known = _TESTED_NAMES.put(parsed, frozenset(
-            call.args[0].value.value for call in parsed.calls
-            if isinstance(call.func, cst.Name) and call.func.value == "isinstance" and call.args
-            and isinstance(call.args[0].value, cst.Name)))
+        names = {call.args[0].value.value for call in parsed.calls
+                 if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "hasattr") and call.args
+                 and isinstance(call.args[0].value, cst.Name)}
+        if "match" in parsed.text:
+            names |= {node.subject.value for node in parsed.parents
+                      if isinstance(node, cst.Match) and isinstance(node.subject, cst.Name)}
+        known = _TESTED_NAMES.put(parsed, frozenset(names))
     return known
 
 
-def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name, negated: bool) -> list[cst.BaseExpression]:
+def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name,
+                        negated: bool) -> list[cst.BaseExpression | HasAttribute]:
     """The classes of ``test`` when it is ``isinstance(<use's name>, classes)`` (``negated``: ``not isinstance(...)``),
-    the name in ``use``'s scope; else ``[]``."""
+    the name in ``use``'s scope; a :class:`HasAttribute` for ``hasattr(<use's name>, "<literal>")``; else ``[]``."""
     if negated:
         if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
             return []
@@ -600,7 +646,11 @@ def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst
     subject, classes = test.args[0].value, test.args[1].value
     if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
         return []
-    if "builtins.isinstance" not in qualified_names(parsed, test.func):
+    names = qualified_names(parsed, test.func)
+    if "builtins.hasattr" in names:
+        attribute = string_value(classes)
+        return [HasAttribute(attribute)] if attribute is not None else []
+    if "builtins.isinstance" not in names:
         return []
     if isinstance(classes, cst.Tuple):
         if any(isinstance(e, cst.StarredElement) for e in classes.elements):

@@ -29,6 +29,7 @@ from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Kno
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.resolution import (
     Binding,
+    HasAttribute,
     attribute_bindings,
     bindings_of_name,
     excluded_classes,
@@ -365,8 +366,9 @@ class InferenceWalk:
             result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
 
-    def _instance_of(self, origin: Origin, cls: cst.BaseExpression) -> bool:
-        """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module).
+    def _instance_of(self, origin: Origin, cls: cst.BaseExpression | HasAttribute) -> bool:
+        """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module),
+        or for a :class:`HasAttribute` test, known to have that attribute (an enum member's ``value`` and ``name``).
 
         An enum member is an instance of its own class, of ``enum.Enum``, and of ``enum.Flag`` for a flag
         (measured with Python 3.12: ``isinstance(Mode.A, enum.Enum)``; members of an ``IntEnum``,
@@ -374,10 +376,12 @@ class InferenceWalk:
         An instance built by ``Cls(...)`` of a project class is one of ``Cls``. Anything else: ``False``.
         """
         inferred = origin.inferred
-        names = qualified_names(self.parsed, cls)
         pytype = inferred.type
-        if pytype is not None and "enum.Enum" in names and pytype.name.startswith(
-                (T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member")):
+        member = pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member"))
+        if isinstance(cls, HasAttribute):
+            return member and cls.attribute in ("value", "name")
+        names = qualified_names(self.parsed, cls)
+        if member and "enum.Enum" in names:
             return True
         if pytype is not None and "enum.Flag" in names and pytype.name.startswith(T.FLAG_MEMBER.name):
             return True
