@@ -156,6 +156,10 @@ class CallInference:
                 fields = self.tracer.fields(positional[0], None, depth + 1)
                 if fields is not None:  # the fields' values, in field order
                     return self._one(expr, Inferred(T.TUPLE, fields=fields))
+            if name in ("builtins.min", "builtins.max", "builtins.next") and len(positional) == len(expr.args) - len(keywords):
+                chosen = self._chosen_member(expr, name, positional, keywords, depth)
+                if chosen is not None:
+                    return chosen
             if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
@@ -234,6 +238,28 @@ class CallInference:
                 return keyword
             return self._object_method(expr, depth) or self._method(expr, depth)
         return self._one(expr, UNKNOWN)
+
+    def _chosen_member(self, expr: cst.Call, name: str, positional: list[cst.BaseExpression],
+                       keywords: dict[str, cst.BaseExpression], depth: int) -> list[Origin] | None:
+        """``max(Mode, key=...)``, ``min(Mode, key=...)`` (``default=`` beside) and ``next(iter(Mode)[, default])``
+        (also ``reversed``) of a project enum class: one of its members, or the default. ``max``/``min``
+        without ``key`` only for an int or str enum (a plain ``Enum`` member has no ``<``: TypeError before
+        any config). ``None`` for anything else."""
+        if name == "builtins.next":
+            if keywords or len(positional) not in (1, 2) or not isinstance(positional[0], cst.Call) \
+                    or not qualified_names(self.parsed, positional[0].func) & {"builtins.iter", "builtins.reversed"}:
+                return None  # (next(Mode), next(list(Mode)) raise TypeError)
+            members, default = self._enum_members(expr, positional[0]), positional[1:]
+        else:
+            if len(positional) != 1 or keywords.keys() - {"key", "default"}:
+                return None
+            members, default = self._enum_members(expr, positional[0]), [keywords["default"]] if "default" in keywords else []
+            if members is not None and "key" not in keywords and any(
+                    o.inferred.type.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) for o in members):
+                return None
+        if members is None:
+            return None
+        return members + [o for value in default for o in self.origins(value, depth + 1)]
 
     def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""
@@ -439,6 +465,12 @@ class CallInference:
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
         method = expr.func.attr.value
+        if method == "get" and 1 <= len(expr.args) <= 2 and all(a.keyword is None and not a.star for a in expr.args):
+            key = string_value(expr.args[0].value)
+            default = expr.args[1].value if len(expr.args) == 2 else None
+            got = self._dict_item(expr, expr.func.value, key, depth, default) if key is not None else None
+            if got is not None:  # TABLE.get("push", "push") of a dict display: its "push" entry
+                return got
         if method == "tolist" and not expr.args:
             listed = self._listed(expr, expr.func.value, depth)
             if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]

@@ -676,23 +676,29 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
-    def _dict_item(self, expr: cst.Subscript, key: str, depth: int) -> list[Origin] | None:
-        """``d["key"]`` of a dict the tracer can follow (``table()["push"]`` of a helper returning a display):
-        the values of its entries under ``key``, and unknown beside them where part of the dict is not
-        seen or a key is not a literal. ``None`` when ``d`` is not such a dict or holds no entry ``key``."""
-        traced = self.tracer.trace(expr.value, depth + 1)
+    def _dict_item(self, expr: cst.BaseExpression, mapping: cst.BaseExpression, key: str, depth: int,
+                   default: cst.BaseExpression | None = None) -> list[Origin] | None:
+        """``d["key"]`` (``expr``, with ``d`` the ``mapping``) of a dict the tracer can follow (``table()["push"]``
+        of a helper returning a display): the values of its entries under ``key``, and unknown beside them
+        where part of the dict is not seen or a key is not a literal. For ``d.get("key", default)`` (a
+        ``default`` given, ``None`` when left out): with no entry ``key`` in a dict seen whole, the default.
+        ``None`` when ``d`` is not such a dict, or holds no entry ``key`` (and, for ``get``, may hold it unseen)."""
+        traced = self.tracer.trace(mapping, depth + 1)
         if traced is None:
             return None
+        unseen = not traced.complete or any(entry.key is None for entry in traced.entries)
         found = [entry for entry in traced.entries if entry.key == key and entry.value is not None]
         if not found:
-            return None
+            if default is None or unseen or any(entry.key == key for entry in traced.entries):
+                return None
+            return self.origins(default, depth + 1)  # TABLE.get("pull", "push"): no "pull" entry, the default
         result: list[Origin] = []
         for entry in found:
             if entry.home is None:
                 result.extend(self.origins(entry.value, depth + 1))
             else:
                 result.extend(self._arrived(o, entry.home, expr) for o in self._peer(entry.home).origins(entry.value, depth + 1))
-        if not traced.complete or any(entry.key is None for entry in traced.entries):
+        if unseen:
             result.append(Origin(expr, UNKNOWN))
         return result
 
@@ -711,7 +717,7 @@ class InferenceWalk:
             if modelled is not None:
                 return modelled
         key = string_value(index.value) if isinstance(index, cst.Index) else None
-        looked_up = self._dict_item(expr, key, depth) if key is not None else None
+        looked_up = self._dict_item(expr, expr.value, key, depth) if key is not None else None
         if looked_up is not None:
             return looked_up
         base = self.origins(expr.value, depth + 1)
