@@ -244,8 +244,9 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 if traced is not None:
                     origins = [replace(o, inferred=replace(o.inferred, traced=traced)) if o.inferred.traced is not None
                                else o for o in origins]
-        else:
-            origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
+        else:  # a type stands for the value (a dataclass field's annotation, a defaultdict's factory): no value to rewrite
+            origins = [Origin(entry.annotation, replace(i, type=replace(i.type, fix=None)) if i.type is not None else i)
+                       for i in self.from_annotation(entry.annotation)] if entry.annotation else []
         if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
             return self._check_special(entry, origins, path, depth)
         shape = XLA_KEYS.get(entry.key) if top_level else None

@@ -148,7 +148,8 @@ class CallInference:
                     kind = T.DICT.named("collections.Counter") if name == "collections.Counter" else T.DICT
                     return self._one(expr, Inferred(kind, traced=traced,
                                                     model=self.catalog.call(name) if name == "collections.Counter" else None))
-            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "copy.copy", "copy.deepcopy"):
+            if name in ("builtins.dict", "collections.OrderedDict", "collections.defaultdict", "dataclasses.asdict", "copy.copy",
+                        "copy.deepcopy"):
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
                     return self._one(expr, Inferred(T.DICT, traced=traced))

@@ -41,6 +41,7 @@ from asynccfg_lint.analysis.resolution import (
     string_value,
     unpacked_value,
 )
+from asynccfg_lint.analysis.mutations import list_additions
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
 
@@ -360,6 +361,11 @@ class InferenceWalk:
         result: list[Origin] = []
         for binding in reaching(self.parsed, expr, bindings):
             found = self._from_bindings(expr, [binding], depth)
+            added = list_additions(self.parsed, expr, binding) if any(
+                o.node is binding.value and o.inferred.type is T.LIST for o in found) else ()
+            if added:  # big = [...]; big.append(sizes[0] > 4): the appended values are elements too
+                found = [replace(o, inferred=replace(o.inferred, elements=o.inferred.elements + added))
+                         if o.node is binding.value and o.inferred.type is T.LIST else o for o in found]
             excluded = excluded_classes(self.parsed, expr, binding)
             if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
                 found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
