@@ -154,7 +154,8 @@ def test_package_through_flake8_prints_the_cli_lines():
 
 
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
-                                    "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py"])
+                                    "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py",
+                                    "indexed.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -164,7 +165,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     expected = [row for row in package if row.path == f"extpkg/{module}"]
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 1,
-                             "fetched.py": 2, "helped.py": 4}[module]
+                             "fetched.py": 2, "helped.py": 4, "indexed.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -195,7 +196,8 @@ def test_package_sarif_related_locations():
 
 
 @pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1),
-                                               ("wrapped_api.py", 2), ("fetched.py", 2), ("helped.py", 4)])
+                                               ("wrapped_api.py", 2), ("fetched.py", 2), ("helped.py", 4),
+                                               ("indexed.py", 2)])
 def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == f"extpkg/{module}"]

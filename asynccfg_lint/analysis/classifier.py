@@ -289,10 +289,20 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         findings: list[Finding] = []
         for origin in self.origins(expr, depth + 1):
             pytype = origin.inferred.type
-            if pytype is None or origin.home is not None or id(origin.node) in seen:
+            if pytype is None or id(origin.node) in seen or origin.home is not None and origin.source is None:
                 continue
             seen.add(id(origin.node))
-            if not pytype.hashable:
+            if origin.home is not None:  # a constant of another module (PERM, tuple(PERM)): judged there, reported here
+                peer = self._peer(origin.home)
+                if not pytype.hashable:
+                    found = [peer._unhashable(Origin(origin.source, origin.inferred), where, False, depth)]
+                elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:
+                    found = [f for element in origin.inferred.elements
+                             for f in peer._unhashable_parts(element, acc101.element_of(where), depth + 1, set())]
+                else:
+                    found = []
+                findings.extend(self._relocated(found, origin.home, origin.node))
+            elif not pytype.hashable:
                 findings.append(self._unhashable(origin, where, False, depth))
             elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
                 for element in origin.inferred.elements:

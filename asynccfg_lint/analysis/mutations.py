@@ -190,6 +190,34 @@ def list_additions(parsed: ParsedModule, use: cst.Name, binding: Binding) -> tup
     return tuple(added)
 
 
+#: the methods that change a list in place
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "__setitem__",
+                            "__delitem__", "__iadd__"})
+
+
+def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
+    """True when some use of the name ``binding`` binds, anywhere in its scope, may change the list in place
+    (a mutating method, ``name[i] = v``, ``del name[i]``, ``name += ...``), or the name is bound again:
+    then an element read by position is not known from the display."""
+    assignment = binding.assignment
+    if assignment is None:
+        return True
+    name = assignment.name
+    if len(assignment.scope.assignments[name]) != 1:
+        return True
+    for access in assignment.scope.accesses[name]:
+        parent = parsed.parents.get(access.node)
+        if isinstance(parent, cst.Attribute) and parent.value is access.node and parent.attr.value in _LIST_MUTATORS:
+            return True
+        if isinstance(parent, cst.Subscript) and parent.value is access.node:
+            target = parsed.parents.get(parent)
+            while isinstance(target, (cst.Element, cst.Tuple, cst.List)):
+                target = parsed.parents.get(target)
+            if isinstance(target, (cst.AssignTarget, cst.Del, cst.AugAssign)):
+                return True
+    return False
+
+
 def _displayed_in_every(bindings: list[Binding], key: str) -> bool:
     """True when every binding makes the dict with a display that writes ``key`` (``{"mode": "push", ...}``):
     the key is present, so ``cfg.setdefault(key, v)`` leaves its value and ``v`` never reaches the config

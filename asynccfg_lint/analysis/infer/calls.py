@@ -270,13 +270,19 @@ class CallInference:
     def _copied_elements(self, expr: cst.Call, kind: T.PyType, argument: cst.BaseExpression,
                          depth: int) -> list[Origin] | None:
         """``list(s)``, ``sorted(s)``, ``tuple(s)`` of a list, tuple or set whose elements the code shows
-        (``sorted({Mode.PUSH})``): a ``kind`` holding those same elements, checked one by one; ``None``
+        (``sorted({Mode.PUSH})``, also a display of another module: the copy's elements are that module's
+        nodes, its ``home``): a ``kind`` holding those same elements, checked one by one; ``None``
         when ``argument`` may be anything else (a dict gives its keys, an array numpy scalars)."""
         inner = self.origins(argument, depth + 1)
-        if not inner or any(o.home is not None or o.inferred.type is None
-                            or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
+        if not inner or any(o.inferred.type is None or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
             return None
-        return self._one(expr, Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements)))
+        copied = Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements))
+        if len(inner) == 1 and inner[0].home is not None and inner[0].source is not None:
+            # tuple(PERM) of another module's list display: its elements, judged there
+            return [Origin(expr, copied, inner[0].home, inner[0].source)]
+        if any(o.home is not None for o in inner):
+            return None
+        return self._one(expr, copied)
 
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""

@@ -41,7 +41,7 @@ from asynccfg_lint.analysis.resolution import (
     string_value,
     unpacked_value,
 )
-from asynccfg_lint.analysis.mutations import list_additions
+from asynccfg_lint.analysis.mutations import list_additions, list_mutated
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
 
@@ -682,6 +682,36 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
+    def _indexed_element(self, expr: cst.Subscript, position: int, depth: int) -> list[Origin] | None:
+        """``FLAGS[0]`` (``position``) where the name ``FLAGS`` is bound, here or in another project module,
+        only to a list or tuple display without ``*`` elements that no code changes in place
+        (:func:`~asynccfg_lint.analysis.mutations.list_mutated`): what the element at that position may be.
+        ``None`` for anything else (also a position outside the display: IndexError)."""
+        if not isinstance(expr.value, cst.Name):
+            return None
+        bindings = bindings_of_name(self.parsed, expr.value)
+        if not bindings:
+            return None
+        if all(is_import(b) for b in bindings):
+            found = self.workspace.foreign(self.parsed, expr.value) if self.workspace is not None else None
+            items = [(item.home, item.binding) for item in found or ()]
+        else:
+            items = [(self.parsed, b) for b in bindings]
+        result: list[Origin] = []
+        for home, binding in items:
+            display = binding.value
+            if not isinstance(display, (cst.List, cst.Tuple)) or binding.augmented is not None \
+                    or any(isinstance(e, cst.StarredElement) for e in display.elements) \
+                    or not -len(display.elements) <= position < len(display.elements) \
+                    or isinstance(display, cst.List) and list_mutated(home, binding):
+                return None
+            element = display.elements[position].value
+            if home is self.parsed:
+                result += self.origins(element, depth + 1)
+            else:
+                result += [self._arrived(o, home, expr) for o in self._peer(home).origins(element, depth + 1)]
+        return result or None
+
     def _dict_item(self, expr: cst.BaseExpression, mapping: cst.BaseExpression, key: str, depth: int,
                    default: cst.BaseExpression | None = None) -> list[Origin] | None:
         """``d["key"]`` (``expr``, with ``d`` the ``mapping``) of a dict the tracer can follow (``table()["push"]``
@@ -722,6 +752,10 @@ class InferenceWalk:
             modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
             if modelled is not None:
                 return modelled
+        position = int_constant(index.value) if isinstance(index, cst.Index) else None
+        element = self._indexed_element(expr, position, depth) if position is not None else None
+        if element is not None:  # FLAGS[0] of a list display no code changes
+            return element
         key = string_value(index.value) if isinstance(index, cst.Index) else None
         looked_up = self._dict_item(expr, expr.value, key, depth) if key is not None else None
         if looked_up is not None:
