@@ -249,7 +249,8 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
 
 
 @pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py", "forwarded_keywords.py",
-                                  "forwarded_hashable.py", "sink_call_forms.py"])
+                                  "forwarded_hashable.py", "sink_call_forms.py", "narrowing_forms.py", "enum_forms.py",
+                                  "container_mutations.py", "sanitizers.py"])
 def test_text_json_flake8_and_the_language_server_agree(name):
     """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
     (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""

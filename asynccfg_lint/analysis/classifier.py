@@ -171,6 +171,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         """
         findings: list[Finding] = []
         for entry in traced.entries:
+            if entry.serialized:  # json.dumps of its dict returned before the use: only what plain json lets through
+                findings += [f for f in self.check_entries(TracedDict((replace(entry, serialized=False),), True), path,
+                                                           depth, elements) if f.code not in _JSON_DUMPS_REJECTS]
+                continue
             if elements:
                 assert path is not None
                 entry = replace(entry, key_node=None)
@@ -180,18 +184,30 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
-                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth)
+                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth,
+                                          origins=self._normalised_origins(entry, peer, depth))
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
                 findings.extend(_arriving_through(self._check_key(entry, entry_path, depth, traced), entry.key_node,
                                                   entry.zipped or entry.key_elements))
-            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
+            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth,
+                                     origins=self._normalised_origins(entry, self, depth))
             findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
             for opaque in traced.opaque:
                 findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
         return findings
+
+    def _normalised_origins(self, entry: Entry, home: ValueClassifier, depth: int) -> list[Origin] | None:
+        """What ``entry``'s value may be at the use when a loop there replaced the instances of its
+        ``normalised`` classes (class expressions of this module; the value is ``home``'s), ``None`` when it
+        replaced none of them (its own origins stand)."""
+        if not entry.normalised or entry.value is None or entry.zipped:
+            return None
+        every = home.origins(entry.value, depth + 1)
+        kept = [o for o in every if not any(self._instance_of(o, c) for c in entry.normalised)]
+        return kept if len(kept) < len(every) else None
 
     def _check_key(self, entry: Entry, path: ConfigPath, depth: int, traced: TracedDict | None = None) -> list[Finding]:
         """The ACC102 findings of ``entry``'s key; a key's fix is offered as :func:`key_fix_safety` of the
@@ -425,6 +441,11 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 for inner in self.origins(source, depth + 1):
                     findings.extend(self._check_origin(inner, attr_path, XLA_KEYS.get(emitted), depth + 1, False))
         return findings
+
+
+#: the codes of what a plain ``json.dumps`` (no ``default=``) raises on: a value it cannot serialize, a key
+#: that is no str, int, float, bool or None (TypeError); a value of unknown type it let through is serializable
+_JSON_DUMPS_REJECTS = frozenset({"ACC101", "ACC102", "ACC201"})
 
 
 def _literal_key(entry: Entry) -> str | None:

@@ -30,6 +30,12 @@ class Entry:
             are the two iterables; each key is an element of the first, its value the matching element of the second.
         key_elements: the entry stands for a key per element of the iterable ``key_node``, each with ``value``
             (``dict.fromkeys(Mode, 0)``; ``collections.Counter(members)``, whose counts have no node).
+        serialized: the entry reaches the use only through a plain ``json.dumps`` of its dict that returned
+            (``try: json.dumps(cfg) except TypeError: cfg = ...``): its key and value are JSON-serializable
+            (no ACC101/ACC102/ACC201); a NaN still is (``allow_nan`` is on), and so are XLA's readings of it.
+        normalised: the classes whose instances a loop before the use replaced in the entry's dict
+            (``for k, v in cfg.items(): if isinstance(v, enum.Enum): cfg[k] = v.value``): a value of the entry
+            that is one never reaches the use (the replacement is an entry of its own).
     """
 
     key: str | None
@@ -42,6 +48,8 @@ class Entry:
     zipped: bool = False
     key_elements: bool = False
     spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
+    serialized: bool = field(default=False, compare=False)
+    normalised: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
 
     @property
     def anchor(self) -> cst.CSTNode | None:

@@ -567,6 +567,153 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
     return found
 
 
+def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+    """The class expressions one of which the value ``binding`` gives ``use`` is known to be an instance of at
+    ``use``: ``use`` is in the body of ``if isinstance(name, X)`` (or of ``... if isinstance(name, X) else ...``),
+    or in the ``else`` of ``not isinstance(name, X)``, the innermost such test; the binding comes before the
+    test (a parameter, an earlier statement, or the ``for`` of a comprehension holding it). ``[]`` when none."""
+    assignment = binding.assignment
+    if assignment is None or use.value not in _tested_names(parsed):
+        return []
+    scope = parsed.scopes.get(use)
+    if assignment.scope is not scope or scope is None:
+        return []
+    start = assignment.node
+    comprehension = enclosing(parsed, start, (cst.CompFor,)) if isinstance(start, cst.Name) else None
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, (cst.If, cst.IfExp)) and (child is node.body or child is node.orelse):
+            classes = _isinstance_classes(parsed, node.test, use, negated=child is not node.body)
+            known_before = isinstance(start, cst.Param) or starts_before(parsed, start, node) and not inside(parsed, start, node) \
+                or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
+            if classes and known_before:
+                return [c for c in classes if not isinstance(c, HasAttribute)]
+        child, node = node, parsed.parents.get(node)
+    return []
+
+
+def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> bool:
+    """True when the dict ``binding`` gives the name ``use`` reaches ``use`` only after a plain
+    ``json.dumps(<name>)`` of it returned: that call is a statement of a block holding ``use``, before it
+    and after the binding, or of the body of a ``try`` there whose every ``except`` leaves or binds the name
+    again (``try: json.dumps(cfg) except (TypeError, ValueError): cfg = {...}``). When the call raises, the
+    use is not reached with that value. A call with ``default=`` or ``cls=`` proves nothing; nor does one
+    after a statement of the ``try`` body that may bind the name again."""
+    assignment = binding.assignment
+    if assignment is None or "dumps" not in parsed.text:
+        return False
+    scope = parsed.scopes.get(use)
+    if assignment.scope is not scope or scope is None:
+        return False
+    start = assignment.node
+
+    def after_binding(statement: cst.CSTNode) -> bool:
+        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+
+    def guards(statement: cst.CSTNode) -> bool:
+        if _dumps_statement(parsed, statement, use.value):
+            return after_binding(statement)
+        if isinstance(statement, cst.Try) and after_binding(statement) \
+                and all(_leaves_or_rebinds(h.body, use.value) for h in statement.handlers):
+            for inner in statement.body.body:
+                if _dumps_statement(parsed, inner, use.value):
+                    return True
+                if not isinstance(inner, cst.SimpleStatementLine) or _leaves_or_rebinds(inner, use.value):
+                    return False
+        return False
+
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, cst.IndentedBlock) and any(guards(s) for s in node.body[:_index_of(node.body, child)]):
+            return True
+        child, node = node, parsed.parents.get(node)
+    return isinstance(node, cst.Module) and any(guards(s) for s in node.body[:_index_of(node.body, child)])
+
+
+def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+    """The classes whose instances a loop before ``use`` replaces in the dict ``binding`` gives the name: a
+    statement ``for k, v in <name>.items():`` (or ``list(<name>.items())``) of a block holding ``use``, after the
+    binding, whose whole body is ``if isinstance(v, X): <name>[k] = <value>`` (no ``else``). Every entry the
+    binding made whose value is an ``X`` holds ``<value>`` at ``use`` instead. ``[]`` when there is no such loop."""
+    assignment = binding.assignment
+    if assignment is None or "isinstance" not in parsed.text:
+        return []
+    scope = parsed.scopes.get(use)
+    if assignment.scope is not scope or scope is None:
+        return []
+    start = assignment.node
+    classes: list[cst.BaseExpression] = []
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, (cst.IndentedBlock, cst.Module)):
+            for statement in node.body[:_index_of(node.body, child)]:
+                if isinstance(statement, cst.For) and not inside(parsed, start, statement) \
+                        and (isinstance(start, cst.Param) or starts_before(parsed, start, statement)):
+                    classes += _loop_normalised(parsed, statement, use.value)
+        if isinstance(node, cst.Module):
+            break
+        child, node = node, parsed.parents.get(node)
+    return classes
+
+
+def _loop_normalised(parsed: ParsedModule, loop: cst.For, name: str) -> list[cst.BaseExpression]:
+    """The classes of ``for k, v in <name>.items(): if isinstance(v, X): <name>[k] = ...`` (``loop``), else ``[]``."""
+    target, iterated = loop.target, loop.iter
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(target, cst.Tuple) \
+            or len(target.elements) != 2 or not all(isinstance(e.value, cst.Name) for e in target.elements):
+        return []
+    key, value = (e.value for e in target.elements)
+    if isinstance(iterated, cst.Call) and len(iterated.args) == 1 and not iterated.args[0].keyword \
+            and not iterated.args[0].star and qualified_names(parsed, iterated.func) & {"builtins.list", "builtins.tuple"}:
+        iterated = iterated.args[0].value
+    if not (isinstance(iterated, cst.Call) and not iterated.args and isinstance(iterated.func, cst.Attribute)
+            and iterated.func.attr.value == "items" and isinstance(iterated.func.value, cst.Name)
+            and iterated.func.value.value == name) or key.value == value.value:
+        return []
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    test = body[0] if len(body) == 1 else None
+    if not isinstance(test, cst.If) or test.orelse is not None or not isinstance(test.test, cst.Call) or not test.test.args:
+        return []
+    inner = test.body.body if isinstance(test.body, cst.IndentedBlock) else ()
+    line = inner[0] if len(inner) == 1 else None
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return []
+    written = assign.targets[0].target
+    if not (isinstance(written, cst.Subscript) and isinstance(written.value, cst.Name) and written.value.value == name
+            and len(written.slice) == 1 and isinstance(written.slice[0].slice, cst.Index)
+            and isinstance(written.slice[0].slice.value, cst.Name) and written.slice[0].slice.value.value == key.value):
+        return []
+    subject = test.test.args[0].value
+    if not isinstance(subject, cst.Name) or subject.value != value.value:
+        return []
+    return [c for c in _isinstance_classes(parsed, test.test, subject, negated=False) if not isinstance(c, HasAttribute)]
+
+
+def _index_of(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> int:
+    """The position of ``child`` among ``statements`` (their number when it is not one)."""
+    return next((i for i, s in enumerate(statements) if s is child), len(statements))
+
+
+def _dumps_statement(parsed: ParsedModule, statement: cst.CSTNode, name: str) -> bool:
+    """True when ``statement`` is a line ``json.dumps(<name>)`` (any other keywords than ``default``/``cls``),
+    or ``<target> = json.dumps(<name>)``."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    call = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+    if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    subject = call.args[0].value
+    if not isinstance(subject, cst.Name) or subject.value != name \
+            or any(a.star or a.keyword is None or a.keyword.value in ("default", "cls") for a in call.args[1:]):
+        return False
+    return "json.dumps" in qualified_names(parsed, call.func)
+
+
 def _decided_branch(statement: cst.If, decide: Callable[[cst.BaseExpression], bool | None]) -> Sequence[cst.CSTNode] | None:
     """The statements of the branch of ``statement`` that runs when ``decide`` knows its test (and those of
     its ``elif`` s), ``[]`` when none runs; ``None`` when a test on the way is not known."""

@@ -38,12 +38,17 @@ from asynccfg_lint.analysis.resolution import (
     local_definition,
     qualified_names,
     reaching,
+    required_classes,
     string_value,
     unpacked_value,
 )
 from asynccfg_lint.analysis.mutations import list_additions, list_mutated
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
+
+#: builtin types of data no plain enum member is an instance of
+_DATA_BUILTINS = frozenset(f"builtins.{t}" for t in ("list", "tuple", "dict", "set", "frozenset", "str", "int",
+                                                      "float", "bool", "bytes"))
 
 #: builtins that iterate their first argument as it is (an enum class: its members)
 _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
@@ -369,8 +374,18 @@ class InferenceWalk:
             excluded = excluded_classes(self.parsed, expr, binding)
             if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
                 found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
+            required = required_classes(self.parsed, expr, binding)
+            if required:  # `v if isinstance(v, list) else str(v)`: no enum member is a list
+                found = [o for o in found if not all(self._builtin_other_than(o, c) for c in required)]
             result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
+
+    def _builtin_other_than(self, origin: Origin, cls: cst.BaseExpression) -> bool:
+        """True when ``origin`` is a plain enum member (no int/str mixin) and ``cls`` a builtin type of data
+        (``list``, ``str``, ``int``...): such a member is never an instance of it."""
+        pytype = origin.inferred.type
+        return pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) \
+            and bool(qualified_names(self.parsed, cls) & _DATA_BUILTINS)
 
     def _instance_of(self, origin: Origin, cls: cst.BaseExpression | HasAttribute) -> bool:
         """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module),
