@@ -196,7 +196,7 @@ _LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "sort
 
 
 def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
-    """True when some use of the name ``binding`` binds, anywhere in its scope, may change the list in place
+    """True when some use of the name ``binding`` binds, anywhere (also in nested functions), may change the list in place
     (a mutating method, ``name[i] = v``, ``del name[i]``, ``name += ...``), or the name is bound again:
     then an element read by position is not known from the display."""
     assignment = binding.assignment
@@ -205,7 +205,7 @@ def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
     name = assignment.name
     if len(assignment.scope.assignments[name]) != 1:
         return True
-    for access in assignment.scope.accesses[name]:
+    for access in assignment.references:  # (also the uses in nested functions: a module constant's)
         parent = parsed.parents.get(access.node)
         if isinstance(parent, cst.Attribute) and parent.value is access.node and parent.attr.value in _LIST_MUTATORS:
             return True
