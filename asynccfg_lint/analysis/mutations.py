@@ -169,7 +169,8 @@ def list_additions(parsed: ParsedModule, use: cst.Name, binding: Binding) -> tup
     ``big.insert(i, v)``, the elements of a display in ``big.extend([...])`` (on any path: each may be in the
     list the use sees). ``()`` when there are none."""
     assignment = binding.assignment
-    if assignment is None:
+    text = parsed.text
+    if assignment is None or not any(f"{use.value}.{method}(" in text for method in ("append", "insert", "extend")):
         return ()
     added: list[cst.BaseExpression] = []
     for access in assignment.scope.accesses:

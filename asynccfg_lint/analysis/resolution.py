@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,8 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 _WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
 _CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
 _ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
+#: a line that may start a ``match`` statement (only then are a module's nodes searched for one)
+_MATCH_STATEMENT = re.compile(r"^[ \t]*match\b", re.MULTILINE)
 #: per module: the names some ``isinstance(name, ...)`` or ``hasattr(name, "...")`` call or ``match name:``
 #: statement tests (a use of another name is never narrowed)
 _TESTED_NAMES: ModuleMemo[frozenset[str]] = ModuleMemo(frozenset)
@@ -601,7 +604,7 @@ def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> 
     use is not reached with that value. A call with ``default=`` or ``cls=`` proves nothing; nor does one
     after a statement of the ``try`` body that may bind the name again."""
     assignment = binding.assignment
-    if assignment is None or "dumps" not in parsed.text:
+    if assignment is None or f"dumps({use.value}" not in parsed.text:
         return False
     scope = parsed.scopes.get(use)
     if assignment.scope is not scope or scope is None:
@@ -638,7 +641,7 @@ def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) ->
     binding, whose whole body is ``if isinstance(v, X): <name>[k] = <value>`` (no ``else``). Every entry the
     binding made whose value is an ``X`` holds ``<value>`` at ``use`` instead. ``[]`` when there is no such loop."""
     assignment = binding.assignment
-    if assignment is None or "isinstance" not in parsed.text:
+    if assignment is None or f"{use.value}.items()" not in parsed.text or "isinstance" not in parsed.text:
         return []
     scope = parsed.scopes.get(use)
     if assignment.scope is not scope or scope is None:
@@ -767,13 +770,13 @@ def isinstance_tested(parsed: ParsedModule, name: str) -> bool:
 
 def _tested_names(parsed: ParsedModule) -> frozenset[str]:
     """The names ``isinstance``/``hasattr`` calls and ``match`` statements of ``parsed`` test (once per module,
-    from its list of calls; its nodes only when its text holds ``match``)."""
+    from its list of calls; its nodes only when a line of its text starts with ``match``)."""
     known = _TESTED_NAMES.known(parsed)
     if known is None:
         names = {call.args[0].value.value for call in parsed.calls
                  if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "hasattr") and call.args
                  and isinstance(call.args[0].value, cst.Name)}
-        if "match" in parsed.text:
+        if _MATCH_STATEMENT.search(parsed.text):
             names |= {node.subject.value for node in parsed.parents
                       if isinstance(node, cst.Match) and isinstance(node.subject, cst.Name)}
         known = _TESTED_NAMES.put(parsed, frozenset(names))

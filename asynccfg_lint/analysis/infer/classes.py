@@ -163,7 +163,9 @@ class ClassInference:
         ``enum.Flag``, the names a string or a list or tuple of strings): a plain member, which JAX's default
         hook rejects (measured on jax 0.12.0.1, ``tests/fixtures/programs/enum_forms.py``). ``None`` for
         anything else (an ``IntEnum``/``StrEnum`` made so serializes; a name not among the members)."""
-        bindings = bindings_of_name(self.parsed, expr.value) if isinstance(expr.value, cst.Name) else None
+        if not isinstance(expr.value, cst.Name) or not ("Enum(" in self.parsed.text or "Flag(" in self.parsed.text):
+            return None
+        bindings = bindings_of_name(self.parsed, expr.value)
         call = bindings[0].value if bindings and len(bindings) == 1 else None
         if not isinstance(call, cst.Call) or len(call.args) < 2 or any(a.keyword is not None or a.star for a in call.args[:2]):
             return None
