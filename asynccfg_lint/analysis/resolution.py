@@ -507,6 +507,23 @@ _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 _DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module)
 
 
+def _own_start(parsed: ParsedModule, use: cst.Name, binding: Binding) -> cst.CSTNode | None:
+    """The node where ``binding`` binds ``use``'s name (a ``Param`` for a parameter) when it is of ``use``'s own
+    scope, else ``None`` (a loop or a nested function may carry another value round to the use)."""
+    assignment = binding.assignment
+    scope = parsed.scopes.get(use)
+    if assignment is None or scope is None or assignment.scope is not scope:
+        return None
+    return assignment.node
+
+
+def _bound_before(parsed: ParsedModule, start: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """True when the binding at ``start`` is made before ``statement`` runs (a parameter always is; a name
+    inside the statement is not: checked first, then neither node holds the other and ``starts_before``
+    needs no positions)."""
+    return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+
+
 def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
                      decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression | HasAttribute]:
     """The class expressions that a value ``binding`` gives the name ``use`` is known not to be an instance of at ``use``.
@@ -523,19 +540,13 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
     ``None``): the branch that then runs is read as if its statements stood in the ``if``'s place
     (``if kind == "enum": if isinstance(mode, enum.Enum): mode = mode.value`` for a bind passing ``kind="enum"``).
     """
-    assignment = binding.assignment
-    if assignment is None or use.value not in _tested_names(parsed):
+    start = _own_start(parsed, use, binding) if use.value in _tested_names(parsed) else None
+    if start is None:
         return []
-    scope = parsed.scopes.get(use)
-    if assignment.scope is not scope or scope is None:
-        return []
-    start = assignment.node
     found: list[cst.BaseExpression | HasAttribute] = []
 
     def before(statement: cst.CSTNode) -> bool:
-        # (a name inside the statement is not before it; checked first: then neither node holds the
-        # other, and starts_before needs no positions)
-        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+        return _bound_before(parsed, start, statement)
 
     def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression | HasAttribute]:
         classes = _isinstance_classes(parsed, test_of.test, use, negated)
@@ -575,20 +586,16 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     ``use``: ``use`` is in the body of ``if isinstance(name, X)`` (or of ``... if isinstance(name, X) else ...``),
     or in the ``else`` of ``not isinstance(name, X)``, the innermost such test; the binding comes before the
     test (a parameter, an earlier statement, or the ``for`` of a comprehension holding it). ``[]`` when none."""
-    assignment = binding.assignment
-    if assignment is None or use.value not in _tested_names(parsed):
+    start = _own_start(parsed, use, binding) if use.value in _tested_names(parsed) else None
+    if start is None:
         return []
-    scope = parsed.scopes.get(use)
-    if assignment.scope is not scope or scope is None:
-        return []
-    start = assignment.node
     comprehension = enclosing(parsed, start, (cst.CompFor,)) if isinstance(start, cst.Name) else None
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
     while node is not None and not isinstance(node, _DEFERRED):
         if isinstance(node, (cst.If, cst.IfExp)) and (child is node.body or child is node.orelse):
             classes = _isinstance_classes(parsed, node.test, use, negated=child is not node.body)
-            known_before = isinstance(start, cst.Param) or starts_before(parsed, start, node) and not inside(parsed, start, node) \
+            known_before = _bound_before(parsed, start, node) \
                 or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
             if classes and known_before:
                 return [c for c in classes if not isinstance(c, HasAttribute)]
@@ -603,16 +610,12 @@ def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> 
     again (``try: json.dumps(cfg) except (TypeError, ValueError): cfg = {...}``). When the call raises, the
     use is not reached with that value. A call with ``default=`` or ``cls=`` proves nothing; nor does one
     after a statement of the ``try`` body that may bind the name again."""
-    assignment = binding.assignment
-    if assignment is None or f"dumps({use.value}" not in parsed.text:
+    start = _own_start(parsed, use, binding) if f"dumps({use.value}" in parsed.text else None
+    if start is None:
         return False
-    scope = parsed.scopes.get(use)
-    if assignment.scope is not scope or scope is None:
-        return False
-    start = assignment.node
 
     def after_binding(statement: cst.CSTNode) -> bool:
-        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+        return _bound_before(parsed, start, statement)
 
     def guards(statement: cst.CSTNode) -> bool:
         if _dumps_statement(parsed, statement, use.value):
@@ -640,21 +643,16 @@ def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) ->
     statement ``for k, v in <name>.items():`` (or ``list(<name>.items())``) of a block holding ``use``, after the
     binding, whose whole body is ``if isinstance(v, X): <name>[k] = <value>`` (no ``else``). Every entry the
     binding made whose value is an ``X`` holds ``<value>`` at ``use`` instead. ``[]`` when there is no such loop."""
-    assignment = binding.assignment
-    if assignment is None or f"{use.value}.items()" not in parsed.text or "isinstance" not in parsed.text:
+    start = _own_start(parsed, use, binding) if f"{use.value}.items()" in parsed.text and "isinstance" in parsed.text else None
+    if start is None:
         return []
-    scope = parsed.scopes.get(use)
-    if assignment.scope is not scope or scope is None:
-        return []
-    start = assignment.node
     classes: list[cst.BaseExpression] = []
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
     while node is not None and not isinstance(node, _DEFERRED):
         if isinstance(node, (cst.IndentedBlock, cst.Module)):
             for statement in node.body[:_index_of(node.body, child)]:
-                if isinstance(statement, cst.For) and not inside(parsed, start, statement) \
-                        and (isinstance(start, cst.Param) or starts_before(parsed, start, statement)):
+                if isinstance(statement, cst.For) and _bound_before(parsed, start, statement):
                     classes += _loop_normalised(parsed, statement, use.value)
         if isinstance(node, cst.Module):
             break
