@@ -155,7 +155,7 @@ def test_package_through_flake8_prints_the_cli_lines():
 
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
                                     "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py", "nested.py",
-                                    "typed_options_api.py"])
+                                    "typed_options_api.py", "indexed.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -165,7 +165,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     expected = [row for row in package if row.path == f"extpkg/{module}"]
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 1,
-                             "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2}[module]
+                             "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -197,7 +197,7 @@ def test_package_sarif_related_locations():
 
 @pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1),
                                                ("wrapped_api.py", 2), ("fetched.py", 2), ("helped.py", 4),
-                                               ("nested.py", 3), ("typed_options_api.py", 2)])
+                                               ("nested.py", 3), ("typed_options_api.py", 2), ("indexed.py", 2)])
 def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == f"extpkg/{module}"]
@@ -251,7 +251,8 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
 @pytest.mark.parametrize("name", ["loop_keys.py", "bind_hashable.py", "shared_constants.py", "forwarded_keywords.py",
                                   "forwarded_hashable.py", "sink_call_forms.py", "nested_records.py",
                                   "library_and_numpy_values.py", "converted_fields.py", "replaced_objects.py",
-                                  "channel_objects.py"])
+                                  "channel_objects.py", "narrowing_forms.py", "enum_forms.py", "container_mutations.py",
+                                  "sanitizers.py"])
 def test_text_json_flake8_and_the_language_server_agree(name):
     """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
     (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""

@@ -181,6 +181,10 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         for entry in traced.entries:
             if recursion is not None and entry.recursion is None:
                 entry = replace(entry, recursion=recursion)
+            if entry.serialized:  # json.dumps of its dict returned before the use: only what plain json lets through
+                findings += [f for f in self.check_entries(TracedDict((replace(entry, serialized=False),), True), path,
+                                                           depth, elements) if f.code not in _JSON_DUMPS_REJECTS]
+                continue
             if elements:
                 assert path is not None
                 entry = replace(entry, key_node=None)
@@ -190,18 +194,30 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             if entry.home is not None:  # written in another module: its classifier checks it, reported at `via`
                 peer, local = self._peer(entry.home), replace(entry, home=None, via=None)
                 found = peer._check_key(local, entry_path, depth) if entry.key_node is not None else []
-                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth)
+                found += peer.check_value(local, top_level=path is None, path=entry_path, depth=depth,
+                                          origins=self._normalised_origins(entry, peer, depth))
                 findings.extend(self._relocated(found, entry.home, entry.via))
                 continue
             if entry.key_node is not None:
                 findings.extend(_arriving_through(self._check_key(entry, entry_path, depth, traced), entry.key_node,
                                                   entry.zipped or entry.key_elements))
-            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth)
+            found = self.check_value(entry, top_level=path is None, path=entry_path, depth=depth,
+                                     origins=self._normalised_origins(entry, self, depth))
             findings.extend(replace(f, spreads=entry.spreads) if entry.spreads and not f.spreads else f for f in found)
         if path is None:
             for opaque in traced.opaque:
                 findings.append(Finding(opaque, "ACC201", acc201.opaque_part()))
         return findings
+
+    def _normalised_origins(self, entry: Entry, home: ValueClassifier, depth: int) -> list[Origin] | None:
+        """What ``entry``'s value may be at the use when a loop there replaced the instances of its
+        ``normalised`` classes (class expressions of this module; the value is ``home``'s), ``None`` when it
+        replaced none of them (its own origins stand)."""
+        if not entry.normalised or entry.value is None or entry.zipped:
+            return None
+        every = home.origins(entry.value, depth + 1)
+        kept = [o for o in every if not any(self._instance_of(o, c) for c in entry.normalised)]
+        return kept if len(kept) < len(every) else None
 
     def _check_key(self, entry: Entry, path: ConfigPath, depth: int, traced: TracedDict | None = None) -> list[Finding]:
         """The ACC102 findings of ``entry``'s key; a key's fix is offered as :func:`key_fix_safety` of the
@@ -254,8 +270,9 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 if traced is not None:
                     origins = [replace(o, inferred=replace(o.inferred, traced=traced)) if o.inferred.traced is not None
                                else o for o in origins]
-        else:
-            origins = [Origin(entry.annotation, i) for i in self.from_annotation(entry.annotation)] if entry.annotation else []
+        else:  # a type stands for the value (a dataclass field's annotation, a defaultdict's factory): no value to rewrite
+            origins = [Origin(entry.annotation, replace(i, type=replace(i.type, fix=None)) if i.type is not None else i)
+                       for i in self.from_annotation(entry.annotation)] if entry.annotation else []
         if entry.recursion is not None:
             origins = [self._converted(origin, entry.recursion, depth) for origin in origins]
         if top_level and entry.key in SPECIAL_KEY_ATTRIBUTE:
@@ -300,10 +317,20 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         findings: list[Finding] = []
         for origin in self.origins(expr, depth + 1):
             pytype = origin.inferred.type
-            if pytype is None or origin.home is not None or id(origin.node) in seen:
+            if pytype is None or id(origin.node) in seen or origin.home is not None and origin.source is None:
                 continue
             seen.add(id(origin.node))
-            if not pytype.hashable:
+            if origin.home is not None:  # a constant of another module (PERM, tuple(PERM)): judged there, reported here
+                peer = self._peer(origin.home)
+                if not pytype.hashable:
+                    found = [peer._unhashable(Origin(origin.source, origin.inferred), where, False, depth)]
+                elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:
+                    found = [f for element in origin.inferred.elements
+                             for f in peer._unhashable_parts(element, acc101.element_of(where), depth + 1, set())]
+                else:
+                    found = []
+                findings.extend(self._relocated(found, origin.home, origin.node))
+            elif not pytype.hashable:
                 findings.append(self._unhashable(origin, where, False, depth))
             elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
                 for element in origin.inferred.elements:
@@ -472,6 +499,11 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         if fields and attribute in {name for name, _, _ in fields}:
             return self.members([origin], attribute, node, depth)
         return None
+
+
+#: the codes of what a plain ``json.dumps`` (no ``default=``) raises on: a value it cannot serialize, a key
+#: that is no str, int, float, bool or None (TypeError); a value of unknown type it let through is serializable
+_JSON_DUMPS_REJECTS = frozenset({"ACC101", "ACC102", "ACC201"})
 
 
 def _literal_key(entry: Entry) -> str | None:

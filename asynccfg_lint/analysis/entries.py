@@ -33,6 +33,12 @@ class Entry:
         recursion: the entry is a field of a record that ``dataclasses.asdict``, ``dataclasses.astuple`` or
             ``attrs.asdict`` converts (:data:`~asynccfg_lint.analysis.records.RECURSIONS`): what the value is
             after that function's recursion (a nested record of its kind becomes its fields); ``None``: as written.
+        serialized: the entry reaches the use only through a plain ``json.dumps`` of its dict that returned
+            (``try: json.dumps(cfg) except TypeError: cfg = ...``): its key and value are JSON-serializable
+            (no ACC101/ACC102/ACC201); a NaN still is (``allow_nan`` is on), and so are XLA's readings of it.
+        normalised: the classes whose instances a loop before the use replaced in the entry's dict
+            (``for k, v in cfg.items(): if isinstance(v, enum.Enum): cfg[k] = v.value``): a value of the entry
+            that is one never reaches the use (the replacement is an entry of its own).
     """
 
     key: str | None
@@ -46,6 +52,8 @@ class Entry:
     key_elements: bool = False
     spreads: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
     recursion: str | None = None
+    serialized: bool = field(default=False, compare=False)
+    normalised: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
 
     @property
     def anchor(self) -> cst.CSTNode | None:

@@ -1,6 +1,7 @@
 """Mutations of a traced dict before its use: ``cfg[k] = v``, ``cfg.update(...)``,
-``cfg.setdefault(k, v)`` (only where ``k`` may be absent), and the removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path
-from the set value to the use (a later iteration of a loop sees what an earlier one added)."""
+``cfg.setdefault(k, v)`` (only where ``k`` may be absent), a read of a ``defaultdict``'s missing key, and the
+removals ``del cfg[k]`` / ``cfg.pop(k)`` that run on every path from the set value to the use (a later
+iteration of a loop sees what an earlier one added); and what is added to a list display before its use."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import Binding, enclosing, inside, starts_before, string_value
+from asynccfg_lint.analysis.resolution import Binding, enclosing, inside, qualified_names, starts_before, string_value
 
 
 class DictMutations:
@@ -55,6 +56,7 @@ class DictMutations:
         writes: list[tuple[str, cst.CSTNode, frozenset[int]]] = []  # cfg[k] = v, cfg.setdefault(k, v): k is present after
         removed: set[str] = set()  # the literal keys any del/pop may take out
         emptied = False  # cfg.clear() / cfg.popitem(): any key may be gone
+        factories = [f for f in (self._default_factory(b) for b in bindings) if f is not None]
         seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
         for scope in seen_scopes.values():
             for access in scope.accesses:
@@ -77,6 +79,10 @@ class DictMutations:
                     target = parsed.parents.get(parent)
                     statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
                     indices = [element.slice for element in parent.slice]
+                    if factories and statement is None and not self._deletes(parent) and len(indices) == 1 \
+                            and isinstance(indices[0], cst.Index):  # layers["a"].add(1): a new value of the factory
+                        key = indices[0].value
+                        entries += [Entry(string_value(key), key, None, annotation=factory) for factory in factories]
                     if isinstance(statement, cst.Assign) and all(isinstance(i, cst.Index) for i in indices):
                         if len(indices) == 1:
                             entries.append(Entry(string_value(indices[0].value), indices[0].value, statement.value))
@@ -117,6 +123,18 @@ class DictMutations:
                         and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals
 
+    def _default_factory(self, binding: Binding) -> cst.BaseExpression | None:
+        """The default factory of ``binding``'s ``collections.defaultdict(factory, ...)`` when it names a type
+        (``set``, ``list``, a class): reading a missing key stores ``factory()`` under it, a value of that
+        type; ``None`` for another binding or factory (a lambda, ``None``)."""
+        call = binding.value
+        if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        factory = call.args[0].value
+        if not isinstance(factory, (cst.Name, cst.Attribute)) or "collections.defaultdict" not in qualified_names(self.parsed, call.func):
+            return None
+        return None if isinstance(factory, cst.Name) and factory.value == "None" else factory
+
     def _deletes(self, subscript: cst.Subscript) -> bool:
         """True when ``subscript`` is a target of ``del``."""
         parent = self.parsed.parents.get(subscript)
@@ -144,6 +162,61 @@ class DictMutations:
             return None
         index = subscript.slice[0].slice
         return string_value(index.value) if isinstance(index, cst.Index) else None
+
+
+def list_additions(parsed: ParsedModule, use: cst.Name, binding: Binding) -> tuple[cst.BaseExpression, ...]:
+    """The values added before ``use`` to the list ``binding`` gives it (``big = []``): ``big.append(v)``,
+    ``big.insert(i, v)``, the elements of a display in ``big.extend([...])`` (on any path: each may be in the
+    list the use sees). ``()`` when there are none."""
+    assignment = binding.assignment
+    text = parsed.text
+    if assignment is None or not any(f"{use.value}.{method}(" in text for method in ("append", "insert", "extend")):
+        return ()
+    added: list[cst.BaseExpression] = []
+    for access in assignment.scope.accesses:
+        node = access.node
+        if node is use or not isinstance(node, cst.Name) or node.value != use.value \
+                or not any(r is assignment for r in access.referents) or not starts_before(parsed, node, use):
+            continue
+        method = parsed.parents.get(node)
+        call = parsed.parents.get(method)
+        if not isinstance(method, cst.Attribute) or method.value is not node or not isinstance(call, cst.Call) \
+                or call.func is not method or any(a.keyword is not None or a.star for a in call.args):
+            continue
+        name, args = method.attr.value, [a.value for a in call.args]
+        if name == "append" and len(args) == 1 or name == "insert" and len(args) == 2:
+            added.append(args[-1])
+        elif name == "extend" and len(args) == 1 and isinstance(args[0], (cst.List, cst.Tuple)):
+            added += [e.value for e in args[0].elements if not isinstance(e, cst.StarredElement)]
+    return tuple(added)
+
+
+#: the methods that change a list in place
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "__setitem__",
+                            "__delitem__", "__iadd__"})
+
+
+def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
+    """True when some use of the name ``binding`` binds, anywhere (also in nested functions), may change the list in place
+    (a mutating method, ``name[i] = v``, ``del name[i]``, ``name += ...``), or the name is bound again:
+    then an element read by position is not known from the display."""
+    assignment = binding.assignment
+    if assignment is None:
+        return True
+    name = assignment.name
+    if len(assignment.scope.assignments[name]) != 1:
+        return True
+    for access in assignment.references:  # (also the uses in nested functions: a module constant's)
+        parent = parsed.parents.get(access.node)
+        if isinstance(parent, cst.Attribute) and parent.value is access.node and parent.attr.value in _LIST_MUTATORS:
+            return True
+        if isinstance(parent, cst.Subscript) and parent.value is access.node:
+            target = parsed.parents.get(parent)
+            while isinstance(target, (cst.Element, cst.Tuple, cst.List)):
+                target = parsed.parents.get(target)
+            if isinstance(target, (cst.AssignTarget, cst.Del, cst.AugAssign)):
+                return True
+    return False
 
 
 def _displayed_in_every(bindings: list[Binding], key: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,10 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 _WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
 _CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
 _ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
-#: per module: the names some ``isinstance(name, ...)`` call tests (a use of another name is never narrowed)
+#: a line that may start a ``match`` statement (only then are a module's nodes searched for one)
+_MATCH_STATEMENT = re.compile(r"^[ \t]*match\b", re.MULTILINE)
+#: per module: the names some ``isinstance(name, ...)`` or ``hasattr(name, "...")`` call or ``match name:``
+#: statement tests (a use of another name is never narrowed)
 _TESTED_NAMES: ModuleMemo[frozenset[str]] = ModuleMemo(frozenset)
 
 
@@ -42,6 +46,14 @@ class Binding:
     augmented: cst.AugAssign | None
     assignment: Assignment | None
     unpacked: tuple[cst.BaseExpression, int] | None = None
+
+
+@dataclass(frozen=True)
+class HasAttribute:
+    """The test ``hasattr(name, "<attribute>")``, as :func:`excluded_classes` gives it beside class expressions:
+    a value known to have ``attribute`` (an enum member's ``value``/``name``) is ruled out like an instance."""
+
+    attribute: str
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -495,8 +507,25 @@ _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 _DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module)
 
 
+def _own_start(parsed: ParsedModule, use: cst.Name, binding: Binding) -> cst.CSTNode | None:
+    """The node where ``binding`` binds ``use``'s name (a ``Param`` for a parameter) when it is of ``use``'s own
+    scope, else ``None`` (a loop or a nested function may carry another value round to the use)."""
+    assignment = binding.assignment
+    scope = parsed.scopes.get(use)
+    if assignment is None or scope is None or assignment.scope is not scope:
+        return None
+    return assignment.node
+
+
+def _bound_before(parsed: ParsedModule, start: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """True when the binding at ``start`` is made before ``statement`` runs (a parameter always is; a name
+    inside the statement is not: checked first, then neither node holds the other and ``starts_before``
+    needs no positions)."""
+    return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+
+
 def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
-                     decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression]:
+                     decide: Callable[[cst.BaseExpression], bool | None] | None = None) -> list[cst.BaseExpression | HasAttribute]:
     """The class expressions that a value ``binding`` gives the name ``use`` is known not to be an instance of at ``use``.
 
     A value bound before ``if isinstance(name, X):`` reaches ``use`` only through its false outcome
@@ -511,26 +540,20 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
     ``None``): the branch that then runs is read as if its statements stood in the ``if``'s place
     (``if kind == "enum": if isinstance(mode, enum.Enum): mode = mode.value`` for a bind passing ``kind="enum"``).
     """
-    assignment = binding.assignment
-    if assignment is None or use.value not in _tested_names(parsed):
+    start = _own_start(parsed, use, binding) if use.value in _tested_names(parsed) else None
+    if start is None:
         return []
-    scope = parsed.scopes.get(use)
-    if assignment.scope is not scope or scope is None:
-        return []
-    start = assignment.node
-    found: list[cst.BaseExpression] = []
+    found: list[cst.BaseExpression | HasAttribute] = []
 
     def before(statement: cst.CSTNode) -> bool:
-        # (a name inside the statement is not before it; checked first: then neither node holds the
-        # other, and starts_before needs no positions)
-        return isinstance(start, cst.Param) or not inside(parsed, start, statement) and starts_before(parsed, start, statement)
+        return _bound_before(parsed, start, statement)
 
-    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression]:
+    def tested(test_of: cst.If | cst.IfExp, negated: bool) -> list[cst.BaseExpression | HasAttribute]:
         classes = _isinstance_classes(parsed, test_of.test, use, negated)
         return classes if classes and before(test_of) else []
 
-    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression]:
-        classes: list[cst.BaseExpression] = []
+    def preceding(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> list[cst.BaseExpression | HasAttribute]:
+        classes: list[cst.BaseExpression | HasAttribute] = []
         for statement in statements:
             if statement is child:
                 break
@@ -539,6 +562,8 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
                 classes += preceding(branch, None)
             elif isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value):
                 classes += tested(statement, negated=False)
+            elif isinstance(statement, cst.Match) and before(statement):
+                classes += _matched_classes(parsed, statement, use)
         return classes
 
     child: cst.CSTNode = use
@@ -554,6 +579,140 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
     if isinstance(node, cst.Module):  # module level: the same over the module's statements
         found += preceding(node.body, child)
     return found
+
+
+def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+    """The class expressions one of which the value ``binding`` gives ``use`` is known to be an instance of at
+    ``use``: ``use`` is in the body of ``if isinstance(name, X)`` (or of ``... if isinstance(name, X) else ...``),
+    or in the ``else`` of ``not isinstance(name, X)``, the innermost such test; the binding comes before the
+    test (a parameter, an earlier statement, or the ``for`` of a comprehension holding it). ``[]`` when none."""
+    start = _own_start(parsed, use, binding) if use.value in _tested_names(parsed) else None
+    if start is None:
+        return []
+    comprehension = enclosing(parsed, start, (cst.CompFor,)) if isinstance(start, cst.Name) else None
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, (cst.If, cst.IfExp)) and (child is node.body or child is node.orelse):
+            classes = _isinstance_classes(parsed, node.test, use, negated=child is not node.body)
+            known_before = _bound_before(parsed, start, node) \
+                or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
+            if classes and known_before:
+                return [c for c in classes if not isinstance(c, HasAttribute)]
+        child, node = node, parsed.parents.get(node)
+    return []
+
+
+def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> bool:
+    """True when the dict ``binding`` gives the name ``use`` reaches ``use`` only after a plain
+    ``json.dumps(<name>)`` of it returned: that call is a statement of a block holding ``use``, before it
+    and after the binding, or of the body of a ``try`` there whose every ``except`` leaves or binds the name
+    again (``try: json.dumps(cfg) except (TypeError, ValueError): cfg = {...}``). When the call raises, the
+    use is not reached with that value. A call with ``default=`` or ``cls=`` proves nothing; nor does one
+    after a statement of the ``try`` body that may bind the name again."""
+    start = _own_start(parsed, use, binding) if f"dumps({use.value}" in parsed.text else None
+    if start is None:
+        return False
+
+    def after_binding(statement: cst.CSTNode) -> bool:
+        return _bound_before(parsed, start, statement)
+
+    def guards(statement: cst.CSTNode) -> bool:
+        if _dumps_statement(parsed, statement, use.value):
+            return after_binding(statement)
+        if isinstance(statement, cst.Try) and after_binding(statement) \
+                and all(_leaves_or_rebinds(h.body, use.value) for h in statement.handlers):
+            for inner in statement.body.body:
+                if _dumps_statement(parsed, inner, use.value):
+                    return True
+                if not isinstance(inner, cst.SimpleStatementLine) or _leaves_or_rebinds(inner, use.value):
+                    return False
+        return False
+
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, cst.IndentedBlock) and any(guards(s) for s in node.body[:_index_of(node.body, child)]):
+            return True
+        child, node = node, parsed.parents.get(node)
+    return isinstance(node, cst.Module) and any(guards(s) for s in node.body[:_index_of(node.body, child)])
+
+
+def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
+    """The classes whose instances a loop before ``use`` replaces in the dict ``binding`` gives the name: a
+    statement ``for k, v in <name>.items():`` (or ``list(<name>.items())``) of a block holding ``use``, after the
+    binding, whose whole body is ``if isinstance(v, X): <name>[k] = <value>`` (no ``else``). Every entry the
+    binding made whose value is an ``X`` holds ``<value>`` at ``use`` instead. ``[]`` when there is no such loop."""
+    start = _own_start(parsed, use, binding) if f"{use.value}.items()" in parsed.text and "isinstance" in parsed.text else None
+    if start is None:
+        return []
+    classes: list[cst.BaseExpression] = []
+    child: cst.CSTNode = use
+    node = parsed.parents.get(use)
+    while node is not None and not isinstance(node, _DEFERRED):
+        if isinstance(node, (cst.IndentedBlock, cst.Module)):
+            for statement in node.body[:_index_of(node.body, child)]:
+                if isinstance(statement, cst.For) and _bound_before(parsed, start, statement):
+                    classes += _loop_normalised(parsed, statement, use.value)
+        if isinstance(node, cst.Module):
+            break
+        child, node = node, parsed.parents.get(node)
+    return classes
+
+
+def _loop_normalised(parsed: ParsedModule, loop: cst.For, name: str) -> list[cst.BaseExpression]:
+    """The classes of ``for k, v in <name>.items(): if isinstance(v, X): <name>[k] = ...`` (``loop``), else ``[]``."""
+    target, iterated = loop.target, loop.iter
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(target, cst.Tuple) \
+            or len(target.elements) != 2 or not all(isinstance(e.value, cst.Name) for e in target.elements):
+        return []
+    key, value = (e.value for e in target.elements)
+    if isinstance(iterated, cst.Call) and len(iterated.args) == 1 and not iterated.args[0].keyword \
+            and not iterated.args[0].star and qualified_names(parsed, iterated.func) & {"builtins.list", "builtins.tuple"}:
+        iterated = iterated.args[0].value
+    if not (isinstance(iterated, cst.Call) and not iterated.args and isinstance(iterated.func, cst.Attribute)
+            and iterated.func.attr.value == "items" and isinstance(iterated.func.value, cst.Name)
+            and iterated.func.value.value == name) or key.value == value.value:
+        return []
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    test = body[0] if len(body) == 1 else None
+    if not isinstance(test, cst.If) or test.orelse is not None or not isinstance(test.test, cst.Call) or not test.test.args:
+        return []
+    inner = test.body.body if isinstance(test.body, cst.IndentedBlock) else ()
+    line = inner[0] if len(inner) == 1 else None
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return []
+    written = assign.targets[0].target
+    if not (isinstance(written, cst.Subscript) and isinstance(written.value, cst.Name) and written.value.value == name
+            and len(written.slice) == 1 and isinstance(written.slice[0].slice, cst.Index)
+            and isinstance(written.slice[0].slice.value, cst.Name) and written.slice[0].slice.value.value == key.value):
+        return []
+    subject = test.test.args[0].value
+    if not isinstance(subject, cst.Name) or subject.value != value.value:
+        return []
+    return [c for c in _isinstance_classes(parsed, test.test, subject, negated=False) if not isinstance(c, HasAttribute)]
+
+
+def _index_of(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> int:
+    """The position of ``child`` among ``statements`` (their number when it is not one)."""
+    return next((i for i, s in enumerate(statements) if s is child), len(statements))
+
+
+def _dumps_statement(parsed: ParsedModule, statement: cst.CSTNode, name: str) -> bool:
+    """True when ``statement`` is a line ``json.dumps(<name>)`` (any other keywords than ``default``/``cls``),
+    or ``<target> = json.dumps(<name>)``."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    call = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+    if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    subject = call.args[0].value
+    if not isinstance(subject, cst.Name) or subject.value != name \
+            or any(a.star or a.keyword is None or a.keyword.value in ("default", "cls") for a in call.args[1:]):
+        return False
+    return "json.dumps" in qualified_names(parsed, call.func)
 
 
 def _decided_branch(statement: cst.If, decide: Callable[[cst.BaseExpression], bool | None]) -> Sequence[cst.CSTNode] | None:
@@ -572,25 +731,60 @@ def _decided_branch(statement: cst.If, decide: Callable[[cst.BaseExpression], bo
     return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
 
 
+def _matched_classes(parsed: ParsedModule, statement: cst.Match, use: cst.Name) -> list[cst.BaseExpression]:
+    """The classes whose instances ``match <use's name>:`` (``statement``) never lets past it unchanged: those
+    of its leading cases, without a guard, whose body leaves or binds the name again and whose pattern is a
+    bare class pattern; the first case whose body does neither ends the list (it may catch an instance of a
+    later case's class, as ``case str():`` catches a ``StrEnum`` member). ``[]`` for another subject."""
+    subject = statement.subject
+    if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
+        return []
+    classes: list[cst.BaseExpression] = []
+    for case in statement.cases:
+        if not _leaves_or_rebinds(case.body, use.value):
+            break
+        if case.guard is None:
+            classes += _pattern_classes(case.pattern)
+    return classes
+
+
+def _pattern_classes(pattern: cst.MatchPattern) -> list[cst.BaseExpression]:
+    """The classes every instance of which ``pattern`` matches: ``Cls()`` with no sub-patterns, through ``as``
+    and each alternative of ``|``; ``[]`` for any other pattern."""
+    if isinstance(pattern, cst.MatchClass):
+        return [pattern.cls] if not pattern.patterns and not pattern.kwds else []
+    if isinstance(pattern, cst.MatchAs):
+        return _pattern_classes(pattern.pattern) if pattern.pattern is not None else []
+    if isinstance(pattern, cst.MatchOr):
+        return [cls for element in pattern.patterns for cls in _pattern_classes(element.pattern)]
+    return []
+
+
 def isinstance_tested(parsed: ParsedModule, name: str) -> bool:
-    """True when some ``isinstance(name, ...)`` call of ``parsed`` tests the name ``name`` (else nothing narrows it)."""
+    """True when some ``isinstance(name, ...)`` or ``hasattr(name, ...)`` call or ``match name:`` statement of
+    ``parsed`` tests the name ``name`` (else nothing narrows it)."""
     return name in _tested_names(parsed)
 
 
 def _tested_names(parsed: ParsedModule) -> frozenset[str]:
-    """The names ``isinstance(name, ...)`` calls of ``parsed`` test (once per module, from its list of calls)."""
+    """The names ``isinstance``/``hasattr`` calls and ``match`` statements of ``parsed`` test (once per module,
+    from its list of calls; its nodes only when a line of its text starts with ``match``)."""
     known = _TESTED_NAMES.known(parsed)
     if known is None:
-        known = _TESTED_NAMES.put(parsed, frozenset(
-            call.args[0].value.value for call in parsed.calls
-            if isinstance(call.func, cst.Name) and call.func.value == "isinstance" and call.args
-            and isinstance(call.args[0].value, cst.Name)))
+        names = {call.args[0].value.value for call in parsed.calls
+                 if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "hasattr") and call.args
+                 and isinstance(call.args[0].value, cst.Name)}
+        if _MATCH_STATEMENT.search(parsed.text):
+            names |= {node.subject.value for node in parsed.parents
+                      if isinstance(node, cst.Match) and isinstance(node.subject, cst.Name)}
+        known = _TESTED_NAMES.put(parsed, frozenset(names))
     return known
 
 
-def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name, negated: bool) -> list[cst.BaseExpression]:
+def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name,
+                        negated: bool) -> list[cst.BaseExpression | HasAttribute]:
     """The classes of ``test`` when it is ``isinstance(<use's name>, classes)`` (``negated``: ``not isinstance(...)``),
-    the name in ``use``'s scope; else ``[]``."""
+    the name in ``use``'s scope; a :class:`HasAttribute` for ``hasattr(<use's name>, "<literal>")``; else ``[]``."""
     if negated:
         if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
             return []
@@ -600,7 +794,11 @@ def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst
     subject, classes = test.args[0].value, test.args[1].value
     if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
         return []
-    if "builtins.isinstance" not in qualified_names(parsed, test.func):
+    names = qualified_names(parsed, test.func)
+    if "builtins.hasattr" in names:
+        attribute = string_value(classes)
+        return [HasAttribute(attribute)] if attribute is not None else []
+    if "builtins.isinstance" not in names:
         return []
     if isinstance(classes, cst.Tuple):
         if any(isinstance(e, cst.StarredElement) for e in classes.elements):

@@ -202,6 +202,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
         for read_call in annotated_field_reads(parsed, function):
             read(function, read_call, None)  # {**dataclasses.asdict(opts)} of `opts: Options`: its binds decide
         for entry in traced.entries:
+            if entry.serialized or entry.normalised:  # json.dumps(cfg) returned first, or a loop replaced its enum
+                continue  # members: checked in place, where the bind's values are filtered so
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
                 param = keyword_read(parsed, entry.value, function)

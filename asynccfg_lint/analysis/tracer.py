@@ -40,7 +40,9 @@ from asynccfg_lint.analysis.resolution import (
     is_import,
     local_definition,
     qualified_names,
+    normalised_classes,
     reaching,
+    serialized_before,
     string_value,
 )
 
@@ -679,6 +681,14 @@ class DictTracer(DictMutations):
         merged = self._bindings(bindings, depth)
         if merged is None:
             return self._edited_keywords(name, bindings, depth)
+        checked = [b for b in bindings if b.value is not None and serialized_before(self.parsed, name, b)]
+        if checked:  # try: json.dumps(cfg) except TypeError: cfg = ...: what the dumps saw serializes
+            seen = [e for b in checked for e in (self.trace(b.value, depth + 1) or TracedDict((), True)).entries]
+            merged = replace(merged, entries=tuple(replace(e, serialized=True) if e in seen else e
+                                                   for e in merged.entries))
+        normalised = tuple(c for b in bindings for c in normalised_classes(self.parsed, name, b))
+        if normalised:  # for k, v in cfg.items(): if isinstance(v, enum.Enum): cfg[k] = v.value
+            merged = replace(merged, entries=tuple(replace(e, normalised=normalised) for e in merged.entries))
         mutations, removals = self._mutations(name, bindings, depth)
         entries = tuple(
             entry for entry in merged.entries + mutations.entries

@@ -172,7 +172,8 @@ class CallInference:
                     kind = T.DICT.named("collections.Counter") if name == "collections.Counter" else T.DICT
                     return self._one(expr, Inferred(kind, traced=traced,
                                                     model=self.catalog.call(name) if name == "collections.Counter" else None))
-            if name in ("builtins.dict", "collections.OrderedDict", "dataclasses.asdict", "attrs.asdict", "copy.copy",
+            if name in ("builtins.dict", "collections.OrderedDict", "collections.defaultdict", "dataclasses.asdict",
+                        "attrs.asdict", "copy.copy",
                         "copy.deepcopy"):
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
@@ -185,6 +186,10 @@ class CallInference:
                 fields = self.tracer.fields(positional[0], None, depth + 1)
                 if fields is not None:  # the fields' values, in field order (a nested dataclass: a tuple too)
                     return self._one(expr, Inferred(T.TUPLE, fields=with_recursion(fields, AS_TUPLE)))
+            if name in ("builtins.min", "builtins.max", "builtins.next") and len(positional) == len(expr.args) - len(keywords):
+                chosen = self._chosen_member(expr, name, positional, keywords, depth)
+                if chosen is not None:
+                    return chosen
             if name in ("builtins.abs", "builtins.min", "builtins.max", "builtins.sum") and len(positional) >= 1:
                 inner = [o for p in positional for o in self.origins(p, depth + 1)]
                 if name in ("builtins.min", "builtins.max", "builtins.sum") and len(positional) == 1:
@@ -287,6 +292,28 @@ class CallInference:
         origins = self.origins(expr, depth + 1)
         return bool(origins) and all(o.inferred.type is not None and o.inferred.type.name == COMPLEX_ARRAY for o in origins)
 
+    def _chosen_member(self, expr: cst.Call, name: str, positional: list[cst.BaseExpression],
+                       keywords: dict[str, cst.BaseExpression], depth: int) -> list[Origin] | None:
+        """``max(Mode, key=...)``, ``min(Mode, key=...)`` (``default=`` beside) and ``next(iter(Mode)[, default])``
+        (also ``reversed``) of a project enum class: one of its members, or the default. ``max``/``min``
+        without ``key`` only for an int or str enum (a plain ``Enum`` member has no ``<``: TypeError before
+        any config). ``None`` for anything else."""
+        if name == "builtins.next":
+            if keywords or len(positional) not in (1, 2) or not isinstance(positional[0], cst.Call) \
+                    or not qualified_names(self.parsed, positional[0].func) & {"builtins.iter", "builtins.reversed"}:
+                return None  # (next(Mode), next(list(Mode)) raise TypeError)
+            members, default = self._enum_members(expr, positional[0]), positional[1:]
+        else:
+            if len(positional) != 1 or keywords.keys() - {"key", "default"}:
+                return None
+            members, default = self._enum_members(expr, positional[0]), [keywords["default"]] if "default" in keywords else []
+            if members is not None and "key" not in keywords and any(
+                    o.inferred.type.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) for o in members):
+                return None
+        if members is None:
+            return None
+        return members + [o for value in default for o in self.origins(value, depth + 1)]
+
     def known_number(self, expr: cst.BaseExpression, depth: int) -> object | None:
         """The number ``expr`` holds when the code shows it (``Inferred.number``, the same on every path), else ``None``."""
         numbers = {repr(o.inferred.number): o.inferred.number for o in self.origins(expr, depth + 1)}
@@ -295,13 +322,19 @@ class CallInference:
     def _copied_elements(self, expr: cst.Call, kind: T.PyType, argument: cst.BaseExpression,
                          depth: int) -> list[Origin] | None:
         """``list(s)``, ``sorted(s)``, ``tuple(s)`` of a list, tuple or set whose elements the code shows
-        (``sorted({Mode.PUSH})``): a ``kind`` holding those same elements, checked one by one; ``None``
+        (``sorted({Mode.PUSH})``, also a display of another module: the copy's elements are that module's
+        nodes, its ``home``): a ``kind`` holding those same elements, checked one by one; ``None``
         when ``argument`` may be anything else (a dict gives its keys, an array numpy scalars)."""
         inner = self.origins(argument, depth + 1)
-        if not inner or any(o.home is not None or o.inferred.type is None
-                            or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
+        if not inner or any(o.inferred.type is None or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
             return None
-        return self._one(expr, Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements)))
+        copied = Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements))
+        if len(inner) == 1 and inner[0].home is not None and inner[0].source is not None:
+            # tuple(PERM) of another module's list display: its elements, judged there
+            return [Origin(expr, copied, inner[0].home, inner[0].source)]
+        if any(o.home is not None for o in inner):
+            return None
+        return self._one(expr, copied)
 
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""
@@ -495,6 +528,12 @@ class CallInference:
             statistic = self.empty_statistic(expr.func.value, depth)
             if statistic is not None:  # np.array([], dtype=np.float64).mean() is nan
                 return self._one(expr, statistic)
+        if method == "get" and 1 <= len(expr.args) <= 2 and all(a.keyword is None and not a.star for a in expr.args):
+            key = string_value(expr.args[0].value)
+            default = expr.args[1].value if len(expr.args) == 2 else None
+            got = self._dict_item(expr, expr.func.value, key, depth, default) if key is not None else None
+            if got is not None:  # TABLE.get("push", "push") of a dict display: its "push" entry
+                return got
         if method == "tolist" and not expr.args:
             listed = self._listed(expr, expr.func.value, depth)
             if listed is not None:  # np.array([Mode.A]).tolist(): [Mode.A]

@@ -19,7 +19,7 @@ from asynccfg_lint.analysis.infer.model import Known
 from asynccfg_lint.analysis.infer.values import NOT_LITERAL, UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE
-from asynccfg_lint.analysis.resolution import local_definition, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import MAX_DEPTH, _replaced  # (the one reading of a copy call)
 from asynccfg_lint.analysis.records import is_dataclass
 from asynccfg_lint.analysis.functions import returns_of
@@ -208,6 +208,10 @@ class ClassInference:
     def _enum_member(self, expr: cst.Attribute | cst.Subscript) -> Origin | None:
         """``Mode.FAST`` or ``Mode["FAST"]`` for an enum class of this module or of another project module."""
         home, cls = self.parsed, local_definition(self.parsed, expr.value)
+        if cls is None and isinstance(expr, cst.Attribute):
+            functional = self._functional_enum_member(expr)
+            if functional is not None:
+                return functional
         if cls is None:
             home, cls = self._foreign_definition(expr.value) or (home, None)
         if not isinstance(cls, cst.ClassDef):
@@ -224,6 +228,32 @@ class ClassInference:
         member_value = peer._member_value(cls, name) if name is not None else None
         return Origin(expr, Inferred(instance, member_value=member_value, member_of=cls),
                       home if home is not self.parsed else None)
+
+    def _functional_enum_member(self, expr: cst.Attribute) -> Origin | None:
+        """``Dyn.A`` where this module binds ``Dyn = enum.Enum("Dyn", "A B")`` once (the functional API; also
+        ``enum.Flag``, the names a string or a list or tuple of strings): a plain member, which JAX's default
+        hook rejects (measured on jax 0.12.0.1, ``tests/fixtures/programs/enum_forms.py``). ``None`` for
+        anything else (an ``IntEnum``/``StrEnum`` made so serializes; a name not among the members)."""
+        if not isinstance(expr.value, cst.Name) or not ("Enum(" in self.parsed.text or "Flag(" in self.parsed.text):
+            return None
+        bindings = bindings_of_name(self.parsed, expr.value)
+        call = bindings[0].value if bindings and len(bindings) == 1 else None
+        if not isinstance(call, cst.Call) or len(call.args) < 2 or any(a.keyword is not None or a.star for a in call.args[:2]):
+            return None
+        kinds = qualified_names(self.parsed, call.func) & {"enum.Enum", "enum.Flag"}
+        if len(kinds) != 1:
+            return None
+        names_given = call.args[1].value
+        if isinstance(names_given, (cst.List, cst.Tuple)):
+            names = [string_value(e.value) for e in names_given.elements]
+        else:
+            text = string_value(names_given)
+            names = text.replace(",", " ").split() if text is not None else [None]
+        if None in names or expr.attr.value not in names:
+            return None
+        member = T.FLAG_MEMBER if kinds == {"enum.Flag"} else T.ENUM_MEMBER
+        label = string_value(call.args[0].value) or expr.value.value
+        return Origin(expr, Inferred(replace(member, name=f"{member.name} {label}", attrs=frozenset({"value"}))))
 
     def _member_value(self, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
         """The expression the enum member ``cls.<name>`` gets its ``.value`` from.

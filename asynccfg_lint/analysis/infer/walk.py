@@ -30,6 +30,7 @@ from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, OPERATOR, Kno
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.resolution import (
     Binding,
+    HasAttribute,
     attribute_bindings,
     bindings_of_name,
     excluded_classes,
@@ -38,11 +39,17 @@ from asynccfg_lint.analysis.resolution import (
     local_definition,
     qualified_names,
     reaching,
+    required_classes,
     string_value,
     unpacked_value,
 )
+from asynccfg_lint.analysis.mutations import list_additions, list_mutated
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
+
+#: builtin types of data no plain enum member is an instance of
+_DATA_BUILTINS = frozenset(f"builtins.{t}" for t in ("list", "tuple", "dict", "set", "frozenset", "str", "int",
+                                                      "float", "bool", "bytes"))
 
 #: builtins that iterate their first argument as it is (an enum class: its members)
 _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
@@ -421,14 +428,30 @@ class InferenceWalk:
         result: list[Origin] = []
         for binding in reaching(self.parsed, expr, bindings):
             found = self._from_bindings(expr, [binding], depth)
+            added = list_additions(self.parsed, expr, binding) if any(
+                o.node is binding.value and o.inferred.type is T.LIST for o in found) else ()
+            if added:  # big = [...]; big.append(sizes[0] > 4): the appended values are elements too
+                found = [replace(o, inferred=replace(o.inferred, elements=o.inferred.elements + added))
+                         if o.node is binding.value and o.inferred.type is T.LIST else o for o in found]
             excluded = excluded_classes(self.parsed, expr, binding)
             if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
                 found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
+            required = required_classes(self.parsed, expr, binding)
+            if required:  # `v if isinstance(v, list) else str(v)`: no enum member is a list
+                found = [o for o in found if not all(self._builtin_other_than(o, c) for c in required)]
             result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
 
-    def _instance_of(self, origin: Origin, cls: cst.BaseExpression) -> bool:
-        """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module).
+    def _builtin_other_than(self, origin: Origin, cls: cst.BaseExpression) -> bool:
+        """True when ``origin`` is a plain enum member (no int/str mixin) and ``cls`` a builtin type of data
+        (``list``, ``str``, ``int``...): such a member is never an instance of it."""
+        pytype = origin.inferred.type
+        return pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) \
+            and bool(qualified_names(self.parsed, cls) & _DATA_BUILTINS)
+
+    def _instance_of(self, origin: Origin, cls: cst.BaseExpression | HasAttribute) -> bool:
+        """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module),
+        or for a :class:`HasAttribute` test, known to have that attribute (an enum member's ``value`` and ``name``).
 
         An enum member is an instance of its own class, of ``enum.Enum``, and of ``enum.Flag`` for a flag
         (measured with Python 3.12: ``isinstance(Mode.A, enum.Enum)``; members of an ``IntEnum``,
@@ -436,10 +459,12 @@ class InferenceWalk:
         An instance built by ``Cls(...)`` of a project class is one of ``Cls``. Anything else: ``False``.
         """
         inferred = origin.inferred
-        names = qualified_names(self.parsed, cls)
         pytype = inferred.type
-        if pytype is not None and "enum.Enum" in names and pytype.name.startswith(
-                (T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member")):
+        member = pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member"))
+        if isinstance(cls, HasAttribute):
+            return member and cls.attribute in ("value", "name")
+        names = qualified_names(self.parsed, cls)
+        if member and "enum.Enum" in names:
             return True
         if pytype is not None and "enum.Flag" in names and pytype.name.startswith(T.FLAG_MEMBER.name):
             return True
@@ -743,23 +768,59 @@ class InferenceWalk:
                 result.append(Origin(expr, UNKNOWN))
         return result
 
-    def _dict_item(self, expr: cst.Subscript, key: str, depth: int) -> list[Origin] | None:
-        """``d["key"]`` of a dict the tracer can follow (``table()["push"]`` of a helper returning a display):
-        the values of its entries under ``key``, and unknown beside them where part of the dict is not
-        seen or a key is not a literal. ``None`` when ``d`` is not such a dict or holds no entry ``key``."""
-        traced = self.tracer.trace(expr.value, depth + 1)
+    def _indexed_element(self, expr: cst.Subscript, position: int, depth: int) -> list[Origin] | None:
+        """``FLAGS[0]`` (``position``) where the name ``FLAGS`` is bound, here or in another project module,
+        only to a list or tuple display without ``*`` elements that no code changes in place
+        (:func:`~asynccfg_lint.analysis.mutations.list_mutated`): what the element at that position may be.
+        ``None`` for anything else (also a position outside the display: IndexError)."""
+        if not isinstance(expr.value, cst.Name):
+            return None
+        bindings = bindings_of_name(self.parsed, expr.value)
+        if not bindings:
+            return None
+        if all(is_import(b) for b in bindings):
+            found = self.workspace.foreign(self.parsed, expr.value) if self.workspace is not None else None
+            items = [(item.home, item.binding) for item in found or ()]
+        else:
+            items = [(self.parsed, b) for b in bindings]
+        result: list[Origin] = []
+        for home, binding in items:
+            display = binding.value
+            if not isinstance(display, (cst.List, cst.Tuple)) or binding.augmented is not None \
+                    or any(isinstance(e, cst.StarredElement) for e in display.elements) \
+                    or not -len(display.elements) <= position < len(display.elements) \
+                    or isinstance(display, cst.List) and list_mutated(home, binding):
+                return None
+            element = display.elements[position].value
+            if home is self.parsed:
+                result += self.origins(element, depth + 1)
+            else:
+                result += [self._arrived(o, home, expr) for o in self._peer(home).origins(element, depth + 1)]
+        return result or None
+
+    def _dict_item(self, expr: cst.BaseExpression, mapping: cst.BaseExpression, key: str, depth: int,
+                   default: cst.BaseExpression | None = None) -> list[Origin] | None:
+        """``d["key"]`` (``expr``, with ``d`` the ``mapping``) of a dict the tracer can follow (``table()["push"]``
+        of a helper returning a display): the values of its entries under ``key``, and unknown beside them
+        where part of the dict is not seen or a key is not a literal. For ``d.get("key", default)`` (a
+        ``default`` given, ``None`` when left out): with no entry ``key`` in a dict seen whole, the default.
+        ``None`` when ``d`` is not such a dict, or holds no entry ``key`` (and, for ``get``, may hold it unseen)."""
+        traced = self.tracer.trace(mapping, depth + 1)
         if traced is None:
             return None
+        unseen = not traced.complete or any(entry.key is None for entry in traced.entries)
         found = [entry for entry in traced.entries if entry.key == key and entry.value is not None]
         if not found:
-            return None
+            if default is None or unseen or any(entry.key == key for entry in traced.entries):
+                return None
+            return self.origins(default, depth + 1)  # TABLE.get("pull", "push"): no "pull" entry, the default
         result: list[Origin] = []
         for entry in found:
             if entry.home is None:
                 result.extend(self.origins(entry.value, depth + 1))
             else:
                 result.extend(self._arrived(o, entry.home, expr) for o in self._peer(entry.home).origins(entry.value, depth + 1))
-        if not traced.complete or any(entry.key is None for entry in traced.entries):
+        if unseen:
             result.append(Origin(expr, UNKNOWN))
         return result
 
@@ -777,8 +838,12 @@ class InferenceWalk:
             modelled = self._member(expr, expr.value, OPERATOR, "[:]", depth)
             if modelled is not None:
                 return modelled
+        position = int_constant(index.value) if isinstance(index, cst.Index) else None
+        element = self._indexed_element(expr, position, depth) if position is not None else None
+        if element is not None:  # FLAGS[0] of a list display no code changes
+            return element
         key = string_value(index.value) if isinstance(index, cst.Index) else None
-        looked_up = self._dict_item(expr, key, depth) if key is not None else None
+        looked_up = self._dict_item(expr, expr.value, key, depth) if key is not None else None
         if looked_up is not None:
             return looked_up
         base = self.origins(expr.value, depth + 1)
