@@ -206,6 +206,37 @@ def test_package_through_the_language_server(module, count):
     assert _served(PROGRAMS, PACKAGE / module) == [(row.line, row.column, row.code, row.message) for row in cli]
 
 
+#: relayed_api.py's bind of a keyword that relayed.py's rule hands to sinks.py's functools.partial sink on
+#: the line after its def (trial 7's m30pkg): every front end names that line, not the def (69)
+PARTIAL_USE = "(used at extpkg/relayed.py:71)"
+
+
+def test_a_bind_names_the_line_where_another_modules_partial_sink_gets_the_keyword():
+    """The rule's module is read with the sinks it calls (``Project._relevant``), whatever else the run
+    read before: the package, the one file (as pre-commit and flake8 on one file run), two processes,
+    flake8, SARIF, ``--stdin-filename`` and the language server give the same line."""
+    def used(stdout: str) -> list[str]:
+        return [row.message.rpartition(" ")[2] for row in parse_text(stdout) if row.path == "extpkg/relayed_api.py"]
+
+    expected = ["extpkg/relayed.py:71)"]
+    assert used(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "extpkg/relayed_api.py", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "-j", "2", "extpkg/relayed_api.py", "extpkg/relayed.py",
+                        "extpkg/sinks.py", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "--stdin-filename", "extpkg/relayed_api.py", "-", cwd=PROGRAMS,
+                        stdin=(PACKAGE / "relayed_api.py").read_bytes()).stdout) == expected
+    assert [row.message.rpartition(" ")[2] for row in acc_rows(run_flake8(
+        "--select", "ACC1", "extpkg/relayed_api.py", cwd=PROGRAMS).stdout)] == expected
+    sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", "extpkg/relayed_api.py",
+                               cwd=PROGRAMS).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["message"]["text"].endswith(PARTIAL_USE)
+    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
+            for r in result["relatedLocations"]] == [("extpkg/relayed.py", 71)]
+    [(line, column, code, message)] = _served(PROGRAMS, PACKAGE / "relayed_api.py")
+    assert (line, column, code) == (17, 41, "ACC101") and message.endswith(PARTIAL_USE)
+
+
 def test_annotated_rule_keywords_through_json_and_the_language_server():
     """rule_annotated_keywords.py: the binds' faults (at the binds' values, naming the rule's use) and
     the one the annotation proves, alike in text, JSON and the language server."""
@@ -558,8 +589,9 @@ def test_a_subscript_key_without_parentheses_is_one_tuple_key():
 
 def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_path):
     """A rule that passes its keyword to a wrapper of a third module inside a dict: the bind's finding names
-    the rule's ``def`` (``path:line``, as every other ``(used at ...)``), not its qualified name, so SARIF
-    lists it under ``relatedLocations`` too (trial: ``(used at myext.numerics._dtype_lowering)``)."""
+    the line of the rule's dict that holds the keyword (``path:line``, as every other ``(used at ...)``; not
+    the rule's ``def``, which one-file runs named while ``--stdin-filename`` named the use: trial 7), not its
+    qualified name, so SARIF lists it under ``relatedLocations`` too (trial: ``(used at myext.numerics._dtype_lowering)``)."""
     package = tmp_path / "wpkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -578,11 +610,11 @@ def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_
     for target in ("wpkg", "wpkg/api.py"):
         [row] = parse_text(run_cli("--isolated", "--no-cache", target, cwd=tmp_path).stdout)
         assert (row.path, row.line, row.column, row.code) == ("wpkg/api.py", 7, 40, "ACC101")
-        assert row.message.endswith("use str(x) or x.name (used at wpkg/rules.py:11)")
+        assert row.message.endswith("use str(x) or x.name (used at wpkg/rules.py:12)")
     sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", "wpkg", cwd=tmp_path).stdout)
     [result] = sarif["runs"][0]["results"]
     assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
-            for r in result["relatedLocations"]] == [("wpkg/rules.py", 11)]
+            for r in result["relatedLocations"]] == [("wpkg/rules.py", 12)]
 
 
 def test_places_in_messages_take_the_form_of_the_diagnostics_paths(tmp_path):

@@ -328,7 +328,7 @@ class Project:
                 source = self.source(path)
                 if source is None or not added.matching(source, self._module(path), own=False):
                     continue
-                relevant = tuple(index.matching(source, self._module(path)))
+                relevant = self._relevant(index, path, source)
                 tasks.append(FileTask(path, source, relevant, checked.get(path)))
             new: set[SinkSpec] = set()
             for task, outcome in zip(tasks, self._run(tasks)):
@@ -340,6 +340,29 @@ class Project:
             added = SinkIndex(sorted(new, key=_spec_order))
         self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
         return outcomes
+
+    def _relevant(self, index: SinkIndex, path: str, source: bytes) -> tuple[SinkSpec, ...]:
+        """The sinks ``path`` may call, plus those the module of each registered rule its ``bind`` sinks
+        name may call: a finding at a ``bind`` names where the rule uses the keyword, which the rule's
+        module shows only with its own sinks (a ``functools.partial`` sink imported from a third module).
+        As the front ends that see one file at a time have them (:meth:`sinks` gives every wrapper)."""
+        relevant = index.matching(source, self._module(path))
+        homes = {home for spec in relevant if spec.used_at is not None
+                 and (home := self._defining_path(spec.used_at)) not in (None, path)}
+        if not homes:
+            return tuple(relevant)
+        extra = {spec for home in sorted(homes) if (text := self.source(home)) is not None
+                 for spec in index.matching(text, self._module(home))}
+        return tuple(sorted(extra.union(relevant), key=_spec_order))
+
+    def _defining_path(self, qualified: str) -> str | None:
+        """The project file of the longest dotted prefix of ``qualified`` (a rule's qualified name), else ``None``."""
+        module = qualified
+        while "." in module:
+            module = module.rpartition(".")[0]
+            if (path := self.module_path(module)) is not None:
+                return path
+        return None
 
     def refresh(self) -> list[str]:
         """Read every file again; forget (:meth:`forget`) those whose bytes changed, and return them."""
