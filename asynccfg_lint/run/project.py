@@ -14,6 +14,7 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import hashlib
@@ -80,6 +81,33 @@ def package_project(root: str, cache_dir: str | None = None) -> Project:
     names a result cache to use, if any.
     """
     return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
+
+
+def unread_package_imports(source: bytes, sinks: Iterable[SinkSpec], folder: str = ".") -> list[str]:
+    """What standard input read without a filename (``check -``) imports from a package it is then not
+    read with (``--stdin-filename`` would read it): each relative import (``.sinks``), and each package
+    folder under ``folder`` it imports from whose modules bind a name through which the text may reach
+    one of ``sinks`` (:meth:`Project.scope`: ``pkg`` for ``from pkg.sinks import permute_start``).
+    Relative imports first, in the order written, then the packages sorted; ``[]`` when Python cannot
+    parse ``source``.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    relative: list[str] = []
+    packages: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            relative.append("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            packages.add(node.module.partition(".")[0])
+        elif isinstance(node, ast.Import):
+            packages.update(alias.name.partition(".")[0] for alias in node.names)
+    reaching = [top for top in sorted(packages)
+                if os.path.isfile(os.path.join(root := os.path.abspath(os.path.join(folder, top)), "__init__.py"))
+                and package_project(root).scope(sinks, [source]) != frozenset()]
+    return [*dict.fromkeys(relative), *reaching]
 
 
 class PackageSinks(NamedTuple):
