@@ -465,6 +465,64 @@ def test_registration_forms_and_the_rule_context():
     assert contexts == {name: [name != "unregistered", False] for name in functions}
 
 
+STORED_RULES = '''
+from jax._src import core
+from jax.interpreters import mlir
+
+a_p, b_p, c_p, d_p, e_p = (core.Primitive(n) for n in "abcde")
+fetched = getattr(mlir, "register_lowering")
+
+class Registry:
+    _rules = []
+
+    @classmethod
+    def add(cls, prim):
+        def deco(fn):
+            cls._rules.append((prim, fn))
+            return fn
+        return deco
+
+    @classmethod
+    def install(cls):
+        for prim, fn in cls._rules:
+            mlir.register_lowering(prim, fn)
+
+    @classmethod
+    def keep(cls, prim):
+        def deco(fn):
+            cls._kept.append((prim, fn))
+            return fn
+        return deco
+
+@Registry.keep(d_p)
+def kept(ctx, x, *, k): ...
+Registry.install()
+@Registry.add(a_p)
+def stored(ctx, x, *, k): ...
+Registry.install()
+@Registry.add(e_p)
+def stored_late(ctx, x, *, k): ...
+def fetched_rule(ctx, x, *, k): ...
+def aliased_rule(ctx, x, *, k): ...
+getattr(mlir, "register_lowering")(b_p, fetched_rule)
+fetched(c_p, aliased_rule)
+getattr(mlir, "register_" + "lowering")(d_p, kept)
+'''
+
+
+def test_stored_and_fetched_registrations():
+    """A class registry's decorator that stores ``(prim, fn)`` for a loop that registers them counts where
+    ``install()`` runs after the rule is stored (``stored``; not ``stored_late``, stored after the last
+    ``install()``, nor ``kept``, stored in a container no loop registers); ``getattr(mlir,
+    "register_lowering")`` counts, called or bound to a name, but not a computed attribute name."""
+    from asynccfg_lint.analysis.parse import parse_source
+    from asynccfg_lint.analysis.programs import registrations
+
+    parsed = parse_source(STORED_RULES, "ext.py")
+    found = {(min(r.primitive), min(r.rule)) for r in registrations(parsed)}
+    assert found == {("ext.a_p", "ext.stored"), ("ext.b_p", "ext.fetched_rule"), ("ext.c_p", "ext.aliased_rule")}
+
+
 METHOD_AND_LAMBDA_RULES = '''
 from jax._src import core
 from jax._src.interpreters import mlir
