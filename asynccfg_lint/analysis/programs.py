@@ -66,6 +66,10 @@ class RegistrationPeers(Protocol):
         """The other modules looked up so far, by dotted name."""
         ...
 
+    def may_mention(self, qualified: str, word: str) -> bool:
+        """False when the project module holding ``qualified`` surely has no identifier ``word`` (no parse)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Registration:
@@ -291,10 +295,18 @@ def _imported(parsed: ParsedModule, expr: cst.BaseExpression,
     """The one binding, in another project module, of the name ``expr`` imported into ``parsed``
     (``from pkg.registry import register``), or of the attribute ``expr`` of an imported module
     (``registry.lowering``), else ``None`` (not imported, not the project's, ambiguous)."""
-    if peers is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+    if peers is None or not isinstance(expr, (cst.Name, cst.Attribute)) or isinstance(expr, cst.Attribute) \
+            and not _may_hold_registrar(parsed, expr, peers):
         return None
     found = peers.foreign(parsed, expr)
     return found[0] if found is not None and len(found) == 1 else None
+
+
+def _may_hold_registrar(parsed: ParsedModule, expr: cst.Attribute, peers: RegistrationPeers) -> bool:
+    """False when the project module ``expr`` (``registry.lowering``, ``RuleRegistry.add``) belongs to surely
+    defines no registrar: its text never names ``register_lowering`` (so such attributes, common in any
+    package, cost no parse of their modules)."""
+    return any(peers.may_mention(name, "register_lowering") for name in qualified_names(parsed, expr))
 
 
 def _imported_register(parsed: ParsedModule, func: cst.BaseExpression, peers: RegistrationPeers | None) -> bool:
@@ -347,7 +359,8 @@ def _decorator_function(parsed: ParsedModule, expr: cst.BaseExpression,
     if foreign is not None and isinstance(foreign.binding.definition, cst.FunctionDef) \
             and top_level_function(foreign.home, foreign.binding.definition.name) is foreign.binding.definition:
         return foreign.home, foreign.binding.definition
-    owner = _imported(parsed, expr.value, peers) if isinstance(expr, cst.Attribute) else None
+    owner = _imported(parsed, expr.value, peers) if isinstance(expr, cst.Attribute) and peers is not None \
+        and _may_hold_registrar(parsed, expr, peers) else None
     if owner is not None and isinstance(owner.binding.definition, cst.ClassDef) \
             and _top_level_definition(owner.home, owner.binding.definition.name) is owner.binding.definition:
         method = _method_of(owner.home, owner.binding.definition, expr.attr.value)  # RuleRegistry.add

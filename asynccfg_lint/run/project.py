@@ -268,6 +268,13 @@ class Project:
     #: a project is the module loader of the analyses it runs (:data:`asynccfg_lint.analysis.workspace.ModuleLoader`)
     __call__ = module
 
+    def mentions(self, name: str, word: str) -> bool | None:
+        """Whether the text of the project module ``name`` has the identifier ``word`` (a byte search, no
+        parse); ``None`` when the project has no such module."""
+        path = self.module_path(name)
+        source = self.source(path) if path is not None else None
+        return None if source is None else re.search(rb"\b" + re.escape(word.encode()) + rb"\b", source) is not None
+
     def naming(self, word: str) -> tuple[str, ...]:
         """The dotted module names of the project's files whose text has the identifier ``word`` (a byte
         search, no parse): where a primitive's ``bind`` may be called (:meth:`Workspace.named_elsewhere`)."""
