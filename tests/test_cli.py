@@ -150,6 +150,41 @@ def test_stdin_filename_of_a_package_file_reads_the_package():
     assert "+    return exchange_start_p.bind(x, schedule=Schedule.EAGER.value).done()" in fixed.stdout
 
 
+STDIN_NOTE = ("asynccfg-lint: warning: standard input imports from its package ({}), which is not read without "
+              "--stdin-filename: sinks and wrappers defined there are not followed\n")
+
+
+def test_stdin_without_a_filename_warns_when_it_imports_from_its_package(tmp_path):
+    """``check -`` reads no package: a text that imports a sink of its own package (relatively, or from a
+    package folder here through which it may reach a sink) gets a warning on stderr; stdout and the exit
+    status are those of the module alone (trial 7: an empty success with no hint)."""
+    programs = Path(__file__).parent / "fixtures" / "programs"
+    relative = run_cli("--isolated", "--no-cache", "-", cwd=programs,
+                       stdin=(programs / "extpkg" / "relayed_api.py").read_bytes())
+    assert (relative.returncode, relative.stdout, relative.stderr) == (0, "", STDIN_NOTE.format(".relayed"))
+    (tmp_path / "wpkg").mkdir()
+    (tmp_path / "wpkg" / "__init__.py").write_text("")
+    (tmp_path / "wpkg" / "sinks.py").write_text(
+        "import functools\n\nfrom jax._src.lax import parallel\n\n"
+        "permute_start = functools.partial(parallel._emit_async_start_custom_call, 'collective-permute-start')\n")
+    (tmp_path / "wpkg" / "plain.py").write_text("PERM = [[0, 1], [1, 0]]\n")
+    source = (b"from wpkg.plain import PERM\nfrom wpkg.sinks import permute_start\n\n\n"
+              b"def lower(ctx, x):\n    return permute_start(ctx, x, {'permutation': PERM, 'sizes': {1}})\n")
+    (tmp_path / "wpkg" / "api.py").write_bytes(source)
+    piped = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=source)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, "", STDIN_NOTE.format("wpkg"))
+    quiet = run_cli("--isolated", "--no-cache", "-q", "-", cwd=tmp_path, stdin=source)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    named = run_cli("--isolated", "--no-cache", "--stdin-filename", "wpkg/api.py", cwd=tmp_path, stdin=source)
+    assert named.returncode == 1 and named.stderr == ""
+    assert [(r.line, r.column, r.code) for r in parse_text(named.stdout)] == [(6, 65, "ACC101")]
+    # a module of the package that binds no name leading to a sink, and a text of jax imports only: no warning
+    plain = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=b"from wpkg.plain import PERM\n")
+    assert (plain.returncode, plain.stdout, plain.stderr) == (0, "", "")
+    alone = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=(CLI_FIXTURES / "findings.py").read_bytes())
+    assert alone.returncode == 1 and alone.stderr == ""
+
+
 def test_stdin_filename_alone_reads_stdin():
     """As ruff: --stdin-filename reads stdin even without '-'."""
     source = (CLI_FIXTURES / "findings.py").read_bytes()

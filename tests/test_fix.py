@@ -320,7 +320,8 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
     assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/fetched.py", "extpkg/gather.py", "extpkg/held.py",
                        "extpkg/helped.py",
                        "extpkg/methods.py",
-                       "extpkg/narrowed.py", "extpkg/nested.py", "extpkg/registered.py", "extpkg/relayed.py", "extpkg/tuned.py",
+                       "extpkg/narrowed.py", "extpkg/nested.py", "extpkg/registered.py", "extpkg/relayed.py",
+                       "extpkg/relayed_api.py", "extpkg/tuned.py",
                        "extpkg/weighted.py", "extpkg/wrapped_api.py"]
     assert after == expected
     assert f" - Transformed {len(changed)} files successfully." in result.stderr

@@ -37,6 +37,15 @@ from jax._src.lax.parallel import _emit_async_start_custom_call as emit
 def lower(ctx, x):
     return emit("all-gather-start", ctx, x, {"scale": float("nan")})
 """
+#: a numpy float32 sum that overflows to inf (numpy computes it; JAX 0.12.0.1 then fails to compile: trial 7 F131)
+OVERFLOW = """\
+import numpy as np
+from jax._src.lax.parallel import _emit_async_start_custom_call as emit
+
+
+def lower(ctx, x):
+    return emit("all-gather-start", ctx, x, {"scale": np.float32(1.0) + 1e39})
+"""
 GIT_IDENTITY = ["-c", "user.name=asynccfg-lint tests", "-c", "user.email=tests@example.invalid", "-c", "commit.gpgsign=false"]
 
 
@@ -158,8 +167,8 @@ def test_route_1_shipped_hooks_check_fails_fix_rewrites_second_run_passes(hook_r
 
 def test_route_2_local_hooks_install_the_project_from_its_git_url(hook_repo, tmp_path, pre_commit_home):
     repo_path, rev = hook_repo
-    config = readme_config('language: python\n        additional_dependencies: ["asynccfg-lint @', repo_path, rev)
-    assert f'["asynccfg-lint @ git+{repo_path.as_uri()}@{rev}"]' in config
+    config = readme_config('language: python\n        additional_dependencies: ["asynccfg-lint[numpy] @', repo_path, rev)
+    assert f'["asynccfg-lint[numpy] @ git+{repo_path.as_uri()}@{rev}"]' in config
     work = work_repository(tmp_path / "work", config, {"pkg/lowering.py": BAD, "pkg/nan.py": NAN})
 
     first = run_pre_commit("run", "--all-files", cwd=work, home=pre_commit_home)
@@ -198,6 +207,19 @@ def test_flake8_route_local_hook_with_the_plugin_from_the_git_url(hook_repo, tmp
     assert hook_results(check.stdout) == [("flake8", "Failed")]
     assert ('pkg/lowering.py:6:55: ACC101 value for key "tiled" is numpy.bool_, which JAX cannot serialize to JSON: '
             "lowering raises ValueError; use bool(...)") in check.stdout
+
+
+@pytest.mark.parametrize(("marker", "hook"), [("repo: GIT_URL", "asynccfg-lint"),
+                                              ('additional_dependencies: ["asynccfg-lint[numpy] @', "asynccfg-lint"),
+                                              ("entry: flake8", "flake8")], ids=["shipped", "local", "flake8"])
+def test_hook_environments_compute_numpy_floats_as_the_cli(hook_repo, tmp_path, pre_commit_home, marker, hook):
+    """pre-commit's own environment has numpy (the shipped hooks' additional_dependencies, the local routes'
+    [numpy] extra), so a numpy float that overflows is ACC103 there as in the CLI, not silently dropped."""
+    repo_path, rev = hook_repo
+    work = work_repository(tmp_path / "work", readme_config(marker, repo_path, rev), {"pkg/overflow.py": OVERFLOW})
+    check = run_pre_commit("run", hook, "--all-files", cwd=work, home=pre_commit_home)
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert ('pkg/overflow.py:6:55: ACC103 value for key "scale" is a non-finite float (NaN or Infinity)') in check.stdout
 
 
 def test_manifest_is_valid_for_pre_commit():

@@ -208,6 +208,37 @@ def test_package_through_the_language_server(module, count):
     assert _served(PROGRAMS, PACKAGE / module) == [(row.line, row.column, row.code, row.message) for row in cli]
 
 
+#: relayed_api.py's bind of a keyword that relayed.py's rule hands to sinks.py's functools.partial sink on
+#: the line after its def (trial 7's m30pkg): every front end names that line, not the def (69)
+PARTIAL_USE = "(used at extpkg/relayed.py:71)"
+
+
+def test_a_bind_names_the_line_where_another_modules_partial_sink_gets_the_keyword():
+    """The rule's module is read with the sinks it calls (``Project._relevant``), whatever else the run
+    read before: the package, the one file (as pre-commit and flake8 on one file run), two processes,
+    flake8, SARIF, ``--stdin-filename`` and the language server give the same line."""
+    def used(stdout: str) -> list[str]:
+        return [row.message.rpartition(" ")[2] for row in parse_text(stdout) if row.path == "extpkg/relayed_api.py"]
+
+    expected = ["extpkg/relayed.py:71)"]
+    assert used(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "extpkg/relayed_api.py", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "-j", "2", "extpkg/relayed_api.py", "extpkg/relayed.py",
+                        "extpkg/sinks.py", cwd=PROGRAMS).stdout) == expected
+    assert used(run_cli("--isolated", "--no-cache", "--stdin-filename", "extpkg/relayed_api.py", "-", cwd=PROGRAMS,
+                        stdin=(PACKAGE / "relayed_api.py").read_bytes()).stdout) == expected
+    assert [row.message.rpartition(" ")[2] for row in acc_rows(run_flake8(
+        "--select", "ACC1", "extpkg/relayed_api.py", cwd=PROGRAMS).stdout)] == expected
+    sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", "extpkg/relayed_api.py",
+                               cwd=PROGRAMS).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["message"]["text"].endswith(PARTIAL_USE)
+    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
+            for r in result["relatedLocations"]] == [("extpkg/relayed.py", 71)]
+    [(line, column, code, message)] = _served(PROGRAMS, PACKAGE / "relayed_api.py")
+    assert (line, column, code) == (17, 41, "ACC101") and message.endswith(PARTIAL_USE)
+
+
 def test_annotated_rule_keywords_through_json_and_the_language_server():
     """rule_annotated_keywords.py: the binds' faults (at the binds' values, naming the rule's use) and
     the one the annotation proves, alike in text, JSON and the language server."""
@@ -439,6 +470,64 @@ def test_registration_forms_and_the_rule_context():
     assert contexts == {name: [name != "unregistered", False] for name in functions}
 
 
+STORED_RULES = '''
+from jax._src import core
+from jax.interpreters import mlir
+
+a_p, b_p, c_p, d_p, e_p = (core.Primitive(n) for n in "abcde")
+fetched = getattr(mlir, "register_lowering")
+
+class Registry:
+    _rules = []
+
+    @classmethod
+    def add(cls, prim):
+        def deco(fn):
+            cls._rules.append((prim, fn))
+            return fn
+        return deco
+
+    @classmethod
+    def install(cls):
+        for prim, fn in cls._rules:
+            mlir.register_lowering(prim, fn)
+
+    @classmethod
+    def keep(cls, prim):
+        def deco(fn):
+            cls._kept.append((prim, fn))
+            return fn
+        return deco
+
+@Registry.keep(d_p)
+def kept(ctx, x, *, k): ...
+Registry.install()
+@Registry.add(a_p)
+def stored(ctx, x, *, k): ...
+Registry.install()
+@Registry.add(e_p)
+def stored_late(ctx, x, *, k): ...
+def fetched_rule(ctx, x, *, k): ...
+def aliased_rule(ctx, x, *, k): ...
+getattr(mlir, "register_lowering")(b_p, fetched_rule)
+fetched(c_p, aliased_rule)
+getattr(mlir, "register_" + "lowering")(d_p, kept)
+'''
+
+
+def test_stored_and_fetched_registrations():
+    """A class registry's decorator that stores ``(prim, fn)`` for a loop that registers them counts where
+    ``install()`` runs after the rule is stored (``stored``; not ``stored_late``, stored after the last
+    ``install()``, nor ``kept``, stored in a container no loop registers); ``getattr(mlir,
+    "register_lowering")`` counts, called or bound to a name, but not a computed attribute name."""
+    from asynccfg_lint.analysis.parse import parse_source
+    from asynccfg_lint.analysis.programs import registrations
+
+    parsed = parse_source(STORED_RULES, "ext.py")
+    found = {(min(r.primitive), min(r.rule)) for r in registrations(parsed)}
+    assert found == {("ext.a_p", "ext.stored"), ("ext.b_p", "ext.fetched_rule"), ("ext.c_p", "ext.aliased_rule")}
+
+
 METHOD_AND_LAMBDA_RULES = '''
 from jax._src import core
 from jax._src.interpreters import mlir
@@ -563,8 +652,9 @@ def test_a_subscript_key_without_parentheses_is_one_tuple_key():
 
 def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_path):
     """A rule that passes its keyword to a wrapper of a third module inside a dict: the bind's finding names
-    the rule's ``def`` (``path:line``, as every other ``(used at ...)``), not its qualified name, so SARIF
-    lists it under ``relatedLocations`` too (trial: ``(used at myext.numerics._dtype_lowering)``)."""
+    the line of the rule's dict that holds the keyword (``path:line``, as every other ``(used at ...)``; not
+    the rule's ``def``, which one-file runs named while ``--stdin-filename`` named the use: trial 7), not its
+    qualified name, so SARIF lists it under ``relatedLocations`` too (trial: ``(used at myext.numerics._dtype_lowering)``)."""
     package = tmp_path / "wpkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -583,11 +673,11 @@ def test_a_keyword_the_rule_hands_to_another_modules_wrapper_names_the_rule(tmp_
     for target in ("wpkg", "wpkg/api.py"):
         [row] = parse_text(run_cli("--isolated", "--no-cache", target, cwd=tmp_path).stdout)
         assert (row.path, row.line, row.column, row.code) == ("wpkg/api.py", 7, 40, "ACC101")
-        assert row.message.endswith("use str(x) or x.name (used at wpkg/rules.py:11)")
+        assert row.message.endswith("use str(x) or x.name (used at wpkg/rules.py:12)")
     sarif = json.loads(run_cli("--isolated", "--no-cache", "--output-format", "sarif", "wpkg", cwd=tmp_path).stdout)
     [result] = sarif["runs"][0]["results"]
     assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
-            for r in result["relatedLocations"]] == [("wpkg/rules.py", 11)]
+            for r in result["relatedLocations"]] == [("wpkg/rules.py", 12)]
 
 
 def test_places_in_messages_take_the_form_of_the_diagnostics_paths(tmp_path):

@@ -68,6 +68,10 @@ class RegistrationPeers(Protocol):
         """The other modules looked up so far, by dotted name."""
         ...
 
+    def may_mention(self, qualified: str, word: str) -> bool:
+        """False when the project module holding ``qualified`` surely has no identifier ``word`` (no parse)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Registration:
@@ -166,9 +170,14 @@ def _class_method(parsed: ParsedModule, expr: cst.Attribute) -> cst.FunctionDef 
     if not isinstance(expr.value, cst.Name):
         return None
     owner = _top_level_definition(parsed, expr.value)
-    if not isinstance(owner, cst.ClassDef) or not isinstance(owner.body, cst.IndentedBlock):
+    return _method_of(parsed, owner, expr.attr.value) if isinstance(owner, cst.ClassDef) else None
+
+
+def _method_of(parsed: ParsedModule, owner: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    """The one ``@staticmethod``/``@classmethod`` ``def name`` of the top-level class ``owner``, else ``None``."""
+    if not isinstance(owner.body, cst.IndentedBlock):
         return None
-    methods = [s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == expr.attr.value]
+    methods = [s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
     if len(methods) == 1 and summarised_name(parsed, methods[0]) is not None:
         return methods[0]
     return None
@@ -259,27 +268,47 @@ def substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpressi
     return row.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
 
 
-def is_register(parsed: ParsedModule, func: cst.BaseExpression) -> bool:
-    """True when ``func`` is ``mlir.register_lowering`` (either module's), or a name bound once to it
-    (``register = mlir.register_lowering``, then ``register(prim, rule)``)."""
-    if not isinstance(func, (cst.Name, cst.Attribute)):
+def _names_register(parsed: ParsedModule, expr: cst.BaseExpression) -> bool:
+    """True when ``expr`` is ``mlir.register_lowering`` (either module's), or fetches it by a constant name:
+    ``getattr(mlir, "register_lowering")`` (``builtins.getattr`` of the module, as Python evaluates it)."""
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        return bool(qualified_names(parsed, expr) & REGISTER_LOWERING)
+    if not isinstance(expr, cst.Call) or len(expr.args) != 2 or any(a.star or a.keyword for a in expr.args) \
+            or not qualified_names(parsed, expr.func) & {"builtins.getattr"}:
         return False
-    if qualified_names(parsed, func) & REGISTER_LOWERING:
+    attribute = string_value(expr.args[1].value)
+    modules = qualified_names(parsed, expr.args[0].value)
+    return attribute is not None and bool({f"{module}.{attribute}" for module in modules} & REGISTER_LOWERING)
+
+
+def is_register(parsed: ParsedModule, func: cst.BaseExpression) -> bool:
+    """True when ``func`` is ``mlir.register_lowering`` (either module's, also fetched as
+    ``getattr(mlir, "register_lowering")``), or a name bound once to it (``register = mlir.register_lowering``,
+    then ``register(prim, rule)``)."""
+    if _names_register(parsed, func):
         return True
     bindings = bindings_of_name(parsed, func) if isinstance(func, cst.Name) else None
     return bool(bindings) and len(bindings) == 1 and bindings[0].value is not None \
-        and isinstance(bindings[0].value, (cst.Name, cst.Attribute)) \
-        and bool(qualified_names(parsed, bindings[0].value) & REGISTER_LOWERING)
+        and _names_register(parsed, bindings[0].value)
 
 
 def _imported(parsed: ParsedModule, expr: cst.BaseExpression,
               peers: RegistrationPeers | None) -> ForeignBinding | None:
     """The one binding, in another project module, of the name ``expr`` imported into ``parsed``
-    (``from pkg.registry import register``), else ``None`` (not imported, not the project's, ambiguous)."""
-    if peers is None or not isinstance(expr, cst.Name):
+    (``from pkg.registry import register``), or of the attribute ``expr`` of an imported module
+    (``registry.lowering``), else ``None`` (not imported, not the project's, ambiguous)."""
+    if peers is None or not isinstance(expr, (cst.Name, cst.Attribute)) or isinstance(expr, cst.Attribute) \
+            and not _may_hold_registrar(parsed, expr, peers):
         return None
     found = peers.foreign(parsed, expr)
     return found[0] if found is not None and len(found) == 1 else None
+
+
+def _may_hold_registrar(parsed: ParsedModule, expr: cst.Attribute, peers: RegistrationPeers) -> bool:
+    """False when the project module ``expr`` (``registry.lowering``, ``RuleRegistry.add``) belongs to surely
+    defines no registrar: its text never names ``register_lowering`` (so such attributes, common in any
+    package, cost no parse of their modules)."""
+    return any(peers.may_mention(name, "register_lowering") for name in qualified_names(parsed, expr))
 
 
 def _imported_register(parsed: ParsedModule, func: cst.BaseExpression, peers: RegistrationPeers | None) -> bool:
@@ -322,27 +351,37 @@ def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Ca
 
 def _decorator_function(parsed: ParsedModule, expr: cst.BaseExpression,
                         peers: RegistrationPeers | None) -> tuple[ParsedModule, cst.FunctionDef] | None:
-    """The module-level ``def`` the decorator name ``expr`` is, with the module that defines it: ``parsed``,
-    or the project module it is imported from (``from pkg.registry import lowering``)."""
-    function = top_level_function(parsed, expr) if isinstance(expr, cst.Name) else None
+    """The module-level ``def`` (or class's static or class method) the decorator name ``expr`` is, with the
+    module that defines it: ``parsed``, or the project module it is imported from (``from pkg.registry
+    import lowering``, ``registry.lowering``, ``from pkg.registry import RuleRegistry``: ``RuleRegistry.add``)."""
+    function = top_level_function(parsed, expr)
     if function is not None:
         return parsed, function
     foreign = _imported(parsed, expr, peers)
     if foreign is not None and isinstance(foreign.binding.definition, cst.FunctionDef) \
             and top_level_function(foreign.home, foreign.binding.definition.name) is foreign.binding.definition:
         return foreign.home, foreign.binding.definition
+    owner = _imported(parsed, expr.value, peers) if isinstance(expr, cst.Attribute) and peers is not None \
+        and _may_hold_registrar(parsed, expr, peers) else None
+    if owner is not None and isinstance(owner.binding.definition, cst.ClassDef) \
+            and _top_level_definition(owner.home, owner.binding.definition.name) is owner.binding.definition:
+        method = _method_of(owner.home, owner.binding.definition, expr.attr.value)  # RuleRegistry.add
+        return (owner.home, method) if method is not None else None
     return None
 
 
 def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
-                           peers: RegistrationPeers | None = None) -> tuple[ParsedModule, cst.BaseExpression] | None:
+                           peers: RegistrationPeers | None = None,
+                           statement: cst.FunctionDef | None = None) -> tuple[ParsedModule, cst.BaseExpression] | None:
     """For a decorator that registers the function it decorates, defined in this module or in the project
     module it is imported from (``peers``): the primitive expression with the module it belongs to, else
     ``None``. Two forms, followed only as written: ``@lowering(prim)`` of ``def lowering(prim): def
     deco(fn): mlir.register_lowering(prim, fn); return fn; return deco`` (the primitive is the decorator
     call's argument for ``lowering``'s parameter, in ``parsed``), and ``@register_p`` of ``def
     register_p(fn): mlir.register_lowering(p, fn); return fn`` (``p`` a module-level name of the
-    decorator's module)."""
+    decorator's module). The factory may be a module's attribute (``@registry.lowering(prim)``) or a class's
+    static or class method (``@RuleRegistry.add(prim)``), and its ``deco`` may instead store the pair in a
+    container that a loop registers later (:func:`_stored_primitive`; ``statement``: the decorated ``def``)."""
     if isinstance(decorator, cst.Name):
         found = _decorator_function(parsed, decorator, peers)
         if found is None:
@@ -352,7 +391,7 @@ def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
         primitive = call_argument(call, 0, "prim") if call is not None else None
         return (home, primitive) if isinstance(primitive, (cst.Name, cst.Attribute)) \
             and parameter_of(home, primitive, function) is None else None
-    if not isinstance(decorator, cst.Call) or not isinstance(decorator.func, cst.Name) \
+    if not isinstance(decorator, cst.Call) or not isinstance(decorator.func, (cst.Name, cst.Attribute)) \
             or any(a.star for a in decorator.args):
         return None
     found = _decorator_function(parsed, decorator.func, peers)
@@ -368,13 +407,98 @@ def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
                   and s.name.value == returned.value and not s.decorators), None)
     call = _registering_call(home, inner) if inner is not None else None
     primitive = call_argument(call, 0, "prim") if call is not None else None
+    if primitive is None and inner is not None and statement is not None:  # cls._rules.append((prim, fn)), later a loop
+        primitive = _stored_primitive(parsed, home, outer, inner, statement, peers)
     param = parameter_of(home, primitive, outer) if primitive is not None else None
-    positional = [*outer.params.posonly_params, *outer.params.params]
+    positional = [*outer.params.posonly_params, *outer.params.params][implicit_parameters(outer):]
     index = next((i for i, p in enumerate(positional) if p.name.value == param), None)
     if param is None or index is None:
         return None
     argument = call_argument(decorator, index, param)
     return (parsed, argument) if argument is not None else None
+
+
+def _container(home: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef,
+               owner: cst.ClassDef | None) -> str | None:
+    """Which container ``expr`` (in ``function`` of ``home``) is, as a key: ``"Cls.attr"`` for
+    ``cls.attr`` (``cls`` a ``@classmethod``'s first parameter) or ``Cls.attr`` of the class ``owner``
+    ``function`` belongs to; ``"name"`` for a module-level name of ``home`` (not bound in ``function``)."""
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and owner is not None:
+        first = [*function.params.posonly_params, *function.params.params][:1]
+        implicit = implicit_parameters(function) and first and first[0].name.value == expr.value.value
+        if implicit or expr.value.value == owner.name.value and parameter_of(home, expr.value, function) is None:
+            return f"{owner.name.value}.{expr.attr.value}"
+        return None
+    if isinstance(expr, cst.Name) and parameter_of(home, expr, function) is None:
+        scope = home.scopes.get(home.module)
+        return expr.value if scope is not None and expr.value in scope else None
+    return None
+
+
+def _stored_primitive(parsed: ParsedModule, home: ParsedModule, outer: cst.FunctionDef, inner: cst.FunctionDef,
+                      statement: cst.FunctionDef, peers: RegistrationPeers | None) -> cst.BaseExpression | None:
+    """For a decorator factory ``outer`` (of ``home``) whose ``deco`` (``inner``) stores the decorated function
+    with a primitive in a container, ``cls._rules.append((prim, fn))``, that a loop of another function
+    registers, ``for prim, fn in cls._rules: mlir.register_lowering(prim, fn)``: the ``prim`` expression
+    (of ``home``). Only when ``parsed`` calls that function at its top level after the decorated ``statement``
+    (``RuleRegistry.install()``), so the loop runs once the rule is stored; else ``None``."""
+    params = inner.params
+    if len(params.params) != 1 or not isinstance(inner.body, cst.IndentedBlock):
+        return None
+    fn = params.params[0].name.value
+    owner = enclosing(home, outer, (cst.ClassDef, cst.FunctionDef))
+    owner = owner if isinstance(owner, cst.ClassDef) else None
+    stored: tuple[str, cst.BaseExpression] | None = None
+    for line in inner.body.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            call = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" \
+                    and len(call.args) == 1 and isinstance(pair := call.args[0].value, cst.Tuple) \
+                    and len(pair.elements) == 2 and isinstance(pair.elements[1].value, cst.Name) \
+                    and pair.elements[1].value.value == fn and not any(e.value is None for e in pair.elements):
+                key = _container(home, call.func.value, outer, owner)
+                if key is not None:
+                    stored = (key, pair.elements[0].value)
+    if stored is None:
+        return None
+    for loop in [n for n in home.calls if is_register(home, n.func)]:
+        function = enclosing(home, loop, (cst.FunctionDef,))
+        statement_of = enclosing(home, loop, (cst.For,))
+        if not isinstance(function, cst.FunctionDef) or not isinstance(statement_of, cst.For) \
+                or enclosing(home, statement_of, (cst.FunctionDef,)) is not function:
+            continue
+        target = statement_of.target
+        names = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []
+        if len(names) != 2 or not all(isinstance(n, cst.Name) for n in names):
+            continue
+        primitive, rule = call_argument(loop, 0, "prim"), call_argument(loop, 1, "rule")
+        if not (isinstance(primitive, cst.Name) and isinstance(rule, cst.Name)
+                and (primitive.value, rule.value) == (names[0].value, names[1].value)):
+            continue
+        function_owner = enclosing(home, function, (cst.ClassDef, cst.FunctionDef))
+        function_owner = function_owner if isinstance(function_owner, cst.ClassDef) else None
+        if function_owner is not owner or _container(home, statement_of.iter, function, owner) != stored[0]:
+            continue
+        if _called_after(parsed, statement, home, function, peers):
+            return stored[1]
+    return None
+
+
+def _called_after(parsed: ParsedModule, statement: cst.FunctionDef, home: ParsedModule, function: cst.FunctionDef,
+                  peers: RegistrationPeers | None) -> bool:
+    """True when a top-level expression statement of ``parsed`` after ``statement`` calls ``function`` (of
+    ``home``) with no arguments: ``RuleRegistry.install()``, ``registry.install()``, ``install()``."""
+    body = list(parsed.module.body)
+    if statement not in body:
+        return False
+    for line in body[body.index(statement) + 1:]:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            call = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and not call.args \
+                    and (found := _decorator_function(parsed, call.func, peers)) is not None \
+                    and found[0] is home and found[1] is function:
+                return True
+    return False
 
 
 def _registrar_parameter(parsed: ParsedModule, call: cst.Call, rule: cst.BaseExpression) -> bool:
@@ -421,7 +545,7 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
             primitive = _partial_of_register(parsed, decorator.decorator)
             home = parsed
             if primitive is None:
-                home, primitive = _registering_decorator(parsed, decorator.decorator, peers) or (parsed, None)
+                home, primitive = _registering_decorator(parsed, decorator.decorator, peers, statement) or (parsed, None)
             if primitive is not None and qualified_names(home, primitive):
                 found.append(Registration(frozenset(qualified_names(home, primitive)),
                                           frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,

@@ -131,6 +131,20 @@ class Workspace:
         """
         return any(name != module for name in self.naming(word))
 
+    def may_mention(self, qualified: str, word: str) -> bool:
+        """False when the project module holding ``qualified`` (its longest dotted prefix that is a module)
+        has no identifier ``word`` in its text, or there is none: a cheap test before parsing it (a loader's
+        ``mentions``); True when the loader cannot tell (no such test)."""
+        mentions = getattr(self._modules, "mentions", None)
+        if mentions is None:
+            return self._modules is not None
+        module = qualified
+        while "." in module:
+            module = module.rpartition(".")[0]
+            if (found := mentions(module, word)) is not None:
+                return found
+        return False
+
     def naming(self, word: str) -> tuple[str, ...]:
         """The dotted names of the project modules whose text has the identifier ``word`` (a loader's
         ``naming``, :meth:`asynccfg_lint.run.project.Project.naming`); none with another loader, or none."""

@@ -57,6 +57,7 @@ from asynccfg_lint.run.project import (
     package_sinks,
     start_worker,
     summary_scope,
+    unread_package_imports,
     worker_project,
 )
 from asynccfg_lint.rules import acc001
@@ -343,6 +344,9 @@ def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | st
         return []
     settings = resolver.file_settings(display)
     sources[display] = source
+    if display == "-" and not args.quiet and (unread := unread_package_imports(source, settings.sinks)):
+        sys.stderr.write(f"asynccfg-lint: warning: standard input imports from its package ({', '.join(unread)}), which "
+                         "is not read without --stdin-filename: sinks and wrappers defined there are not followed\n")
     sinks, project = _stdin_package(display, source, settings.sinks, args)
     return check_source(source, display, settings.selection, sinks, with_fixes=True,
                         sanitizers=settings.sanitizers, modules=project)

@@ -14,6 +14,7 @@ a file has to be analysed.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import hashlib
@@ -80,6 +81,33 @@ def package_project(root: str, cache_dir: str | None = None) -> Project:
     names a result cache to use, if any.
     """
     return Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None)
+
+
+def unread_package_imports(source: bytes, sinks: Iterable[SinkSpec], folder: str = ".") -> list[str]:
+    """What standard input read without a filename (``check -``) imports from a package it is then not
+    read with (``--stdin-filename`` would read it): each relative import (``.sinks``), and each package
+    folder under ``folder`` it imports from whose modules bind a name through which the text may reach
+    one of ``sinks`` (:meth:`Project.scope`: ``pkg`` for ``from pkg.sinks import permute_start``).
+    Relative imports first, in the order written, then the packages sorted; ``[]`` when Python cannot
+    parse ``source``.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    relative: list[str] = []
+    packages: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            relative.append("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            packages.add(node.module.partition(".")[0])
+        elif isinstance(node, ast.Import):
+            packages.update(alias.name.partition(".")[0] for alias in node.names)
+    reaching = [top for top in sorted(packages)
+                if os.path.isfile(os.path.join(root := os.path.abspath(os.path.join(folder, top)), "__init__.py"))
+                and package_project(root).scope(sinks, [source]) != frozenset()]
+    return [*dict.fromkeys(relative), *reaching]
 
 
 class PackageSinks(NamedTuple):
@@ -246,6 +274,13 @@ class Project:
     #: a project is the module loader of the analyses it runs (:data:`asynccfg_lint.analysis.workspace.ModuleLoader`)
     __call__ = module
 
+    def mentions(self, name: str, word: str) -> bool | None:
+        """Whether the text of the project module ``name`` has the identifier ``word`` (a byte search, no
+        parse); ``None`` when the project has no such module."""
+        path = self.module_path(name)
+        source = self.source(path) if path is not None else None
+        return None if source is None else re.search(rb"\b" + re.escape(word.encode()) + rb"\b", source) is not None
+
     def naming(self, word: str) -> tuple[str, ...]:
         """The dotted module names of the project's files whose text has the identifier ``word`` (a byte
         search, no parse): where a primitive's ``bind`` may be called (:meth:`Workspace.named_elsewhere`)."""
@@ -334,7 +369,7 @@ class Project:
                 source = self.source(path)
                 if source is None or not added.matching(source, self._module(path), own=False):
                     continue
-                relevant = tuple(index.matching(source, self._module(path)))
+                relevant = self._relevant(index, path, source)
                 tasks.append(FileTask(path, source, relevant, checked.get(path)))
             new: set[SinkSpec] = set()
             for task, outcome in zip(tasks, self._run(tasks)):
@@ -346,6 +381,29 @@ class Project:
             added = SinkIndex(sorted(new, key=_spec_order))
         self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
         return outcomes
+
+    def _relevant(self, index: SinkIndex, path: str, source: bytes) -> tuple[SinkSpec, ...]:
+        """The sinks ``path`` may call, plus those the module of each registered rule its ``bind`` sinks
+        name may call: a finding at a ``bind`` names where the rule uses the keyword, which the rule's
+        module shows only with its own sinks (a ``functools.partial`` sink imported from a third module).
+        As the front ends that see one file at a time have them (:meth:`sinks` gives every wrapper)."""
+        relevant = index.matching(source, self._module(path))
+        homes = {home for spec in relevant if spec.used_at is not None
+                 and (home := self._defining_path(spec.used_at)) not in (None, path)}
+        if not homes:
+            return tuple(relevant)
+        extra = {spec for home in sorted(homes) if (text := self.source(home)) is not None
+                 for spec in index.matching(text, self._module(home))}
+        return tuple(sorted(extra.union(relevant), key=_spec_order))
+
+    def _defining_path(self, qualified: str) -> str | None:
+        """The project file of the longest dotted prefix of ``qualified`` (a rule's qualified name), else ``None``."""
+        module = qualified
+        while "." in module:
+            module = module.rpartition(".")[0]
+            if (path := self.module_path(module)) is not None:
+                return path
+        return None
 
     def refresh(self) -> list[str]:
         """Read every file again; forget (:meth:`forget`) those whose bytes changed, and return them."""

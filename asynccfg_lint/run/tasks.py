@@ -45,6 +45,9 @@ class ModuleSource(Protocol):
     def naming(self, word: str) -> tuple[str, ...]:
         """The dotted names of the project's modules whose text has the identifier ``word``."""
 
+    def mentions(self, name: str, word: str) -> bool | None:
+        """Whether the project module ``name``'s text has the identifier ``word``; ``None``: no such module."""
+
     def file_modules(self) -> list[tuple[str, str]]:
         """``(dotted module name, path)`` of every file of the project."""
 
@@ -129,6 +132,12 @@ class _RecordingLoader:
         path = self.source.module_path(name)
         self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
         return self.source.parsed(path) if path is not None else None
+
+    def mentions(self, name: str, word: str) -> bool | None:
+        """As :meth:`asynccfg_lint.run.project.Project.mentions`, the module recorded as a lookup is."""
+        path = self.source.module_path(name)
+        self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
+        return self.source.mentions(name, word)
 
     def naming(self, word: str) -> tuple[str, ...]:
         """As :meth:`ModuleSource.naming`; the outcome then depends on every file of the project (one
