@@ -59,22 +59,33 @@ class Missing:
 MISSING = Missing()
 
 
-def default_cache_dir() -> str:
+def default_cache_dir(start: str | None = None) -> str:
     """Where the cache goes unless ``--cache-dir`` says: ``$ASYNCCFG_LINT_CACHE_DIR`` when set, else
     ``.asynccfg_lint_cache`` in the project root (as ruff's ``.ruff_cache``): the nearest folder
-    at or above the working directory holding a ``pyproject.toml``, else the working directory.
-    The path is relative to the working directory when the root is the working directory itself.
+    at or above ``start`` (default: the working directory) holding a ``pyproject.toml``, else ``start``.
+    The path is relative to the working directory when that folder is the working directory itself.
     """
     configured = os.environ.get(CACHE_DIR_ENV)
     if configured:
         return configured
-    folder = os.getcwd()
+    cwd = os.getcwd()
+    origin = folder = os.path.abspath(start) if start is not None else cwd
     while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
         parent = os.path.dirname(folder)
         if parent == folder:
-            return DEFAULT_CACHE_DIR
+            folder = origin
+            break
         folder = parent
-    return DEFAULT_CACHE_DIR if folder == os.getcwd() else os.path.join(folder, DEFAULT_CACHE_DIR)
+    return DEFAULT_CACHE_DIR if folder == cwd else os.path.join(folder, DEFAULT_CACHE_DIR)
+
+
+def cache_dir_for(no_cache: bool = False, cache_dir: str | None = None, start: str | None = None) -> str | None:
+    """The result cache folder a front end uses, the same rule for each: ``None`` with the opt-out
+    (``--no-cache``, flake8's ``--asynccfg-no-cache``, the server's ``noCache``), else ``cache_dir``
+    when given (``--cache-dir`` and its counterparts), else :func:`default_cache_dir` from ``start``."""
+    if no_cache:
+        return None
+    return cache_dir or default_cache_dir(start)
 
 
 def tool_fingerprint() -> str:
