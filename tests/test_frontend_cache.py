@@ -9,6 +9,7 @@ language server's verdict on a document follows the package summaries stored in 
 from __future__ import annotations
 
 import json
+import time
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from asynccfg_lint.run.cache import CACHE_DIR_ENV
+from asynccfg_lint.run.project import RACY_SECONDS
 from tests.frontend_runs import SINK_IMPORT, run_flake8
 
 #: the package: a wrapper in one module, its caller in another, and a module that names no sink
@@ -161,3 +163,24 @@ def test_the_language_server_reads_the_summaries_flake8_stored_in_the_workspace_
     assert published_for(tmp_path, elsewhere, uri, USER) == []
     unread = published_for(tmp_path, elsewhere, uri, USER, {"noCache": True})
     assert [(d["code"], d["range"]["start"]) for d in unread] == [("ACC101", {"line": 4, "character": 35})]
+
+
+def test_a_stored_package_state_is_used_only_while_no_file_of_the_package_changed(tmp_path):
+    """The package's sinks stored under its files' states (``packages/``) answer for a file that calls
+    none of them; an edit of any file (here one keeping its size) is seen."""
+    package = write_package(tmp_path)
+    relay = "def relay(ctx, x, cfg):\n    return iter(\"t\", ctx, x, cfg)\n"  # not a wrapper yet: no sink reached
+    (package / "wrappers.py").write_text(WRAPPERS + "\n\n" + relay)
+    caller = "from pkg.wrappers import relay\n\n\ndef lower(ctx, x):\n    return relay(ctx, x, {\"groups\": {1, 2}})\n"
+    (package / "plain.py").write_text(caller)
+    time.sleep(RACY_SECONDS + 0.2)  # expect: older than the racy window, so the first run stores the state
+    cache = tmp_path / ".asynccfg_lint_cache"
+    assert flake8_importing(tmp_path, "--select", "ACC", "pkg") == (USER_ROW, True)
+    assert len(list(cache.glob("*/packages/*/*.json"))) == 1
+    assert flake8_importing(tmp_path, "--select", "ACC", "pkg/plain.py") == ("", False)
+    # relay now passes cfg on to the sink: same size, but the module changed, so plain.py is analysed again
+    edited = relay.replace("iter(", "emit(")
+    assert len(edited) == len(relay)
+    (package / "wrappers.py").write_text(WRAPPERS + "\n\n" + edited)
+    found, _ = flake8_importing(tmp_path, "--select", "ACC", "pkg/plain.py")
+    assert found == USER_ROW.replace("user.py", "plain.py").replace(":36:", ":37:")

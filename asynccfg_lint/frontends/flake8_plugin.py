@@ -92,7 +92,8 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...], sanitizers: frozens
     project = package_project(root, result_cache_dir())
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
     outcomes = project.analyse(sinks, {path: settings for path in project.files if os.path.abspath(path) in files})
-    project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
+    if project.stored_sinks(sinks) is None:  # (stored: a file that calls none of them needs no names either)
+        project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
     return {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 

@@ -98,7 +98,7 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _spec_json(spec: SinkSpec) -> dict[str, Any]:
+def spec_json(spec: SinkSpec) -> dict[str, Any]:
     return {"qualnames": sorted(spec.qualnames), "param": spec.param, "position": spec.position,
             "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module,
             "named": sorted(spec.named), "used_at": spec.used_at, "used_param": spec.used_param,
@@ -106,7 +106,7 @@ def _spec_json(spec: SinkSpec) -> dict[str, Any]:
             "forwarded": spec.forwarded}
 
 
-def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
+def spec_from_json(data: dict[str, Any]) -> SinkSpec:
     return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
                     data["key"], data["wrapper_module"], frozenset(data["named"]),
                     data.get("used_at"), data.get("used_param"), data.get("read"), data.get("bind_keyword", False),
@@ -116,7 +116,7 @@ def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
 def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
     """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
     return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
-            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
+            "wrappers": sorted((spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
             "dependencies": [list(dependency) for dependency in outcome.dependencies]}
 
 
@@ -131,7 +131,7 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
         fix = Fix(**item["fix"]) if item["fix"] else None
         diagnostics.append(Diagnostic(**{**item, "fix": fix}))
     dependencies = tuple((name, path, digest) for name, path, digest in data["dependencies"])
-    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])), dependencies)
+    return FileOutcome(tuple(diagnostics), frozenset(map(spec_from_json, data["wrappers"])), dependencies)
 
 
 def task_key(task: FileTask) -> str:
@@ -140,7 +140,7 @@ def task_key(task: FileTask) -> str:
     digest = hashlib.sha256()
     digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(hashlib.sha256(task.source).digest())
-    sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
+    sinks = sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in task.sinks)
     check = None
     if task.check is not None:
         check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
@@ -176,6 +176,21 @@ class ResultCache:
     def put(self, key: str, outcome: FileOutcome) -> None:
         """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
         self._write(self._entry(key), outcome_to_json(outcome))
+
+    def package_sinks(self, key: str) -> tuple[SinkSpec, ...] | None:
+        """The sinks stored by :meth:`put_package_sinks` under ``key``, or ``None`` (absent, unreadable or malformed)."""
+        try:
+            return tuple(spec_from_json(item) for item in self._read(self._packages_entry(key))["sinks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put_package_sinks(self, key: str, sinks: tuple[SinkSpec, ...]) -> None:
+        """Store every sink of a package (its wrappers included) under ``key``, a digest of the state of its
+        files (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`); skipped when unwritable."""
+        self._write(self._packages_entry(key), {"sinks": [spec_json(spec) for spec in sinks]})
+
+    def _packages_entry(self, key: str) -> Path:
+        return self.entries / "packages" / key[:2] / f"{key}.json"
 
     def binding_units(self, digest: str) -> list[Unit] | None | Missing:
         """The stored :func:`~asynccfg_lint.analysis.prefilter.module_units` of the module whose bytes have the
