@@ -19,6 +19,9 @@ stored the second time a run parses the same bytes (the first leaves a marker), 
 package pays nothing for it. A parse is a pickle, signed with a key of this user's (HMAC-SHA256, the
 key in the user cache folder, never in the result cache), and loaded only when the signature
 matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
+Last, ``packages/`` keeps every sink of a project (its wrappers too) under a digest of its files' states
+(:meth:`~asynccfg_lint.run.project.Project.stored_sinks`), so a file that calls none of them is answered
+from a ``stat`` of the package's files, none of them read.
 """
 
 from __future__ import annotations
