@@ -57,9 +57,11 @@ def run_program(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None
     return _run([sys.executable, "-m", "asynccfg_lint", *args], cwd, stdin, env)
 
 
-def run_flake8(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m flake8 --isolated ARGS`` (no user or project configuration) and return the finished process."""
-    return _run([sys.executable, "-m", "flake8", "--isolated", *args], cwd, stdin)
+def run_flake8(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None,
+               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m flake8 --isolated ARGS`` (no user or project configuration) and return the finished process;
+    ``env`` as for :func:`run_cli`."""
+    return _run([sys.executable, "-m", "flake8", "--isolated", *args], cwd, stdin, env)
 
 
 def _run(command: list[str], cwd: Path, stdin: bytes | None,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
 from asynccfg_lint.run.boundary import show_tracebacks
-from asynccfg_lint.run.cache import NotACacheError, ResultCache, clean, default_cache_dir
+from asynccfg_lint.run.cache import NotACacheError, ResultCache, cache_dir_for, clean, default_cache_dir
 from asynccfg_lint.run.config import (
     ConfigError,
     FileSettings,
@@ -186,7 +186,8 @@ def _add_jobs_option(command: argparse.ArgumentParser, what: str) -> None:
 def _add_cache_dir_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--cache-dir", metavar="PATH", default=None,
                          help="the result cache's folder (default: $ASYNCCFG_LINT_CACHE_DIR, else "
-                              ".asynccfg_lint_cache in the working directory)")
+                              ".asynccfg_lint_cache in the project root: the nearest folder with a "
+                              "pyproject.toml, else the working directory)")
 
 
 def _run_clean(args: argparse.Namespace) -> int:
@@ -331,7 +332,7 @@ def _stdin_package(display: str, source: bytes, sinks: tuple[SinkSpec, ...],
     """The sinks and the package of standard input read as ``display`` (``--stdin-filename``): when that
     file is in a package, its other modules as saved on disk and the wrappers ``source`` may reach, as the
     flake8 plugin and the language server see an edited file; else ``sinks`` and no package."""
-    found = package_sinks(display, sinks, source, None if args.no_cache else args.cache_dir or default_cache_dir())
+    found = package_sinks(display, sinks, source, cache_dir_for(args.no_cache, args.cache_dir))
     return found.sinks, found.project
 
 
@@ -368,7 +369,8 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             diagnostics.extend(_check_stdin("-", resolver, sources, args))
         else:
             items.extend(iter_files([path], resolver))
-    cache = None if args.no_cache else ResultCache(args.cache_dir or default_cache_dir())
+    cache_dir = cache_dir_for(args.no_cache, args.cache_dir)
+    cache = ResultCache(cache_dir) if cache_dir is not None else None
     files = [item for item in items if not isinstance(item, Missing)]
     if checked is not None:
         checked.extend(files)

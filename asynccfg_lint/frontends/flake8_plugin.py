@@ -22,8 +22,14 @@ that module; a value written there is reported in the checked file, at the expre
 arrives through, naming where it is written, as the CLI reports it. Wrappers and builders
 outside that package are not seen (the CLI sees every file of its run). flake8 forks its workers after calling ``parse_options``, so
 the packages of the paths named on the command line are analysed there, once, before the fork,
-instead of once in every worker. libcst is imported only when a file has to be analysed. With
-``ASYNCCFG_LINT_CACHE_DIR`` set, the plugin reads and writes the CLI's result cache there.
+instead of once in every worker. libcst is imported only when a file has to be analysed.
+
+The plugin reads and writes the CLI's result cache, found as the CLI finds it from flake8's working
+directory (``$ASYNCCFG_LINT_CACHE_DIR``, else ``.asynccfg_lint_cache`` in the nearest folder with a
+``pyproject.toml``, else the working directory), so a second flake8 run reads the package's summaries
+instead of analysing them again. ``--asynccfg-no-cache`` (or ``asynccfg-no-cache = true`` in flake8's
+configuration) turns it off, as ``--no-cache`` does for the CLI; ``--asynccfg-cache-dir`` moves it. flake8's
+workers write entries concurrently: each is written atomically (:class:`~asynccfg_lint.run.cache.ResultCache`).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from typing import Any
 from asynccfg_lint import __version__
 from asynccfg_lint.run.boundary import LOG as BOUNDARY_LOG
 from asynccfg_lint.run.boundary import internal_error
-from asynccfg_lint.run.cache import CACHE_DIR_ENV
+from asynccfg_lint.run.cache import MISSING, Missing, cache_dir_for
 from asynccfg_lint.run.config import ConfigError, plugin_settings
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
@@ -61,6 +67,14 @@ LOG = logging.getLogger(__name__)
 
 #: top-level package folder -> the files under it named on flake8's command line (absolute paths)
 _NAMED: dict[str, frozenset[str]] = {}
+#: the result cache folder (``None``: none) flake8's options chose in ``parse_options``; unset before it runs
+_CACHE_DIR: str | None | Missing = MISSING
+
+
+def result_cache_dir() -> str | None:
+    """The result cache folder of this flake8 run (:func:`~asynccfg_lint.run.cache.cache_dir_for` of the
+    plugin's options; the CLI's default when the plugin is used without flake8's option parsing)."""
+    return cache_dir_for() if isinstance(_CACHE_DIR, Missing) else _CACHE_DIR
 
 
 @functools.lru_cache(maxsize=8)
@@ -75,10 +89,11 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...], sanitizers: frozens
         absolute path -> outcome of each of ``files`` that names a sink (diagnostics of every
         ACC code, ``# noqa`` left to flake8).
     """
-    project = package_project(root, os.environ.get(CACHE_DIR_ENV))
+    project = package_project(root, result_cache_dir())
     settings = CheckSettings(_ALL_CODES, sanitizers, apply_noqa=False)
     outcomes = project.analyse(sinks, {path: settings for path in project.files if os.path.abspath(path) in files})
-    project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
+    if project.stored_sinks(sinks) is None:  # (stored: a file that calls none of them needs no names either)
+        project.scope(sinks, ())  # the names that lead to a sink, found once before flake8 forks its workers
     return {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 
@@ -116,8 +131,14 @@ class AsyncCfgChecker:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
-        """Keep opt-in rules (ACC201) off unless selected, as in the CLI."""
+        """Keep opt-in rules (ACC201) off unless selected, as in the CLI; register the result cache's options."""
         option_manager.extend_default_ignore(list(DEFAULT_DISABLED))
+        option_manager.add_option("--asynccfg-no-cache", action="store_true", parse_from_config=True,
+                                  help="asynccfg-lint: neither read nor write the result cache (the CLI's --no-cache)")
+        option_manager.add_option("--asynccfg-cache-dir", metavar="PATH", default=None, parse_from_config=True,
+                                  help="asynccfg-lint: the result cache's folder (default: $ASYNCCFG_LINT_CACHE_DIR, "
+                                       "else .asynccfg_lint_cache in the nearest folder with a pyproject.toml, else "
+                                       "the working directory)")
 
     @classmethod
     def parse_options(cls, option_manager: Any, options: Any, filenames: Sequence[str]) -> None:
@@ -126,6 +147,9 @@ class AsyncCfgChecker:
         With ``-v``, an internal error's traceback goes where flake8's own log goes (stderr, or its
         ``--output-file``), as the CLI's ``--verbose`` prints it.
         """
+        global _CACHE_DIR
+        _CACHE_DIR = cache_dir_for(getattr(options, "asynccfg_no_cache", False),
+                                   getattr(options, "asynccfg_cache_dir", None))
         for handler in logging.getLogger("flake8").handlers:  # flake8 adds one only when -v is given
             BOUNDARY_LOG.addHandler(handler)
             BOUNDARY_LOG.setLevel(logging.INFO)
@@ -165,7 +189,7 @@ class AsyncCfgChecker:
         (``Project.sinks``); a file that calls none of them is not parsed.
         """
         text = "".join(self.lines)
-        sinks, project, root = package_sinks(self.filename, self.sinks, text, os.environ.get(CACHE_DIR_ENV))
+        sinks, project, root = package_sinks(self.filename, self.sinks, text, result_cache_dir())
         if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
         if project is not None and root is not None and text == _disk_text(self.filename):

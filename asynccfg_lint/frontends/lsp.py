@@ -32,7 +32,6 @@ import asyncio
 import bisect
 import difflib
 import logging
-import os
 import re
 import tokenize
 import traceback
@@ -47,6 +46,7 @@ from urllib.parse import unquote
 try:
     from lsprotocol import types as lsp
     from pygls.lsp.server import LanguageServer
+    from pygls.uris import to_fs_path
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError("the language server needs pygls: pip install 'asynccfg-lint[lsp]'") from exc
 
@@ -57,7 +57,7 @@ from asynccfg_lint.run.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files
-from asynccfg_lint.run.cache import CACHE_DIR_ENV, ResultCache, user_cache_folder
+from asynccfg_lint.run.cache import ResultCache, cache_dir_for, user_cache_folder
 from asynccfg_lint.run.project import Project, package_root
 from asynccfg_lint.rules.pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
@@ -327,12 +327,16 @@ class AsyncCfgLanguageServer(LanguageServer):
     Attributes:
         resolver: finds each file's ``[tool.asynccfg-lint]`` settings (selection, sinks, sanitizers).
         rule_docs_url: the client's ``initializationOptions.ruleDocsUrl``, if any.
+        cache_dir: the result cache folder (``None``: none), as the CLI finds it from the workspace's root
+            folder (:func:`~asynccfg_lint.run.cache.cache_dir_for`): ``initializationOptions.noCache``
+            (``true``) turns it off, ``initializationOptions.cacheDir`` moves it; set at ``initialize``.
     """
 
     def __init__(self) -> None:
         super().__init__(SERVER_NAME, __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.resolver = Resolver()
         self.rule_docs_url: str | None = None
+        self.cache_dir: str | None = cache_dir_for()
         self._checked: dict[str, _Checked] = {}
         self._projects: dict[str, Project] = {}
         #: the one thread every analysis runs on (see the module's docstring)
@@ -428,7 +432,7 @@ class AsyncCfgLanguageServer(LanguageServer):
         """The document's package as saved: the wrappers its text may reach and the package's modules.
 
         The package is read once and kept: its modules' parses and summaries stay in memory
-        (and in the result cache when ``ASYNCCFG_LINT_CACHE_DIR`` is set) until their files change.
+        (and in the result cache, :attr:`cache_dir`) until their files change.
         ``text`` is the document's text (default: as open in the editor).
         """
         path = self.display_path(uri)
@@ -436,9 +440,8 @@ class AsyncCfgLanguageServer(LanguageServer):
         if root is None:
             return ProjectView(settings.sinks)
         if root not in self._projects:
-            cache_dir = os.environ.get(CACHE_DIR_ENV)
-            self._projects[root] = Project(iter_python_files([root]), cache=ResultCache(cache_dir) if cache_dir else None,
-                                           keep_analysed=True)
+            cache = ResultCache(self.cache_dir) if self.cache_dir is not None else None
+            self._projects[root] = Project(iter_python_files([root]), cache=cache, keep_analysed=True)
         project = self._projects[root]
         if text is None:
             text = self.workspace.get_text_document(uri).source
@@ -611,6 +614,16 @@ class _ClientLog(logging.Handler):
         self.server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=self.format(record)))
 
 
+def workspace_root(params: lsp.InitializeParams) -> str | None:
+    """The folder of the workspace the client opened (its first ``file:`` workspace folder, else ``rootUri``,
+    else ``rootPath``), where the result cache's project root is looked for; ``None``: the working directory."""
+    uris = [folder.uri for folder in params.workspace_folders or ()] + [params.root_uri or ""]
+    for uri in uris:
+        if uri.startswith("file:"):
+            return to_fs_path(uri)
+    return params.root_path or None
+
+
 def create_server() -> AsyncCfgLanguageServer:
     """Return a server with every feature registered (not started)."""
     server = AsyncCfgLanguageServer()
@@ -619,9 +632,12 @@ def create_server() -> AsyncCfgLanguageServer:
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: AsyncCfgLanguageServer, params: lsp.InitializeParams) -> None:
-        options = params.initialization_options
-        if isinstance(options, dict) and isinstance(options.get("ruleDocsUrl"), str):
+        options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        if isinstance(options.get("ruleDocsUrl"), str):
             ls.rule_docs_url = options["ruleDocsUrl"]
+        cache_dir = options.get("cacheDir")
+        ls.cache_dir = cache_dir_for(options.get("noCache") is True, cache_dir if isinstance(cache_dir, str) else None,
+                                     workspace_root(params))
 
     @server.feature(lsp.INITIALIZED)
     def initialized(ls: AsyncCfgLanguageServer, params: lsp.InitializedParams) -> None:

@@ -19,6 +19,9 @@ stored the second time a run parses the same bytes (the first leaves a marker), 
 package pays nothing for it. A parse is a pickle, signed with a key of this user's (HMAC-SHA256, the
 key in the user cache folder, never in the result cache), and loaded only when the signature
 matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
+Last, ``packages/`` keeps every sink of a project (its wrappers too) under a digest of its files' states
+(:meth:`~asynccfg_lint.run.project.Project.stored_sinks`), so a file that calls none of them is answered
+from a ``stat`` of the package's files, none of them read.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import pickle
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,22 +63,33 @@ class Missing:
 MISSING = Missing()
 
 
-def default_cache_dir() -> str:
+def default_cache_dir(start: str | None = None) -> str:
     """Where the cache goes unless ``--cache-dir`` says: ``$ASYNCCFG_LINT_CACHE_DIR`` when set, else
     ``.asynccfg_lint_cache`` in the project root (as ruff's ``.ruff_cache``): the nearest folder
-    at or above the working directory holding a ``pyproject.toml``, else the working directory.
-    The path is relative to the working directory when the root is the working directory itself.
+    at or above ``start`` (default: the working directory) holding a ``pyproject.toml``, else ``start``.
+    The path is relative to the working directory when that folder is the working directory itself.
     """
     configured = os.environ.get(CACHE_DIR_ENV)
     if configured:
         return configured
-    folder = os.getcwd()
+    cwd = os.getcwd()
+    origin = folder = os.path.abspath(start) if start is not None else cwd
     while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
         parent = os.path.dirname(folder)
         if parent == folder:
-            return DEFAULT_CACHE_DIR
+            folder = origin
+            break
         folder = parent
-    return DEFAULT_CACHE_DIR if folder == os.getcwd() else os.path.join(folder, DEFAULT_CACHE_DIR)
+    return DEFAULT_CACHE_DIR if folder == cwd else os.path.join(folder, DEFAULT_CACHE_DIR)
+
+
+def cache_dir_for(no_cache: bool = False, cache_dir: str | None = None, start: str | None = None) -> str | None:
+    """The result cache folder a front end uses, the same rule for each: ``None`` with the opt-out
+    (``--no-cache``, flake8's ``--asynccfg-no-cache``, the server's ``noCache``), else ``cache_dir``
+    when given (``--cache-dir`` and its counterparts), else :func:`default_cache_dir` from ``start``."""
+    if no_cache:
+        return None
+    return cache_dir or default_cache_dir(start)
 
 
 def tool_fingerprint() -> str:
@@ -87,7 +102,7 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _spec_json(spec: SinkSpec) -> dict[str, Any]:
+def spec_json(spec: SinkSpec) -> dict[str, Any]:
     return {"qualnames": sorted(spec.qualnames), "param": spec.param, "position": spec.position,
             "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module,
             "named": sorted(spec.named), "used_at": spec.used_at, "used_param": spec.used_param,
@@ -95,7 +110,7 @@ def _spec_json(spec: SinkSpec) -> dict[str, Any]:
             "forwarded": spec.forwarded}
 
 
-def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
+def spec_from_json(data: dict[str, Any]) -> SinkSpec:
     return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
                     data["key"], data["wrapper_module"], frozenset(data["named"]),
                     data.get("used_at"), data.get("used_param"), data.get("read"), data.get("bind_keyword", False),
@@ -105,7 +120,7 @@ def _spec_from_json(data: dict[str, Any]) -> SinkSpec:
 def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
     """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
     return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
-            "wrappers": sorted((_spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
+            "wrappers": sorted((spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
             "dependencies": [list(dependency) for dependency in outcome.dependencies]}
 
 
@@ -120,7 +135,7 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
         fix = Fix(**item["fix"]) if item["fix"] else None
         diagnostics.append(Diagnostic(**{**item, "fix": fix}))
     dependencies = tuple((name, path, digest) for name, path, digest in data["dependencies"])
-    return FileOutcome(tuple(diagnostics), frozenset(map(_spec_from_json, data["wrappers"])), dependencies)
+    return FileOutcome(tuple(diagnostics), frozenset(map(spec_from_json, data["wrappers"])), dependencies)
 
 
 def task_key(task: FileTask) -> str:
@@ -129,7 +144,7 @@ def task_key(task: FileTask) -> str:
     digest = hashlib.sha256()
     digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(hashlib.sha256(task.source).digest())
-    sinks = sorted(json.dumps(_spec_json(spec), sort_keys=True) for spec in task.sinks)
+    sinks = sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in task.sinks)
     check = None
     if task.check is not None:
         check = [sorted(task.check.selection.enabled_codes()), sorted(task.check.sanitizers), task.check.apply_noqa]
@@ -166,6 +181,21 @@ class ResultCache:
         """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
         self._write(self._entry(key), outcome_to_json(outcome))
 
+    def package_sinks(self, key: str) -> tuple[SinkSpec, ...] | None:
+        """The sinks stored by :meth:`put_package_sinks` under ``key``, or ``None`` (absent, unreadable or malformed)."""
+        try:
+            return tuple(spec_from_json(item) for item in self._read(self._packages_entry(key))["sinks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put_package_sinks(self, key: str, sinks: tuple[SinkSpec, ...]) -> None:
+        """Store every sink of a package (its wrappers included) under ``key``, a digest of the state of its
+        files (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`); skipped when unwritable."""
+        self._write(self._packages_entry(key), {"sinks": [spec_json(spec) for spec in sinks]})
+
+    def _packages_entry(self, key: str) -> Path:
+        return self.entries / "packages" / key[:2] / f"{key}.json"
+
     def binding_units(self, digest: str) -> list[Unit] | None | Missing:
         """The stored :func:`~asynccfg_lint.analysis.prefilter.module_units` of the module whose bytes have the
         SHA-256 hex ``digest`` (``None``: Python cannot parse it), or :data:`MISSING`."""
@@ -200,7 +230,7 @@ class ResultCache:
             if not hmac.compare_digest(signature, hmac.new(key, payload, hashlib.sha256).digest()):
                 return None
             with collector_paused():
-                parsed = pickle.loads(payload)
+                parsed = _loads_on_a_fresh_stack(payload)
         except Exception:  # noqa: BLE001 - any unreadable or foreign entry is a miss, never this run's failure
             return None
         return parsed if isinstance(parsed, ParsedModule) and parsed.path == path else None
@@ -261,6 +291,29 @@ class ResultCache:
         if new:  # keep the cache out of version control and backups
             (self.folder / ".gitignore").write_text("# created by asynccfg-lint\n*\n", encoding="utf-8")
             (self.folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+def _loads_on_a_fresh_stack(payload: bytes) -> Any:
+    """``pickle.loads(payload)`` on a thread of its own. A stored parse calls libcst's Python ``__setstate__``
+    once per node (74 k for ``pxla.py``); CPython 3.12 gives a thread's frames 16 KiB chunks and frees a chunk
+    as soon as its last frame returns, so when the caller's stack happens to end near a chunk's end every
+    call maps and unmaps one (measured: 44.5 k ``munmap`` of one 16 KiB address in one run, 0.1-0.15 s of
+    system time). A new thread's stack starts empty, so the calls fit in its first chunk whatever the caller."""
+    result: list[Any] = []
+    errors: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            result.append(pickle.loads(payload))
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=load, name="asynccfg-lint-load", daemon=True)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 @functools.cache

@@ -18,14 +18,16 @@ import ast
 import dataclasses
 import functools
 import hashlib
+import json
 import os
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, NamedTuple
 
-from asynccfg_lint.run.cache import MISSING, ResultCache, task_key
+from asynccfg_lint.run.cache import MISSING, ResultCache, spec_json, task_key
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, Unit, module_units
@@ -38,6 +40,17 @@ if TYPE_CHECKING:
 MAX_ROUNDS = 8
 #: parsed modules a project keeps for the builders and constants other files import from them
 KEPT_PARSES = 32
+#: seconds a file's last change must lie behind its read for the package's wrappers to be stored under its
+#: times (an edit within the same tick of the file system's clock could keep them: git's racy-clean rule)
+RACY_SECONDS = 2.0
+
+#: what a file's state is compared on (:meth:`Project.stored_sinks`): size, modification and change times,
+#: inode and device; a write always moves the change time, which no tool can set back
+FileState = tuple[int, int, int, int, int]
+
+
+def _file_state(status: os.stat_result) -> FileState:
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev
 
 
 def package_root(filename: str) -> str | None:
@@ -168,9 +181,12 @@ class Project:
         self._packages: dict[str, str | None] = {}
         self._module_paths: dict[str, str | None] | None = None
         self._digests: dict[str, str | None] = {}
+        #: each read file's state when it was read (before its bytes), for :meth:`stored_sinks`
+        self._states: dict[str, FileState | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
         self._names: dict[tuple[SinkSpec, ...], SinkNames] = {}
+        self._stored: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...] | None] = {}
         self._naming: dict[str, tuple[str, ...]] = {}
         #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
         self._outcomes: dict[str, FileOutcome] = {}
@@ -198,9 +214,13 @@ class Project:
         if path not in self._sources:
             try:
                 with open(path, "rb") as handle:
+                    status = os.fstat(handle.fileno())  # before the bytes: a later write changes the state
                     self._sources[path] = handle.read()
+                racy = time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) < RACY_SECONDS * 1e9
+                self._states[path] = None if racy else _file_state(status)
             except OSError as exc:
                 self._sources[path] = exc
+                self._states[path] = None
         content = self._sources[path]
         if isinstance(content, OSError):
             raise content
@@ -306,6 +326,10 @@ class Project:
         Computed once per distinct ``builtin`` and scope (files with the same settings share it).
         """
         builtin = tuple(builtin)
+        if text is not None:
+            every = self._sinks.get((builtin, None)) or self.stored_sinks(builtin)
+            if every is not None and not SinkIndex(every).matching(text, ""):
+                return every  # the text calls none of the package's sinks, so no summary matters
         scope = self.scope(builtin, [text]) if text is not None else None
         if (builtin, scope) not in self._sinks:
             self._rounds(builtin, {}, scope)
@@ -352,6 +376,11 @@ class Project:
         builtin = tuple(builtin)
         scope = None
         if checked and len(checked) < len(self.files):
+            every = self.stored_sinks(builtin)
+            if every is not None:
+                index = SinkIndex(every)
+                if not any(index.matching(source, "") for path in checked if (source := self.source(path)) is not None):
+                    return {}  # the checked files call none of the package's sinks: nothing to report
             scope = self.scope(builtin, [source for path in checked if (source := self.source(path)) is not None])
         return self._rounds(builtin, checked, scope)
 
@@ -380,6 +409,11 @@ class Project:
             known |= new
             added = SinkIndex(sorted(new, key=_spec_order))
         self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
+        if scope is None and self.cache is not None:
+            states = [self._states.get(path) for path in self.files]
+            if all(state is not None for state in states):
+                self.cache.put_package_sinks(_package_key(builtin, dict(zip(self.files, states))),
+                                             self._sinks[builtin, scope])
         return outcomes
 
     def _relevant(self, index: SinkIndex, path: str, source: bytes) -> tuple[SinkSpec, ...]:
@@ -405,6 +439,30 @@ class Project:
                 return path
         return None
 
+    def stored_sinks(self, builtin: Iterable[SinkSpec]) -> tuple[SinkSpec, ...] | None:
+        """Every sink of the project (``builtin`` and all its wrappers), as a run over all its files stored
+        them in the result cache, while no file has changed since: the project's files, each one's size,
+        modification and change times, inode and device as they were when that run read them (no file is
+        read here, only stat'ed). ``None`` without a cache, with no such entry, or when a file is missing.
+
+        A file whose times were within :data:`RACY_SECONDS` of its read is never part of a stored state,
+        so an edit in the same clock tick as the read cannot go unseen; any later write moves the file's
+        change time past the stored one.
+        """
+        builtin = tuple(builtin)
+        if self.cache is None:
+            return None
+        if builtin not in self._stored:  # (looked up once, until a file is forgotten)
+            states: dict[str, FileState | None] = {}
+            try:
+                for path in self.files:
+                    states[path] = _file_state(os.stat(path))
+            except OSError:
+                self._stored[builtin] = None
+            else:
+                self._stored[builtin] = self.cache.package_sinks(_package_key(builtin, states))
+        return self._stored[builtin]
+
     def refresh(self) -> list[str]:
         """Read every file again; forget (:meth:`forget`) those whose bytes changed, and return them."""
         changed = []
@@ -429,10 +487,12 @@ class Project:
         unchanged); the wrappers and the names leading to sinks are recomputed.
         """
         self._sources.pop(path, None)
+        self._states.pop(path, None)
         self._digests.pop(path, None)
         self._parsed.pop(path, None)
         self._sinks.clear()
         self._names.clear()
+        self._stored.clear()
         self._naming.clear()
 
     def _module(self, path: str) -> str:
@@ -544,6 +604,16 @@ def worker_project() -> Project | None:
 
 def _analyse_in_worker(task: FileTask) -> FileOutcome:
     return analyse_task(task, _worker_project)
+
+
+def _package_key(builtin: tuple[SinkSpec, ...], states: Mapping[str, FileState | None]) -> str:
+    """The hex digest naming a project's stored sinks (:meth:`Project.stored_sinks`): the sinks it started
+    from and every file's path and state."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in builtin)).encode())
+    for path, state in sorted((os.path.abspath(path), state) for path, state in states.items()):  # (a CLI run
+        digest.update(f"{path}\0{state}\0".encode("utf-8", "surrogateescape"))  # names them relative, flake8 not)
+    return digest.hexdigest()
 
 
 def _spec_order(spec: SinkSpec) -> tuple[list[str], str]:
