@@ -235,10 +235,24 @@ def _default_overridden(parsed: ParsedModule, workspace: Workspace, rule: cst.Fu
     of its primitives in the package passes (:func:`_passed_by_every_bind`): JAX calls the rule with
     the bind's keywords, so the default is never used (measured: ``mode=Mode.PULL`` bound only with
     ``mode="pull"`` lowers; ``tests/fixtures/programs/rule_defaults.py``). What the binds pass is
-    checked at the binds. With no bind visible, the default is a value like any other."""
+    checked at the binds. With no bind visible, the default is a value like any other. The same holds for
+    the default of a read of the rule's ``**params`` (``params.get("mode", Mode.PUSH)``; measured in
+    ``tests/fixtures/programs/rule_defaults.py``)."""
     params = [*rule.params.params, *rule.params.kwonly_params]
     param = next((p for p in params if p.default is not None and inside(parsed, finding.node, p.default)), None)
-    return param is not None and _passed_by_every_bind(parsed, workspace, rule, param.name.value) is not None
+    name = param.name.value if param is not None else _read_default_keyword(parsed, rule, finding.node)
+    return name is not None and _passed_by_every_bind(parsed, workspace, rule, name) is not None
+
+
+def _read_default_keyword(parsed: ParsedModule, rule: cst.FunctionDef, node: cst.CSTNode) -> str | None:
+    """``"k"`` when ``node`` is in the default of a ``params.get("k", default)`` (or ``.pop``) read of the
+    ``**params`` of ``rule`` (:func:`~asynccfg_lint.analysis.functions.keyword_read`), else ``None``."""
+    child, parent = node, parsed.parents.get(node)
+    while parent is not None and parent is not rule:
+        if isinstance(parent, cst.Call) and len(parent.args) == 2 and child is parent.args[1]:
+            return keyword_read(parsed, parent, rule)
+        child, parent = parent, parsed.parents.get(parent)
+    return None
 
 
 def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode,
