@@ -298,8 +298,8 @@ class DictTracer(DictMutations):
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
-        if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
-            return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
+        if isinstance(definition, cst.ClassDef) and is_typed_dict(home, definition):
+            return self._dict_call(call, depth)  # a TypedDict's call (of any module) makes a plain dict of its arguments
         if isinstance(definition, cst.FunctionDef) and not asynchronous and definition.asynchronous is None:
             loaded = self.loaded_values.through_helper(home, definition, call)
             if loaded is not None:  # loaders.from_json('{"alpha": Infinity}'), a helper returning json.loads(text)
