@@ -15,7 +15,7 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
@@ -297,6 +297,10 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
     if spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
         traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
         found = classifier.check_entries(traced) if traced is not None else [
+            Finding(value, "ACC201", acc201.untraced_config())]
+    elif spec.read == PAIRS_DICT:  # dict(table) of a bind's pairs display: its keys and values under the rule's key
+        traced = tracer._pairs(value)
+        found = classifier.check_entries(traced, ConfigPath(spec.key)) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
     else:
         constructed = classifier.constructed(value)  # Knobs(Level.FAST, 2), the class of any module
