@@ -15,7 +15,7 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
@@ -235,10 +235,24 @@ def _default_overridden(parsed: ParsedModule, workspace: Workspace, rule: cst.Fu
     of its primitives in the package passes (:func:`_passed_by_every_bind`): JAX calls the rule with
     the bind's keywords, so the default is never used (measured: ``mode=Mode.PULL`` bound only with
     ``mode="pull"`` lowers; ``tests/fixtures/programs/rule_defaults.py``). What the binds pass is
-    checked at the binds. With no bind visible, the default is a value like any other."""
+    checked at the binds. With no bind visible, the default is a value like any other. The same holds for
+    the default of a read of the rule's ``**params`` (``params.get("mode", Mode.PUSH)``; measured in
+    ``tests/fixtures/programs/rule_defaults.py``)."""
     params = [*rule.params.params, *rule.params.kwonly_params]
     param = next((p for p in params if p.default is not None and inside(parsed, finding.node, p.default)), None)
-    return param is not None and _passed_by_every_bind(parsed, workspace, rule, param.name.value) is not None
+    name = param.name.value if param is not None else _read_default_keyword(parsed, rule, finding.node)
+    return name is not None and _passed_by_every_bind(parsed, workspace, rule, name) is not None
+
+
+def _read_default_keyword(parsed: ParsedModule, rule: cst.FunctionDef, node: cst.CSTNode) -> str | None:
+    """``"k"`` when ``node`` is in the default of a ``params.get("k", default)`` (or ``.pop``) read of the
+    ``**params`` of ``rule`` (:func:`~asynccfg_lint.analysis.functions.keyword_read`), else ``None``."""
+    child, parent = node, parsed.parents.get(node)
+    while parent is not None and parent is not rule:
+        if isinstance(parent, cst.Call) and len(parent.args) == 2 and child is parent.args[1]:
+            return keyword_read(parsed, parent, rule)
+        child, parent = parent, parsed.parents.get(parent)
+    return None
 
 
 def _at_bind(parsed: ParsedModule, finding: Finding, rule: cst.FunctionDef, config: cst.CSTNode,
@@ -283,6 +297,10 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
     if spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
         traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
         found = classifier.check_entries(traced) if traced is not None else [
+            Finding(value, "ACC201", acc201.untraced_config())]
+    elif spec.read == PAIRS_DICT:  # dict(table) of a bind's pairs display: its keys and values under the rule's key
+        traced = tracer._pairs(value)
+        found = classifier.check_entries(traced, ConfigPath(spec.key)) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
     else:
         constructed = classifier.constructed(value)  # Knobs(Level.FAST, 2), the class of any module

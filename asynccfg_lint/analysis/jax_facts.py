@@ -109,6 +109,9 @@ class SinkSpec:
 #: :attr:`SinkSpec.read` of a keyword whose fields the rule puts into its config: ``knobs._asdict()``
 #: (``typing.NamedTuple``) and ``dataclasses.asdict(knobs)``
 NAMED_TUPLE_FIELDS, DATACLASS_FIELDS = "_asdict()", "dataclasses.asdict()"
+#: :attr:`SinkSpec.read` of a keyword whose pairs the rule turns into a dict under a key: ``dict(table)``
+#: of a bind's ``table=((Mode.PUSH, 1),)`` (a tuple gets through bind, a dict would not)
+PAIRS_DICT = "dict()"
 
 BUILTIN_SINKS: tuple[SinkSpec, ...] = (
     SinkSpec(frozenset({EMIT_QUALNAME}), param="cfg", position=3, kind=SinkKind.CONFIG),

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names, string_value
 
@@ -681,7 +681,8 @@ ASDICT = frozenset({"dataclasses.asdict", "attrs.asdict"})
 def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> tuple[str, str] | None:
     """``(parameter, how)`` when ``expr`` reads a parameter of ``function`` without being it: ``knobs.level``
     (``how`` the attribute name), ``knobs._asdict()`` or ``dataclasses.asdict(knobs)``
-    (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``); else ``None``."""
+    (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``), ``dict(table)``
+    (``PAIRS_DICT``); else ``None``."""
     if isinstance(expr, cst.Attribute):
         param, how = parameter_of(parsed, expr.value, function), expr.attr.value
     elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "_asdict" \
@@ -689,6 +690,9 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
         param, how = parameter_of(parsed, expr.func.value, function), NAMED_TUPLE_FIELDS
     elif isinstance(expr, cst.Call) and len(expr.args) == 1 and qualified_names(parsed, expr.func) & ASDICT:
         param, how = parameter_of(parsed, expr.args[0].value, function), DATACLASS_FIELDS
+    elif isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star \
+            and "builtins.dict" in qualified_names(parsed, expr.func):
+        param, how = parameter_of(parsed, expr.args[0].value, function), PAIRS_DICT
     else:
         return None
     return (param, how) if param is not None else None

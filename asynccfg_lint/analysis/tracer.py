@@ -298,8 +298,10 @@ class DictTracer(DictMutations):
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
-        if isinstance(definition, cst.ClassDef) and home is self.parsed and is_typed_dict(home, definition):
-            return self._dict_call(call, depth)  # a TypedDict's call makes a plain dict of its arguments
+            if isinstance(definition, cst.FunctionDef) and _instance_method(home, definition):
+                definition = None  # `Plan(Mode.PULL, 2).to_cfg()` of another module's class: its self is the instance
+        if isinstance(definition, cst.ClassDef) and is_typed_dict(home, definition):
+            return self._dict_call(call, depth)  # a TypedDict's call (of any module) makes a plain dict of its arguments
         if isinstance(definition, cst.FunctionDef) and not asynchronous and definition.asynchronous is None:
             loaded = self.loaded_values.through_helper(home, definition, call)
             if loaded is not None:  # loaders.from_json('{"alpha": Infinity}'), a helper returning json.loads(text)
@@ -934,3 +936,10 @@ def _key_test(test: cst.BaseExpression, key: str) -> tuple[bool, frozenset[str]]
         if all(literal is not None for literal in literals):
             return isinstance(operator, cst.In), frozenset(literals)
     return None
+
+
+def _instance_method(parsed: ParsedModule, function: cst.FunctionDef) -> bool:
+    """True when ``function`` is defined in a class body of ``parsed`` without ``@staticmethod``/``@classmethod``."""
+    block = parsed.parents.get(function)
+    return isinstance(block, cst.IndentedBlock) and isinstance(parsed.parents.get(block), cst.ClassDef) and not any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in function.decorators)
