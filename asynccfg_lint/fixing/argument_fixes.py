@@ -21,7 +21,7 @@ from asynccfg_lint.analysis.resolution import inside, qualified_names
 from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls
 from asynccfg_lint.analysis.summaries import summarise_module
 from asynccfg_lint.analysis.workspace import Workspace
-from asynccfg_lint.fixing.parameter_uses import Callee, only_put_into_configs, parameter_node
+from asynccfg_lint.fixing.parameter_uses import Callee, keyword_reads_put_as_they_are, only_put_into_configs, parameter_node
 
 
 def _parameter_passed(call: cst.Call, argument: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
@@ -59,6 +59,8 @@ class ArgumentFixes:
         if finding.fix is None or sink_call.spec.kind is SinkKind.PARAMETERS or finding.node not in self.parsed.parents \
                 or not inside(self.parsed, finding.node, sink_call.argument):
             return finding
+        if not self._wrapper_reads_kept(sink_call):
+            return replace(finding, fix=None)
         callee = self._callee(self.parsed, sink_call.spec)
         if callee is None and not self._builtin(sink_call.spec):
             return replace(finding, fix=None)
@@ -84,6 +86,20 @@ class ArgumentFixes:
             if not self._kept((self.parsed, rule, argument.keyword.value, field, False)):
                 return replace(finding, fix=None)
         return finding
+
+    def _wrapper_reads_kept(self, sink_call: SinkCall) -> bool:
+        """False when the function ``sink_call`` calls takes the argument's keyword in its ``**kwargs`` and
+        reads it there otherwise than to put it into a config (see :func:`keyword_reads_put_as_they_are`)."""
+        keyword = next((a.keyword.value for a in sink_call.call.args
+                        if a.value is sink_call.argument and a.keyword is not None), None)
+        if keyword is None:
+            return True
+        for qualified in qualified_names(self.parsed, sink_call.call.func):
+            module = defining_module(self.parsed, self.workspace, qualified)
+            function = function_definition(module, qualified) if module is not None else None
+            if function is not None and not keyword_reads_put_as_they_are(module, function, keyword, self._lookup):
+                return False
+        return True
 
     def _kept(self, callee: Callee) -> bool:
         home, function, param, field, fields = callee
