@@ -295,7 +295,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
         remedy = pytype.remedy if own else acc101.hashable_remedy(scalar_key, pytype.json is T.JsonKind.OBJECT)
         return Finding(origin.node, "ACC101", acc101.unhashable(where, pytype.name, remedy),
-                       fix=hashable_fix(self._value_fix(origin, depth)))
+                       fix=None if scalar_key else hashable_fix(self._value_fix(origin, depth)))  # a tuple is no scalar
 
     def check_hashable(self, entry: Entry, depth: int = 0) -> list[Finding]:
         """Check that a ``bind`` keyword (``entry``: its name and value) is hashable, also inside a tuple.
