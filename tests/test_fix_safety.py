@@ -32,9 +32,11 @@ KEYS_AND_SETS = (FIXTURE_DIR / "keys_and_sets.py").read_text(encoding="utf-8")
 
 #: (line, column, code, (safety, replacement) of the JSON ``fix`` field or None), as ``check`` prints them
 BIND_KEYWORD_FIXES = [
-    (56, 65, "ACC101", None),  # expect: the rule reads flag.item() in one branch: no fix at the bind (m20)
-    (60, 66, "ACC101", None),  # expect: flag = flag.item() under a branch: no fix, not even unsafe (m19)
-    (64, 63, "ACC101", ("safe", "bool(np.True_)")),  # expect: the rule only puts flag into its config
+    (62, 65, "ACC101", None),  # expect: the rule reads flag.item() in one branch: no fix at the bind (m20)
+    (66, 66, "ACC101", None),  # expect: flag = flag.item() under a branch: no fix, not even unsafe (m19)
+    (70, 63, "ACC101", ("safe", "bool(np.True_)")),  # expect: the rule only puts flag into its config
+    (79, 63, "ACC101", None),  # expect: the **kw wrapper reads kw["flag"].name: no .value at its call (trial 8 F87)
+    (98, 66, "ACC101", ("unsafe", "tuple(frozenset({0, 1}))")),  # expect: a tuple: list(...) would fail at bind
 ]
 KEY_AND_SET_FIXES = [
     (37, 58, "ACC102", None),  # expect: int(k) would equal the key "1" as JSON prints it (m22)
@@ -76,8 +78,8 @@ def test_fix_fields_of_bind_keywords_keys_and_sets_through_the_cli(tmp_path):
 def test_safe_fix_leaves_a_keyword_the_rule_converts_and_keys_that_would_merge(tmp_path):
     folder = _copy(tmp_path, "safe")
     fixed = run_program("fix", "--no-cache", "--isolated", ".", cwd=folder)
-    assert fixed.stderr.splitlines()[-1] == ("2 files scanned, 2 files changed, 2 fixes applied, 7 findings left "
-                                             "(4 more fixable with --unsafe-fixes)")
+    assert fixed.stderr.splitlines()[-1] == ("2 files scanned, 2 files changed, 2 fixes applied, 9 findings left "
+                                             "(5 more fixable with --unsafe-fixes)")
     assert (folder / "bind_keywords.py").read_text(encoding="utf-8") == BIND_KEYWORDS.replace(
         "plain_p.bind(x, flag=np.True_)", "plain_p.bind(x, flag=bool(np.True_))")
     assert (folder / "keys_and_sets.py").read_text(encoding="utf-8") == KEYS_AND_SETS.replace(
@@ -95,10 +97,11 @@ def test_unsafe_fixes_list_an_unorderable_set_and_withhold_one_that_still_holds_
         './keys_and_sets.py: 1 fix left out (53:57 ACC101): the fixed source does not re-check clean at the fixed '
         'sites: ACC101 an element under key "modes" is enum.Enum member Mode, which JAX cannot serialize to JSON: '
         'lowering raises ValueError; use x.value (or x.name)',
-        "2 files scanned, 2 files changed, 5 fixes applied, 4 findings left",
+        "2 files scanned, 2 files changed, 6 fixes applied, 5 findings left",
     ]
     assert (folder / "bind_keywords.py").read_text(encoding="utf-8") == BIND_KEYWORDS.replace(
-        "plain_p.bind(x, flag=np.True_)", "plain_p.bind(x, flag=bool(np.True_))")
+        "plain_p.bind(x, flag=np.True_)", "plain_p.bind(x, flag=bool(np.True_))").replace(
+        "groups=frozenset({0, 1})", "groups=tuple(frozenset({0, 1}))")
     assert (folder / "keys_and_sets.py").read_text(encoding="utf-8") == KEYS_AND_SETS.replace(
         '"names": {np.int64(1): "a", 2: "b"}, "more": {np.int64(1): "a", extra: "b"}',
         '"names": {int(np.int64(1)): "a", 2: "b"}, "more": {int(np.int64(1)): "a", extra: "b"}').replace(
@@ -116,7 +119,7 @@ def test_real_jax_lowers_what_lowered_before_and_the_fixed_faults(tmp_path):
     after, _ = _unsafely_fixed(tmp_path)
     declared = {}
     for root, expected in ((before, None), (after, {
-        "bind_keywords.case_plain": CLEAN, "keys_and_sets.case_distinct": CLEAN, "keys_and_sets.case_mixed": CLEAN,
+        "bind_keywords.case_plain": CLEAN, "bind_keywords.case_groups": CLEAN, "keys_and_sets.case_distinct": CLEAN, "keys_and_sets.case_mixed": CLEAN,
         "keys_and_sets.case_numbers": CLEAN,
     })):
         cases = [c for name in ("bind_keywords", "keys_and_sets") for c in program_cases(root / f"{name}.py", name)]
@@ -125,6 +128,8 @@ def test_real_jax_lowers_what_lowered_before_and_the_fixed_faults(tmp_path):
         assert {i: o.verdict for i, o in outcomes.items()} == {**declared, **(expected or {})}, root.name
     assert declared == {  # expect: as written on the cases' def lines
         "bind_keywords.case_branchy": CLEAN, "bind_keywords.case_narrowed": CLEAN, "bind_keywords.case_plain": "ACC101",
+        "bind_keywords.case_logged": "ACC101", "bind_keywords.case_logged_int_enum": CLEAN,
+        "bind_keywords.case_groups": "ACC101", "bind_keywords.case_groups_tuple": CLEAN,
         "keys_and_sets.case_merged": "ACC102", "keys_and_sets.case_distinct": "ACC102",
         "keys_and_sets.case_mixed": "ACC101", "keys_and_sets.case_numbers": "ACC101",
         "keys_and_sets.case_members": "ACC101",

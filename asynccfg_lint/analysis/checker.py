@@ -10,7 +10,7 @@ import libcst as cst
 from libcst.metadata import CodePosition
 
 from asynccfg_lint.run.boundary import internal_error
-from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix
+from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix, hashable_message
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
@@ -373,7 +373,7 @@ def _used_at(finding: Finding, used_at: str) -> Finding:
 
     Its fix must keep the argument hashable: one that makes a list (``sorted(s)``) is dropped.
     """
-    return replace(finding, message=wording.used_at(finding.message, used_at), used_at=used_at,
+    return replace(finding, message=wording.used_at(hashable_message(finding.message), used_at), used_at=used_at,
                    fix=hashable_fix(finding.fix))
 
 

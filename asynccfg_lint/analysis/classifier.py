@@ -295,7 +295,7 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         own = pytype.remedy and not pytype.serializes and pytype.fix not in _LIST_FIXES
         remedy = pytype.remedy if own else acc101.hashable_remedy(scalar_key, pytype.json is T.JsonKind.OBJECT)
         return Finding(origin.node, "ACC101", acc101.unhashable(where, pytype.name, remedy),
-                       fix=hashable_fix(self._value_fix(origin, depth)))
+                       fix=None if scalar_key else hashable_fix(self._value_fix(origin, depth)))  # a tuple is no scalar
 
     def check_hashable(self, entry: Entry, depth: int = 0) -> list[Finding]:
         """Check that a ``bind`` keyword (``entry``: its name and value) is hashable, also inside a tuple.
@@ -519,9 +519,19 @@ def _literal_key(entry: Entry) -> str | None:
 
 
 #: fixes whose result is a list: JSON-safe, but no more hashable than a set (a bind parameter needs both)
-_LIST_FIXES = (T.SORTED_FIX, T.LIST_FIX, T.TOLIST_FIX)
+_LIST_FIXES = (T.SORTED_FIX, T.SET_LIST_FIX, T.LIST_FIX, T.TOLIST_FIX)
+#: a set's list fix as a bind keyword's: the same elements in a tuple
+_TUPLE_FIXES = {T.SORTED_FIX: T.SORTED_TUPLE_FIX, T.SET_LIST_FIX: T.SET_TUPLE_FIX}
 
 
 def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
-    """``fix`` for an unhashable primitive parameter, unless what it makes is a list (still unhashable)."""
+    """``fix`` for a ``bind`` keyword (a primitive parameter, which must be hashable): a set's ``sorted(...)`` /
+    ``list(...)`` becomes ``tuple(sorted(...))`` / ``tuple(...)``; another fix that makes a list is dropped."""
+    if fix in _TUPLE_FIXES:
+        return _TUPLE_FIXES[fix]
     return None if fix in _LIST_FIXES else fix
+
+
+def hashable_message(message: str) -> str:
+    """``message`` of a value that becomes a ``bind`` keyword, with the set remedy a hashable one."""
+    return message.replace(T.SET_REMEDY, T.HASHABLE_SET_REMEDY)

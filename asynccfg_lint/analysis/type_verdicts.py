@@ -67,6 +67,12 @@ ENUM_VALUE_FIX = FixTemplate("{}.value", UNSAFE)  # the emitted field changes me
 SORTED_FIX = FixTemplate("sorted({})", UNSAFE)  # imposes an order (and fails on unorderable elements)
 #: a set whose elements are not known to be mutually orderable: list() keeps them as they are, in the set's order
 SET_LIST_FIX = FixTemplate("list({})", UNSAFE)
+#: the same for a value that becomes a ``bind`` keyword: a tuple is hashable (a jaxpr equation parameter must
+#: be) and is the same JSON array (measured on jax 0.12.0.1: tests/test_fix_safety.py, case_groups)
+SORTED_TUPLE_FIX = FixTemplate("tuple(sorted({}))", UNSAFE)
+SET_TUPLE_FIX = FixTemplate("tuple({})", UNSAFE)
+#: what a ``bind`` keyword's set remedy says instead of :data:`SET_REMEDY`
+HASHABLE_SET_REMEDY = "use tuple(sorted(...)) or tuple(...) (a bind keyword must be hashable)"
 LOSSY_FLOAT_FIX = FixTemplate("float({})", UNSAFE)  # Decimal/Fraction lose precision
 DECODE_FIX = FixTemplate("{}.decode()", UNSAFE)  # assumes UTF-8
 ISOFORMAT_FIX = FixTemplate("{}.isoformat()", UNSAFE)  # a string instead of a date
@@ -184,10 +190,10 @@ def array_kind(pytype: PyType | None) -> PyType | None:
     return None
 
 
-_SET_REMEDY = "use sorted(...) or list(...)"
+SET_REMEDY = "use sorted(...) or list(...)"
 _LIST_REMEDY = "use list(...)"
-SET = rejected("set", _SET_REMEDY, fix=SORTED_FIX, hashable=False)
-FROZENSET = rejected("frozenset", _SET_REMEDY, fix=SORTED_FIX)
+SET = rejected("set", SET_REMEDY, fix=SORTED_FIX, hashable=False)
+FROZENSET = rejected("frozenset", SET_REMEDY, fix=SORTED_FIX)
 BYTES = rejected("bytes", "use x.decode()", fix=DECODE_FIX)
 GENERATOR = rejected("generator", _LIST_REMEDY, fix=LIST_FIX)
 #: what calling an ``async def`` gives before it is awaited or run (``asyncio.run(f())`` gives its result)

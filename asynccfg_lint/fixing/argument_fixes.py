@@ -18,10 +18,10 @@ from asynccfg_lint.analysis.functions import defining_module, function_definitio
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import inside, qualified_names
-from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls
+from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls
 from asynccfg_lint.analysis.summaries import summarise_module
 from asynccfg_lint.analysis.workspace import Workspace
-from asynccfg_lint.fixing.parameter_uses import Callee, only_put_into_configs, parameter_node
+from asynccfg_lint.fixing.parameter_uses import Callee, keyword_reads_put_as_they_are, only_put_into_configs, parameter_node
 
 
 def _parameter_passed(call: cst.Call, argument: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
@@ -59,8 +59,10 @@ class ArgumentFixes:
         if finding.fix is None or sink_call.spec.kind is SinkKind.PARAMETERS or finding.node not in self.parsed.parents \
                 or not inside(self.parsed, finding.node, sink_call.argument):
             return finding
+        if not self._wrapper_reads_kept(sink_call):
+            return replace(finding, fix=None)
         callee = self._callee(self.parsed, sink_call.spec)
-        if callee is None and not self._builtin(sink_call.spec):
+        if callee is None and not self._builtin(sink_call.spec) and not self._alias_of_builtin(sink_call.spec):
             return replace(finding, fix=None)
         return finding if callee is None or self._kept(callee) else replace(finding, fix=None)
 
@@ -85,9 +87,34 @@ class ArgumentFixes:
                 return replace(finding, fix=None)
         return finding
 
+    def _wrapper_reads_kept(self, sink_call: SinkCall) -> bool:
+        """False when the function ``sink_call`` calls takes the argument's keyword in its ``**kwargs`` and
+        reads it there otherwise than to put it into a config (see :func:`keyword_reads_put_as_they_are`)."""
+        keyword = next((a.keyword.value for a in sink_call.call.args
+                        if a.value is sink_call.argument and a.keyword is not None), None)
+        if keyword is None:
+            return True
+        for qualified in qualified_names(self.parsed, sink_call.call.func):
+            module = defining_module(self.parsed, self.workspace, qualified)
+            function = function_definition(module, qualified) if module is not None else None
+            if function is not None and not keyword_reads_put_as_they_are(module, function, keyword, self._lookup):
+                return False
+        return True
+
     def _kept(self, callee: Callee) -> bool:
         home, function, param, field, fields = callee
         return only_put_into_configs(home, function, param, self._lookup, field, fields)
+
+    def _alias_of_builtin(self, spec: SinkSpec) -> bool:
+        """True when ``spec`` is a top-level name bound to JAX's own sink or a ``functools.partial`` of it
+        (``permute_start = functools.partial(_emit_async_start_custom_call, "t")``, also in another module):
+        the value is serialized as it is, as at a direct call (trial 8 F01)."""
+        qualified = min(spec.qualnames)
+        module = defining_module(self.parsed, self.workspace, qualified)
+        if module is None:
+            return False
+        return any(alias.qualnames == spec.qualnames and alias.param == spec.param and alias.kind is spec.kind
+                   for alias in alias_sinks(module, BUILTIN_SINKS))
 
     @staticmethod
     def _builtin(spec: SinkSpec) -> bool:

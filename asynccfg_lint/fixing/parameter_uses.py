@@ -74,6 +74,35 @@ def only_put_into_configs(home: ParsedModule, function: cst.FunctionDef | cst.La
     return all(_put_as_it_is(home, read, sink_lookup, field, fields, depth, _seen | {key}) for read in reads)
 
 
+def keyword_reads_put_as_they_are(home: ParsedModule, function: cst.FunctionDef | cst.Lambda, keyword: str,
+                                  sink_lookup: SinkLookup) -> bool:
+    """False when ``function`` takes ``keyword`` in its ``**kwargs`` and reads it there (``kw["mode"]``,
+    ``kw.get("mode")``) otherwise than to put it into a config as it is (``print(kw["mode"].name)`` before
+    ``p.bind(x, **kw)``: a fix at the caller would break that read, trial 8 F87); True otherwise (the
+    spread that passes the keyword on is followed by the sink's own parameter check)."""
+    star = function.params.star_kwarg
+    if not isinstance(star, cst.Param) or parameter_node(function, keyword) not in (None, star):
+        return True
+    for read in parameter_reads(home, function, star.name.value) or []:
+        parent = home.parents.get(read)
+        value: cst.CSTNode | None = None
+        if isinstance(parent, cst.Subscript) and parent.value is read and len(parent.slice) == 1:
+            index = parent.slice[0].slice
+            if isinstance(index, cst.Index) and _is_string(index.value, keyword):
+                value = parent
+        elif isinstance(parent, cst.Attribute) and parent.value is read and parent.attr.value in ("get", "pop"):
+            call = home.parents.get(parent)
+            if isinstance(call, cst.Call) and call.func is parent and call.args and _is_string(call.args[0].value, keyword):
+                value = call
+        if value is not None and not _put_as_it_is(home, value, sink_lookup, None, False, MAX_DEPTH, frozenset()):
+            return False
+    return True
+
+
+def _is_string(node: cst.BaseExpression, text: str) -> bool:
+    return isinstance(node, cst.SimpleString) and node.evaluated_value == text
+
+
 def _put_as_it_is(home: ParsedModule, read: cst.CSTNode, sink_lookup: SinkLookup, field: str | None,
                   fields: bool, depth: int, seen: frozenset[tuple[int, str]]) -> bool:
     parent = home.parents.get(read)
