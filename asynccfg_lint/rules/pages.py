@@ -187,6 +187,11 @@ def fix_rows(code: str) -> list[FixRow]:
         notes[catalog.SORTED_FIX] = "when its elements are known to be all numbers or all str"
         names.setdefault(catalog.SET_LIST_FIX, [*names.get(catalog.SORTED_FIX, [])])
         notes[catalog.SET_LIST_FIX] = "when its elements are not known to be all numbers or all str"
+        # a set that becomes a bind keyword: a tuple, which is hashable (a list fails at bind)
+        for template, order in ((catalog.SORTED_TUPLE_FIX, "all numbers or all str"),
+                                (catalog.SET_TUPLE_FIX, "not all numbers or all str")):
+            names.setdefault(template, [*names.get(catalog.SORTED_FIX, [])])
+            notes[template] = f"a bind keyword (hashable), when its elements are known to be {order}"
     if code == "ACC102":  # fixing.key_collisions: a converted key must not equal another key of the dict
         for template in names:
             notes[template] = "unsafe when another key of the dict is unknown, none when one equals the converted key"
