@@ -9,21 +9,19 @@ not fixed; otherwise the file is left byte-for-byte as it was and the reason is 
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import errno
 import os
-import signal
 import tempfile
-import threading
 import traceback
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from asynccfg_lint.run.boundary import internal_error
+from asynccfg_lint.run.interrupts import interrupts_deferred
 from asynccfg_lint.analysis.checker import Located, check_parsed, parse_failure_diagnostic
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixes import apply_template, fix_site
@@ -387,16 +385,3 @@ def write_atomically(path: str, data: bytes) -> None:
             except FileNotFoundError:
                 pass
             raise
-
-
-@contextlib.contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Block SIGINT in the main thread for the duration (a no-op elsewhere); a pending one is delivered after."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -9,21 +9,19 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import difflib
 import json
 import os
-import signal
 import sys
-import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
 from asynccfg_lint.run.boundary import show_tracebacks
+from asynccfg_lint.run.interrupts import interrupt_latch, interrupts_deferred, raise_if_interrupted
 from asynccfg_lint.run.cache import NotACacheError, ResultCache, cache_dir_for, clean, default_cache_dir
 from asynccfg_lint.run.config import (
     ConfigError,
@@ -396,6 +394,7 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
                 if outcome is not None and outcome.diagnostics:
                     sources[path] = project.read(path)
                     diagnostics.extend(outcome.diagnostics)
+    raise_if_interrupted()  # a Ctrl-C that the analysis swallowed: its findings may be incomplete
     return diagnostics
 
 
@@ -419,75 +418,38 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
     """Fix ``files[i]`` with ``options[i]`` in ``jobs`` processes (in this process for one job or one file), in order.
 
     Each file reads the other modules of ``project`` (builders and constants imported from them).
+    A Ctrl-C that came (:func:`~asynccfg_lint.run.interrupts.interrupted`) ends the run after the file
+    in flight, also when the code it landed in swallowed it.
+
+    Raises:
+        KeyboardInterrupt: on Ctrl-C; every file is then as it was or completely fixed.
     """
-    from asynccfg_lint.fixing.fixer import fix_file, interrupts_deferred
+    from asynccfg_lint.fixing.fixer import fix_file
 
     if jobs == 1 or len(files) <= 1:
-        with _interrupt_latch() as interrupted:
-            for file, option in zip(files, options):
-                result = fix_file(file, option, project)
-                if interrupted():  # a Ctrl-C that code under the analysis swallowed still ends the run here
-                    raise KeyboardInterrupt
-                yield result
+        for file, option in zip(files, options):
+            result = fix_file(file, option, project)
+            raise_if_interrupted()
+            yield result
         return
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(jobs, len(files))
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_fix_worker, initargs=(project.files,))
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(project.files,))
     try:
-        with _interrupt_latch() as interrupted:
-            # map submits every file now and forks the workers: with SIGINT held back, no worker starts
-            # with Python's handler (a traceback of its own) and no Ctrl-C lands in an at-fork callback
-            # (where Python ignores it); one that came meanwhile arrives here, after the forks
-            with interrupts_deferred():
-                results = executor.map(_fix_in_worker, files, options)  # one file per task
-            for result in results:
-                if interrupted():  # a Ctrl-C that landed where Python ignores exceptions still ends the run
-                    raise KeyboardInterrupt
-                yield result
+        # map submits every file now and forks the workers: with SIGINT held back, no worker starts
+        # with Python's handler (a traceback of its own) and no Ctrl-C lands in an at-fork callback
+        # (where Python ignores it); one that came meanwhile arrives here, after the forks
+        with interrupts_deferred():
+            results = executor.map(_fix_in_worker, files, options)  # one file per task
+        for result in results:
+            raise_if_interrupted()
+            yield result
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
         executor.shutdown(wait=True, cancel_futures=True)
         end_idle_workers()
         raise
     executor.shutdown(wait=True)
-
-
-@contextlib.contextmanager
-def _interrupt_latch() -> Iterator[Callable[[], bool]]:
-    """While it is open, SIGINT raises KeyboardInterrupt as Python's default handler does and is also
-    remembered: ``interrupted()`` says whether one came. A Ctrl-C that lands where Python ignores
-    exceptions (a ``__del__``, a weakref callback: "Exception ignored in ...") or where code turns
-    it into a file's failure would not stop the run; the caller asks after each file, and such an
-    ignored KeyboardInterrupt is not printed. A no-op latch (never interrupted) off the main
-    thread, where handlers cannot be set.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: False
-        return
-    came: list[int] = []
-
-    def remember(signum: int, frame: object) -> None:
-        came.append(signum)
-        raise KeyboardInterrupt
-
-    def unraisable(info: sys.UnraisableHookArgs) -> None:
-        if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
-            return  # Python ignored the Ctrl-C where it landed (a __del__, a weakref callback): the latch ends the run
-        previous_hook(info)
-
-    previous, previous_hook = signal.signal(signal.SIGINT, remember), sys.unraisablehook
-    sys.unraisablehook = unraisable
-    try:
-        yield lambda: bool(came)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        sys.unraisablehook = previous_hook
-
-
-def _start_fix_worker(files: list[str]) -> None:
-    """In a fix worker: leave Ctrl-C to the main process, which stops the run between files; read ``files``' modules."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    start_worker(files)
 
 
 def _fix_in_worker(path: str, options: FixOptions) -> FileResult:
@@ -645,6 +607,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
             options.append(_fix_options(settings, args))
         for sinks, checked in groups.items():
             analysed.update(project.analyse(sinks, checked))
+        raise_if_interrupted()  # before any file is written
         options = [dataclasses.replace(option, sinks=project.sinks(option.sinks, project.source(file)))
                    for file, option in zip(files, options)]
     done = {}
@@ -834,6 +797,24 @@ def parse_arguments(parser: _Parser, argv: Sequence[str] | None) -> argparse.Nam
     return args
 
 
+def _run_command(args: argparse.Namespace) -> int:
+    """``check``, ``fix`` or ``--add-noqa`` (or ``--show-settings``, ``--show-files``) with ``args``; the exit code.
+
+    Raises:
+        ConfigError: on a bad configuration or option. KeyboardInterrupt: on Ctrl-C.
+    """
+    resolver = Resolver(config_file(args), args.isolated, command_line_overrides(args))
+    if args.show_settings:
+        return _show_settings(args, resolver)
+    if args.show_files:
+        return _show_files(args, resolver)
+    if args.add_noqa:
+        return _run_add_noqa(args, resolver)
+    if args.fix or args.fix_only or args.diff:
+        return _run_fix(args, resolver)
+    return _run_check(args, resolver)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
@@ -854,16 +835,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose:  # the boundary logs each internal error's traceback (forked workers inherit the handler)
         show_tracebacks()
     try:
-        resolver = Resolver(config_file(args), args.isolated, command_line_overrides(args))
-        if args.show_settings:
-            return _show_settings(args, resolver)
-        if args.show_files:
-            return _show_files(args, resolver)
-        if args.add_noqa:
-            return _run_add_noqa(args, resolver)
-        if args.fix or args.fix_only or args.diff:
-            return _run_fix(args, resolver)
-        return _run_check(args, resolver)
+        with interrupt_latch():  # every Ctrl-C ends the run, also one that the code it landed in swallowed
+            code = _run_command(args)
+            raise_if_interrupted()
+            return code
     except ConfigError as exc:
         sys.stderr.write(f"asynccfg-lint: error: {exc}\n")
         return EXIT_ERROR

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, NamedTuple
 
+from asynccfg_lint.run.interrupts import ignore_interrupts, interrupted, interrupts_deferred
 from asynccfg_lint.run.cache import MISSING, ResultCache, spec_json, task_key
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import SinkSpec
@@ -409,7 +410,7 @@ class Project:
             known |= new
             added = SinkIndex(sorted(new, key=_spec_order))
         self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
-        if scope is None and self.cache is not None:
+        if scope is None and self.cache is not None and not interrupted():
             states = [self._states.get(path) for path in self.files]
             if all(state is not None for state in states):
                 self.cache.put_package_sinks(_package_key(builtin, dict(zip(self.files, states))),
@@ -525,7 +526,7 @@ class Project:
 
     def _keep(self, key: str, outcome: FileOutcome) -> None:
         self._outcomes[key] = outcome
-        if self.cache is not None:
+        if self.cache is not None and not interrupted():  # a Ctrl-C swallowed meanwhile may have cut the analysis short
             self.cache.put(key, outcome)
 
     def _cached(self, key: str) -> FileOutcome | None:
@@ -554,7 +555,8 @@ class Project:
                                                  initargs=(self.files, self.cache))
         # small chunks: one large module must not leave the other workers idle
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
-        return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
+        with interrupts_deferred():  # map submits every task now, and the first one forks the workers
+            return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
 
 
 def end_idle_workers() -> None:
@@ -592,8 +594,10 @@ _worker_project: Project | None = None
 
 def start_worker(files: list[str], cache: ResultCache | None = None) -> None:
     """Pool initializer: give this worker process its own :class:`Project` of ``files`` (see :func:`worker_project`),
-    reading the other modules' stored parses from ``cache`` when there is one."""
+    reading the other modules' stored parses from ``cache`` when there is one. The worker ignores Ctrl-C
+    (:func:`~asynccfg_lint.run.interrupts.ignore_interrupts`): the main process ends the run."""
     global _worker_project
+    ignore_interrupts()
     _worker_project = Project(files, cache=cache)
 
 
