@@ -104,6 +104,39 @@ def test_user_rows_extend_the_catalog():
     ("ctx.module_context.axis_context.mesh.shape", set()),
     ("ctx.module_context.axis_context.mesh.shape.keys()", {"ACC101"}),
     ("ctx.module_context.axis_context.manual_axes", {"ACC101"}),
+    # the aval's AbstractMesh (measured under shard_map: axis_types is (AxisType.Manual,))
+    ("ctx.avals_in[0].sharding.mesh.axis_types", {"ACC101"}),
+    ("ctx.avals_in[0].sharding.mesh.axis_types[0]", {"ACC101"}),
+    ("[str(t) for t in ctx.avals_in[0].sharding.mesh.axis_types]", set()),
+    ("[t.name for t in ctx.avals_in[0].sharding.mesh.axis_types]", set()),
+    ("ctx.avals_in[0].sharding.mesh.axis_names", set()),
+    ("tuple(ctx.avals_in[0].sharding.mesh.axis_sizes)", set()),
+    ("ctx.avals_in[0].sharding.mesh.axis_sizes", set()),
+    ("ctx.avals_in[0].sharding.mesh.shape_tuple", set()),
+    ("ctx.avals_in[0].sharding.mesh._any_axis_manual", set()),
+    ("ctx.avals_in[0].sharding.mesh.abstract_mesh", {"ACC101"}),
+    ("ctx.avals_in[0].sharding.spec.unreduced", {"ACC101"}),
+    ("str(ctx.avals_in[0].sharding.spec)", set()),
+    ("ctx.module_context.axis_context.mesh.axis_sizes", set()),
+    ("ctx.module_context.axis_context.mesh.local_devices", {"ACC101"}),
+    # numpy's, jax.numpy's and ml_dtypes' info objects
+    ("np.finfo(np.float32).dtype", {"ACC101"}),
+    ("str(np.finfo(np.float32).dtype)", set()),
+    ("np.finfo(np.float32).max", set()),
+    ("np.finfo(np.float64).max", set()),
+    ("np.finfo(np.float32).smallest_subnormal", set()),
+    ("np.finfo(np.float32).precision", set()),
+    ("np.iinfo(np.int32)", {"ACC101"}),
+    ("np.iinfo(np.int32).max", set()),
+    ("np.iinfo(np.int32).dtype", {"ACC101"}),
+    ("np.finfo(ctx.avals_in[0].dtype).dtype", {"ACC101"}),
+    ("jnp.finfo(jnp.float32).dtype", {"ACC101"}),
+    ("jnp.finfo(jnp.float32).eps", set()),
+    ("jnp.iinfo(jnp.int32)", {"ACC101"}),
+    ("jnp.iinfo(jnp.int32).min", set()),
+    ("jnp.finfo(jnp.bfloat16).eps", {"ACC101"}),
+    ("ml_dtypes.finfo(ml_dtypes.bfloat16).dtype", {"ACC101"}),
+    ("ml_dtypes.finfo(ml_dtypes.bfloat16).dtype.name", set()),
     ("pathlib.Path('/tmp') / 'x'", {"ACC101"}),
     ("str(pathlib.Path('/tmp') / 'x')", set()),
     ("pathlib.Path('/tmp').joinpath('a').name", set()),
@@ -116,7 +149,7 @@ def test_user_rows_extend_the_catalog():
 ])
 def test_classifier_verdicts_from_the_catalog(expression, expected):
     source = (
-        "import pathlib\nimport jax\nimport ml_dtypes\nimport numpy as np\nfrom omegaconf import OmegaConf\n"
+        "import pathlib\nimport jax\nimport jax.numpy as jnp\nimport ml_dtypes\nimport numpy as np\nfrom omegaconf import OmegaConf\n"
         "from jax._src.interpreters import mlir\nfrom jax._src.lax.parallel import _emit_async_start_custom_call\n\n"
         "def rule(ctx: mlir.LoweringRuleContext, x):\n"
         f"    return _emit_async_start_custom_call('t', ctx, x, {{'v': {expression}}})\n"

@@ -83,6 +83,9 @@ def test_float_arithmetic_is_folded_as_python_computes_it(expression, codes):
     "np.float32(3.0) ** 200", "np.float64(10.0) ** 400", "np.float32(1e38) * 3 - np.float32(1e38) * 3",
     "np.longdouble(1e308) * 10", "math.ldexp(1.0, 1023) * 2", "math.ldexp(1.0, 1022) * 2", "math.exp(709)",
     "math.exp(709) * 2", "math.pow(10.0, 308) * 10", "math.hypot(1e308, 1e308)", "math.fmod(1.0, 0.0)",
+    "jnp.finfo(jnp.float32).max * 2", "jnp.finfo(np.float64).max * 2", "ml_dtypes.finfo(np.float32).max * 2",
+    "jnp.finfo(jnp.float32).max / 2", "np.finfo(np.float32).smallest_subnormal / 2",
+    "np.finfo(np.float32).smallest_subnormal * np.float32(2) ** 200",
 ])
 def test_numpy_and_math_numbers_are_folded_as_numpy_and_python_compute_them(expression):
     """ACC103 exactly where real numpy (float32 rounding and overflow, IEEE division) or ``math`` gives an
@@ -91,15 +94,35 @@ def test_numpy_and_math_numbers_are_folded_as_numpy_and_python_compute_them(expr
     import warnings
 
     import numpy as np
+    jnp = pytest.importorskip("jax.numpy")
+    ml_dtypes = pytest.importorskip("ml_dtypes")
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            value = eval(expression, {"math": math, "np": np})  # noqa: S307 - the test's own expression
+            value = eval(expression, {"math": math, "np": np, "jnp": jnp, "ml_dtypes": ml_dtypes})  # noqa: S307
         except (ArithmeticError, ValueError):
             value = None
         nonfinite = value is not None and not math.isfinite(float(value))
-    source = SINK_IMPORT + f"import math\nimport numpy as np\n\ndef lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n"
+    source = SINK_IMPORT + ("import math\nimport numpy as np\nimport jax.numpy as jnp\nimport ml_dtypes\n\n"
+                            f"def lowering(ctx, x):\n    emit('t', ctx, x, {{'v': {expression}}})\n")
     assert {d.code for d in check_source(source, "m.py")} == ({"ACC103"} if nonfinite else set())
+
+
+@pytest.mark.parametrize("expression", [
+    "np.iinfo(np.uint64).max", "np.iinfo(np.int64).max", "np.iinfo(np.int64).min", "np.iinfo('uint64').max",
+    "np.iinfo(int).max", "np.iinfo(np.uint32).max", "jnp.iinfo(jnp.uint64).max", "ml_dtypes.iinfo(np.uint64).max",
+])
+def test_iinfo_bounds_are_folded_as_numpy_gives_them(expression):
+    """``iinfo(t).max``/``.min`` are Python ints (numpy 2.5.5, ml_dtypes 0.7.0, also ``jnp.iinfo``): under an int64
+    key XLA reads, ACC105 exactly where XLA cannot read the bound as an int64 (``np.iinfo(np.uint64).max``)."""
+    import numpy as np
+    jnp = pytest.importorskip("jax.numpy")
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    value = eval(expression, {"np": np, "jnp": jnp, "ml_dtypes": ml_dtypes})  # noqa: S307 - the test's own expression
+    assert type(value) is int
+    source = SINK_IMPORT + ("import numpy as np\nimport jax.numpy as jnp\nimport ml_dtypes\n\n"
+                            f"def lowering(ctx, x):\n    emit('t', ctx, x, {{'channel_id': {expression}}})\n")
+    assert {d.code for d in check_source(source, "m.py")} == (set() if reads_as_int64(value) else {"ACC105"})
 
 
 def test_numpy_float_keys_are_fixed_with_float_not_int():

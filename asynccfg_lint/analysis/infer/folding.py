@@ -230,13 +230,27 @@ def numpy_ufunc(name: str, arguments: list[object]) -> Inferred | None:
     return _numpy_computed(lambda numpy: getattr(numpy, name)(*arguments))
 
 
-#: the attributes of ``np.finfo(t)`` that are numbers of ``t``
-FINFO_NUMBERS = frozenset({"max", "min", "tiny", "eps", "epsneg", "smallest_normal", "resolution"})
+#: the attributes of ``np.finfo(t)`` that are numbers of ``t`` (numpy 2.5.5: numpy scalars of ``t``)
+FINFO_NUMBERS = frozenset({"max", "min", "tiny", "eps", "epsneg", "smallest_normal", "smallest_subnormal",
+                           "resolution"})
+#: the attributes of ``np.iinfo(t)`` that are its bounds (numpy 2.5.5: Python ints)
+IINFO_NUMBERS = frozenset({"min", "max"})
 
 
 def finfo_number(dtype: str, attribute: str) -> Inferred | None:
     """``np.finfo(numpy.<dtype>).<attribute>`` (an attribute of :data:`FINFO_NUMBERS`), read from numpy."""
     return _numpy_computed(lambda numpy: getattr(numpy.finfo(getattr(numpy, dtype)), attribute))
+
+
+def iinfo_number(dtype: str, attribute: str) -> Inferred | None:
+    """``np.iinfo(numpy.<dtype>).<attribute>`` (an attribute of :data:`IINFO_NUMBERS`), read from numpy: a Python
+    int (``np.iinfo(np.uint64).max`` is ``2**64 - 1``, which XLA cannot read as an int64). ``None`` without numpy
+    or for a ``dtype`` numpy does not have (``int4`` is ml_dtypes')."""
+    numpy = _numpy()
+    try:
+        return int_inferred(int(getattr(numpy.iinfo(getattr(numpy, dtype)), attribute))) if numpy is not None else None
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 #: ``math`` functions folded by calling them: pure, and cheap whatever the numbers (not ``factorial``/``comb``/``perm``)

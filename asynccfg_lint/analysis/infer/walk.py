@@ -19,7 +19,9 @@ from asynccfg_lint.analysis.infer.arrays import (
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
 from asynccfg_lint.analysis.infer.folding import (
     FINFO_NUMBERS,
+    IINFO_NUMBERS,
     finfo_number,
+    iinfo_number,
     float_inferred,
     float_operation,
     int_constant,
@@ -56,6 +58,9 @@ _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted
 
 #: numpy ufuncs (and predicates) that are function objects when named as values
 _NUMPY_UFUNCS = T.NUMPY_NUMBER_UFUNCS | T.NUMPY_BOOL_UFUNCS
+#: the functions whose result's number attributes are folded (``jnp.finfo`` is ``ml_dtypes.finfo``, which gives
+#: numpy's numbers for numpy's types)
+_INFO_FUNCTIONS = frozenset(f"{module}.{kind}" for module in ("numpy", "jax.numpy", "ml_dtypes") for kind in ("finfo", "iinfo"))
 
 #: the operators of set arithmetic (``set.__sub__``, ``__or__``, ``__and__``, ``__xor__`` and their in-place forms)
 _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
@@ -701,9 +706,9 @@ class InferenceWalk:
         attr = expr.attr.value
         if attr in ("__name__", "__qualname__") and self._named_object(expr.value, depth):
             return self._one(expr, Inferred(T.STR))  # np.add.__name__ is "add"
-        if attr in FINFO_NUMBERS:
-            folded = self._finfo_number(expr.value, attr)
-            if folded is not None:  # np.finfo(np.float32).max: a float32 of known value
+        if attr in FINFO_NUMBERS | IINFO_NUMBERS:
+            folded = self._info_number(expr.value, attr)
+            if folded is not None:  # np.finfo(np.float32).max: a float32 of known value; np.iinfo(t).max an int
                 return self._one(expr, folded)
         if attr in ("value", "name"):
             of_member = self.enum_attribute(expr, attr, self.origins(expr.value, depth + 1), depth)
@@ -729,18 +734,32 @@ class InferenceWalk:
             o.inferred.type.name in (T.FUNCTION.name, T.TYPE_OBJECT.name)
             or o.inferred.type.name.startswith(("function ", "type object"))) for o in origins)
 
-    def _finfo_number(self, receiver: cst.BaseExpression, attr: str) -> Inferred | None:
-        """``np.finfo(t).<attr>`` for a ``t`` the code names (``np.float32``, ``"float32"``, ``float``): numpy's number."""
+    def _info_number(self, receiver: cst.BaseExpression, attr: str) -> Inferred | None:
+        """``np.finfo(t).<attr>`` or ``np.iinfo(t).<attr>`` for a ``t`` the code names (``np.float32``,
+        ``jnp.int32``, ``"float32"``, ``float``, ``int``): numpy's number. ``jnp.finfo``/``jnp.iinfo`` and
+        ``ml_dtypes.finfo``/``ml_dtypes.iinfo`` give the same numbers for numpy's types (measured, ml_dtypes 0.7.0);
+        an ml_dtypes type (``jnp.bfloat16``: numpy has no ``bfloat16``) gets none."""
         if not isinstance(receiver, cst.Call) or len(receiver.args) != 1 or receiver.args[0].keyword is not None \
-                or receiver.args[0].star or "numpy.finfo" not in qualified_names(self.parsed, receiver.func):
+                or receiver.args[0].star:
+            return None
+        kinds = {name.rpartition(".")[2] for name in qualified_names(self.parsed, receiver.func)
+                 if name in _INFO_FUNCTIONS}
+        kind = "finfo" if "finfo" in kinds and attr in FINFO_NUMBERS else "iinfo" if "iinfo" in kinds \
+            and attr in IINFO_NUMBERS else None
+        if kind is None:
             return None
         argument = receiver.args[0].value
         dtype = string_value(argument)
         if dtype is None:
             names = qualified_names(self.parsed, argument)
-            dtype = "float64" if "builtins.float" in names else next(
-                (n[6:] for n in names if n.startswith("numpy.") and n[6:] in T.SCALAR_TYPE_NAMES), None)
-        return finfo_number(dtype, attr) if dtype is not None and dtype.isidentifier() else None
+            builtin = {"finfo": ("builtins.float", "float64"), "iinfo": ("builtins.int", "int64")}[kind]
+            dtype = builtin[1] if builtin[0] in names else next(
+                (n.rpartition(".")[2] for n in names if n.startswith(("numpy.", "jax.numpy."))
+                 and n.rpartition(".")[0] in ("numpy", "jax.numpy") and n.rpartition(".")[2] in T.SCALAR_TYPE_NAMES),
+                None)
+        if dtype is None or not dtype.isidentifier():
+            return None
+        return finfo_number(dtype, attr) if kind == "finfo" else iinfo_number(dtype, attr)
 
     def enum_attribute(self, expr: cst.CSTNode, attr: str, base: list[Origin], depth: int) -> list[Origin] | None:
         """``.value`` or ``.name`` (``attr``) of a value whose origins are ``base``, when each is an enum

@@ -48,6 +48,25 @@ DEVICE_ARRAY = T.rejected("numpy.ndarray of jax.Device", "use mesh.device_ids.to
 _DEVICE_ARRAY_METHODS = {"ravel": "{}.ravel()", "flatten": "{}.flatten()", "reshape": "{}.reshape(-1)",
                          "copy": "{}.copy()", "squeeze": "{}.squeeze()", "transpose": "{}.transpose()"}
 
+
+
+def _mesh_rows(owner: str, what: str) -> tuple[MemberRow, ...]:
+    """The members a ``Mesh`` and an ``AbstractMesh`` share (measured on both, jax 0.12.0.1): ``axis_sizes`` a
+    tuple of ints, ``shape_tuple`` a tuple of ``(name, size)`` pairs, the ``*_axes`` tuples of axis names,
+    the ``_any_axis_*`` and ``empty`` flags bools, ``abstract_mesh`` an AbstractMesh."""
+    return (
+        MemberRow(owner, ATTRIBUTE, "axis_sizes", "tuple of int", f"{what}.axis_sizes is a tuple of ints"),
+        MemberRow(owner, ATTRIBUTE, "shape_tuple", "builtins.tuple",
+                  f"{what}.shape_tuple is a tuple of (axis name, size) pairs: it serializes"),
+        *(MemberRow(owner, ATTRIBUTE, name, "tuple of str", f"{what}.{name} is a tuple of axis names")
+          for name in ("manual_axes", "explicit_axes", "auto_axes")),
+        *(MemberRow(owner, ATTRIBUTE, name, "builtins.bool", f"{what}.{name} is a bool")
+          for name in ("_any_axis_manual", "_any_axis_explicit", "_any_axis_auto", "_any_axis_auto_or_manual",
+                       "empty")),
+        MemberRow(owner, ATTRIBUTE, "abstract_mesh", ABSTRACT_MESH, f"{what}.abstract_mesh is an AbstractMesh"),
+    )
+
+
 ROWS = (
     # module constants (an int under channel_handle has no .handle: ACC104, as a literal 1)
     *(CallRow(f"jax._src.interpreters.mlir.{name}", "builtins.int", f"mlir.{name} is a plain int",
@@ -115,9 +134,13 @@ ROWS = (
     MemberRow(NAMED_SHARDING, ATTRIBUTE, "memory_kind", "builtins.str|builtins.NoneType",
               "sharding.memory_kind is a str or None (None here)"),
     MemberRow(NAMED_SHARDING, ATTRIBUTE, "num_devices", "builtins.int", "sharding.num_devices is an int"),
+    MemberRow(NAMED_SHARDING, ATTRIBUTE, "is_fully_replicated", "builtins.bool", "sharding.is_fully_replicated is a bool"),
     TypeRow(PARTITION_SPEC, T.rejected("jax.sharding.PartitionSpec", "use str(x)"), "jax.P",
             "ctx.avals_in[0].sharding.spec", "a PartitionSpec is no tuple: rejected by the default hook, and no valid key",
             annotation=(PARTITION_SPEC, "jax.P")),
+    *(MemberRow(PARTITION_SPEC, ATTRIBUTE, name, "builtins.frozenset",
+                f"spec.{name} is a frozenset of axis names (empty here): rejected by the default hook")
+      for name in ("reduced", "unreduced")),
     CallRow(PARTITION_SPEC, PARTITION_SPEC, "PartitionSpec(...) is a PartitionSpec", "jax.sharding.PartitionSpec('i')"),
     CallRow("jax.P", PARTITION_SPEC, "jax.P(...) is a PartitionSpec", "jax.P('i')"),
     TypeRow(ABSTRACT_MESH, T.rejected("jax AbstractMesh", "use its .axis_names and .shape"), ABSTRACT_MESH,
@@ -125,6 +148,11 @@ ROWS = (
     MemberRow(ABSTRACT_MESH, ATTRIBUTE, "axis_names", "tuple of str", "abstract_mesh.axis_names is a tuple of strs"),
     MemberRow(ABSTRACT_MESH, ATTRIBUTE, "shape", "mesh shape", "abstract_mesh.shape is an OrderedDict"),
     MemberRow(ABSTRACT_MESH, ATTRIBUTE, "size", "builtins.int", "abstract_mesh.size is an int"),
+    # (inside shard_map the aval's mesh has every axis Manual: axis_types is (AxisType.Manual,); its
+    # .devices and .device_ids raise ValueError, "AbstractMesh does not implement devices")
+    MemberRow(ABSTRACT_MESH, ATTRIBUTE, "axis_types", AXIS_TYPES,
+              "abstract_mesh.axis_types is a tuple of AxisType members ((AxisType.Manual,) under shard_map)"),
+    *_mesh_rows(ABSTRACT_MESH, "abstract_mesh"),
     TypeRow(FUTURE, T.rejected("jax AbstractFuture", "use its .inner_aval's shape and dtype"), FUTURE,
             "ctx.avals_out[0]", "an async primitive's output aval is an AbstractFuture, rejected by the default hook",
             annotation=(FUTURE, "jax.core.AbstractFuture")),
@@ -172,6 +200,9 @@ ROWS = (
     MemberRow(MESH, ATTRIBUTE, "axis_names", "tuple of str", "mesh.axis_names is a tuple of strs"),
     MemberRow(MESH, ATTRIBUTE, "size", "builtins.int", "mesh.size is an int"),
     MemberRow(MESH, ATTRIBUTE, "axis_types", AXIS_TYPES, "mesh.axis_types is a tuple of AxisType members"),
+    *_mesh_rows(MESH, "mesh"),
+    MemberRow(MESH, ATTRIBUTE, "is_multi_process", "builtins.bool", "mesh.is_multi_process is a bool"),
+    MemberRow(MESH, ATTRIBUTE, "local_devices", "list of jax.Device", "mesh.local_devices is a list of Devices"),
     TypeRow(AXIS_TYPES, T.rejected(AXIS_TYPES, "use [t.name for t in x]"), "builtins.tuple",
             "ctx.module_context.axis_context.mesh.axis_types",
             "mesh.axis_types is a tuple of plain Enum members (AxisType.Explicit): json fails on its first element"),

@@ -1,5 +1,7 @@
 """numpy (measured with numpy 2.5.5): arrays, their attributes and whole-array reductions, dtypes
-and their scalar types (``d.type``, a class), numpy bools from ``.any()``/``.all()``, and the elements of ``np.unique``.
+and their scalar types (``d.type``, a class), numpy bools from ``.any()``/``.all()``, the elements of ``np.unique``,
+and ``np.finfo``/``np.iinfo`` objects (rejected; their ``.dtype`` a numpy.dtype, rejected; ``finfo(t).max`` a numpy
+float of ``t``; ``iinfo(t).max`` and every int attribute of both a Python int).
 
 JAX's ``_json_default`` converts ``np.integer``, ``np.floating`` and ``np.ndarray`` (with
 ``.tolist()``); ``numpy.bool`` and ``numpy.dtype`` are rejected, and none of them is a valid key
@@ -14,6 +16,12 @@ from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, CallR
 IMPORTS = "import numpy as np; import numpy"
 
 _ARRAY_REDUCTIONS = ("sum", "mean", "std", "var", "prod")
+#: the attributes of a finfo object that are floats of its type (numpy scalars; ml_dtypes scalars for an
+#: ml_dtypes type), and those that are Python ints; the same for numpy's and ml_dtypes' finfo (measured)
+FINFO_FLOATS = ("max", "min", "eps", "epsneg", "tiny", "smallest_normal", "smallest_subnormal", "resolution")
+FINFO_INTS = ("bits", "precision", "maxexp", "minexp", "nmant", "nexp", "iexp", "machep", "negep")
+#: the attributes of an iinfo object (numpy's or ml_dtypes') that are Python ints
+IINFO_INTS = ("min", "max", "bits")
 
 ROWS = (
     TypeRow("numpy.ndarray", T.NUMPY_ARRAY, "numpy.ndarray", "np.arange(3)",
@@ -54,8 +62,17 @@ ROWS = (
             "a finfo object is rejected by the default hook"),
     CallRow("numpy.finfo", "numpy.finfo", "np.finfo(t) is a finfo object", "np.finfo(np.float32)"),
     *(MemberRow("numpy.finfo", ATTRIBUTE, name, "numpy number", f"np.finfo(t).{name} is a numpy float of t",
-                "np.finfo(np.float32)." + name) for name in ("max", "min", "eps", "tiny")),
-    MemberRow("numpy.finfo", ATTRIBUTE, "bits", "builtins.int", "np.finfo(t).bits is an int"),
+                "np.finfo(np.float32)." + name) for name in FINFO_FLOATS),
+    *(MemberRow("numpy.finfo", ATTRIBUTE, name, "builtins.int", f"np.finfo(t).{name} is an int") for name in FINFO_INTS),
+    MemberRow("numpy.finfo", ATTRIBUTE, "dtype", "numpy.dtype",
+              "np.finfo(t).dtype is a numpy.dtype (Float32DType here): rejected, str(...) of it is a str"),
+    TypeRow("numpy.iinfo", T.OBJECT.named("numpy.iinfo"), "numpy.iinfo", "np.iinfo(np.int32)",
+            "an iinfo object is rejected by the default hook"),
+    CallRow("numpy.iinfo", "numpy.iinfo", "np.iinfo(t) is an iinfo object", "np.iinfo(np.int32)"),
+    *(MemberRow("numpy.iinfo", ATTRIBUTE, name, "builtins.int", f"np.iinfo(t).{name} is a Python int, not a numpy integer")
+      for name in IINFO_INTS),
+    MemberRow("numpy.iinfo", ATTRIBUTE, "dtype", "numpy.dtype", "np.iinfo(t).dtype is a numpy.dtype (Int32DType here)"),
+    MemberRow("numpy.iinfo", ATTRIBUTE, "kind", "builtins.str", "np.iinfo(t).kind is a str ('i')"),
     MemberRow("numpy.dtype", ATTRIBUTE, "name", "builtins.str", "d.name is a str"),
     MemberRow("numpy.dtype", ATTRIBUTE, "kind", "builtins.str", "d.kind is a str"),
     MemberRow("numpy.dtype", ATTRIBUTE, "str", "builtins.str", "d.str is a str"),
