@@ -28,7 +28,14 @@ from asynccfg_lint.analysis.resolution import (
     location,
     qualified_names,
 )
-from asynccfg_lint.analysis.functions import defining_module, function_definition, keyword_read, parameter_of, summarised_name
+from asynccfg_lint.analysis.functions import (
+    defining_module,
+    function_definition,
+    keyword_read,
+    narrowed_parameter,
+    parameter_of,
+    summarised_name,
+)
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.run.selection import Selection
@@ -432,7 +439,9 @@ def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_ca
     if function is None:
         return False
     name = summarised_name(parsed, function)
-    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)
+    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function) \
+        or narrowed_parameter(parsed, node.value if isinstance(node, cst.Attribute) else node, function)
+    # (past `if isinstance(mode, X): mode = ...`, or its branch's `mode.value`: the binds' values are checked there)
     return name is not None and param is not None and (name, param) in checked_at_calls
 
 
