@@ -145,6 +145,23 @@ def test_package_through_the_cli_with_the_place_used():
     assert result.returncode == 1
 
 
+def test_narrowed_keywords_and_table_lookups_name_the_rules_use_and_the_table():
+    """converted_api.py's binds of a keyword converted.py's rules narrow with ``isinstance`` before the config
+    name the config line (past the converting ``if``); table_api.py's lookups through mode_tables.py's
+    helpers name the table (line 18). Neither gets a fix (the bind's ``.value`` is not offered there)."""
+    result = run_cli("--isolated", "--no-cache", "--output-format", "json", "extpkg/converted_api.py",
+                     "extpkg/table_api.py", cwd=PROGRAMS)
+    data = json.loads(result.stdout)
+    assert [(Path(d["filename"]).name, d["line"], d["message"].rpartition(" (")[2], d["fix"]) for d in data] == [
+        ("converted_api.py", 29, "used at extpkg/converted.py:47)", None),
+        ("converted_api.py", 45, "used at extpkg/converted.py:61)", None),
+        ("converted_api.py", 53, "used at extpkg/converted.py:68)", None),
+        ("converted_api.py", 69, "used at extpkg/converted.py:82)", None),
+        ("table_api.py", 41, "written at extpkg/mode_tables.py:18)", None),
+        ("table_api.py", 62, "used at extpkg/table_api.py:36)", None),
+        ("table_api.py", 66, "used at extpkg/table_api.py:36)", None)]
+
+
 def test_package_through_flake8_prints_the_cli_lines():
     cli = parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
     flake8 = acc_rows(run_flake8("--select", "ACC1", "extpkg", cwd=PROGRAMS).stdout)
@@ -155,7 +172,7 @@ def test_package_through_flake8_prints_the_cli_lines():
 
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
                                     "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py", "nested.py",
-                                    "typed_options_api.py", "indexed.py"])
+                                    "typed_options_api.py", "indexed.py", "converted_api.py", "table_api.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -165,7 +182,8 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     expected = [row for row in package if row.path == f"extpkg/{module}"]
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 3,
-                             "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2}[module]
+                             "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2,
+                             "converted_api.py": 4, "table_api.py": 3}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -197,7 +215,8 @@ def test_package_sarif_related_locations():
 
 @pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1),
                                                ("wrapped_api.py", 2), ("fetched.py", 2), ("helped.py", 4),
-                                               ("nested.py", 3), ("typed_options_api.py", 2), ("indexed.py", 2)])
+                                               ("nested.py", 3), ("typed_options_api.py", 2), ("indexed.py", 2),
+                                               ("converted_api.py", 4), ("table_api.py", 3)])
 def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == f"extpkg/{module}"]
@@ -284,7 +303,7 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
                                   "forwarded_hashable.py", "sink_call_forms.py", "nested_records.py",
                                   "library_and_numpy_values.py", "converted_fields.py", "replaced_objects.py",
                                   "channel_objects.py", "narrowing_forms.py", "enum_forms.py", "container_mutations.py",
-                                  "sanitizers.py"])
+                                  "sanitizers.py", "converted_keywords.py", "table_helpers.py"])
 def test_text_json_flake8_and_the_language_server_agree(name):
     """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
     (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""

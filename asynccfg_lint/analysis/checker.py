@@ -28,7 +28,14 @@ from asynccfg_lint.analysis.resolution import (
     location,
     qualified_names,
 )
-from asynccfg_lint.analysis.functions import defining_module, function_definition, keyword_read, parameter_of, summarised_name
+from asynccfg_lint.analysis.functions import (
+    defining_module,
+    function_definition,
+    keyword_read,
+    narrowed_parameter,
+    parameter_of,
+    summarised_name,
+)
 from asynccfg_lint.rules import acc001, acc201
 from asynccfg_lint.rules import rule as wording
 from asynccfg_lint.run.selection import Selection
@@ -76,7 +83,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         elif spec.read is not None:  # a bind keyword whose attribute or fields the rule of another module reads
             found = [] if _registers(parsed, spec.used_at) else _read_findings(classifier, tracer, sink_call)
         elif spec.used_at is not None:  # prim.bind(x, **params): parameters first, then the rule's config
-            found = _bind_findings(classifier, tracer, sink_call)
+            found = _bind_findings(classifier, tracer, sink_call,
+                                   _narrowed_origins(parsed, workspace, sinks, spec, sink_call.argument))
         else:
             found = _sink_findings(classifier, tracer, sink_call)
             rule = _registered_rule(parsed, sink_call)
@@ -311,18 +319,20 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
     return [replace(f, fix=replace(f.fix, safety=UNSAFE) if f.fix is not None else None) for f in found]
 
 
-def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
+def _bind_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall,
+                   origins: list[Origin] | None = None) -> list[Finding]:
     """The findings of a ``prim.bind(...)`` call whose keywords reach a registered rule's config.
 
     Every keyword is a jaxpr equation parameter, so it must be hashable before it is a config
     value (``jax._src.core.Primitive.bind``; measured: a list, set, dict or ndarray raises
-    TypeError there, a tuple gets through to lowering).
+    TypeError there, a tuple gets through to lowering). ``origins``: what the keyword's value may be
+    that reaches the config, when the rule narrows it (:func:`_narrowed_origins`).
     """
     spec = sink_call.spec
     if not (isinstance(sink_call.argument, cst.Call) and sink_call.argument is sink_call.call):
         key = spec.key if spec.kind is SinkKind.VALUE else None  # a whole config as one parameter: unhashable
         return classifier.check_value(Entry(key, None, sink_call.argument), top_level=True, path=ConfigPath(key),
-                                      parameter=True)
+                                      parameter=True, origins=origins)
     return _spread_keyword_findings(classifier, tracer, sink_call.call, spec, True)
 
 
@@ -354,18 +364,45 @@ def use_location(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[Sin
     here if this process has not summarised it yet. The line is computed on the first call (it costs
     a code generation of the module: only for a finding that is reported), then kept.
     """
-    home = defining_module(parsed, workspace, spec.used_at)
-    if home is None:
+    found = _rule_use(parsed, workspace, sinks, spec)
+    if found is None:
         return lambda: spec.used_at
+    home, use = found
+    return functools.cache(lambda: location(home, use, parsed.path))
+
+
+def _rule_use(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec],
+              spec: SinkSpec) -> tuple[ParsedModule, cst.CSTNode] | None:
+    """The module of the registered rule ``spec.used_at`` and where it puts ``spec.param`` into its config
+    (else its ``def``); ``None`` when the module is not read or the rule not found (:func:`use_location`)."""
+    home = defining_module(parsed, workspace, spec.used_at) if spec.used_at is not None else None
+    if home is None:
+        return None
     uses = sink_uses(home)
     param = spec.used_param or spec.param
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
     use = uses.get((spec.used_at, param)) or function_definition(home, spec.used_at)
-    if use is None:
-        return lambda: spec.used_at
-    return functools.cache(lambda: location(home, use, parsed.path))
+    return (home, use) if use is not None else None
+
+
+def _narrowed_origins(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSpec], spec: SinkSpec,
+                      value: cst.BaseExpression) -> list[Origin] | None:
+    """What ``value`` (a call's argument for the parameter of a :attr:`SinkSpec.narrowed` sink) may be that
+    arrives at the rule's config: less what the rule's ``isinstance`` test rules out there (``if
+    isinstance(mode, enum.IntEnum): mode = int(mode)`` drops an ``IntEnum`` member, keeps a plain ``Enum``
+    one: measured with jax 0.12.0.1, ``tests/fixtures/programs/extpkg/converted.py``). ``None`` when the
+    spec is not narrowed or the rule's use is not found (``value``'s own origins then)."""
+    found = _rule_use(parsed, workspace, sinks, spec) if spec.narrowed else None
+    if found is None or not isinstance(found[1], cst.Name):
+        return None
+    home, use = found
+    bindings = bindings_of_name(home, use) or []
+    param = next((b for b in bindings if isinstance(b.assignment.node if b.assignment else None, cst.Param)), None)
+    if param is None:
+        return None
+    return workspace.classifier(home).narrowed(workspace.classifier(parsed).origins(value), use, param)
 
 
 def _used_at(finding: Finding, used_at: str) -> Finding:
@@ -402,7 +439,9 @@ def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_ca
     if function is None:
         return False
     name = summarised_name(parsed, function)
-    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function)
+    param = parameter_of(parsed, node, function) or keyword_read(parsed, node, function) \
+        or narrowed_parameter(parsed, node.value if isinstance(node, cst.Attribute) else node, function)
+    # (past `if isinstance(mode, X): mode = ...`, or its branch's `mode.value`: the binds' values are checked there)
     return name is not None and param is not None and (name, param) in checked_at_calls
 
 

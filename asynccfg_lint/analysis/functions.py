@@ -8,7 +8,16 @@ from typing import TypeVar
 import libcst as cst
 
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, module_bindings, string_value
+from asynccfg_lint.analysis.resolution import (
+    bindings_of_name,
+    excluded_classes,
+    isinstance_tested,
+    local_definition,
+    module_bindings,
+    narrowing_rebinds,
+    required_classes,
+    string_value,
+)
 
 _Node = TypeVar("_Node", bound=cst.CSTNode)
 
@@ -49,6 +58,25 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
     if isinstance(function.params.star_kwarg, cst.Param):
         every.append(function.params.star_kwarg)
     return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None
+
+
+def narrowed_parameter(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """The parameter of ``function`` that the name ``name`` refers to where an ``isinstance`` test of it
+    decides what reaches ``name``: its other bindings are the converting branch's own
+    (``if isinstance(mode, enum.IntEnum): mode = int(mode)``,
+    :func:`~asynccfg_lint.analysis.resolution.narrowing_rebinds`) and the test narrows what the parameter
+    brings (:func:`~asynccfg_lint.analysis.resolution.excluded_classes`, ``required_classes``). ``None``
+    otherwise (:func:`parameter_of` answers for a name with the parameter as its only binding)."""
+    if not isinstance(name, cst.Name) or not isinstance_tested(parsed, name.value):
+        return None
+    bindings = bindings_of_name(parsed, name)
+    every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in every)]
+    if len(params) != 1 or not narrowing_rebinds(parsed, name, [b for b in bindings or () if b is not params[0]]):
+        return None
+    narrowed = excluded_classes(parsed, name, params[0]) or required_classes(parsed, name, params[0])
+    node = params[0].assignment.node if params[0].assignment is not None else None
+    return node.name.value if narrowed and isinstance(node, cst.Param) else None
 
 
 def _decorated(function: cst.FunctionDef, name: str) -> bool:

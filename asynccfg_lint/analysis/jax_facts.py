@@ -74,6 +74,9 @@ class SinkSpec:
             further wrappers too): ``used_at`` and ``used_param`` are then that ``bind`` sink's, so a
             finding at the wrapper's call names where the rule uses the value; the spec is the
             wrapper's, not a ``bind``'s (:attr:`binds`).
+        narrowed: the parameter reaches the config past an ``isinstance`` test of it whose branch converts
+            it (``if isinstance(mode, enum.IntEnum): mode = int(mode)``): a call's value that the test
+            rules out there does not arrive (:func:`asynccfg_lint.analysis.functions.narrowed_parameter`).
     """
 
     qualnames: frozenset[str]
@@ -88,6 +91,7 @@ class SinkSpec:
     read: str | None = None
     bind_keyword: bool = False
     forwarded: bool = False
+    narrowed: bool = False
 
     @property
     def binds(self) -> bool:

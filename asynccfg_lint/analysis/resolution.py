@@ -599,8 +599,37 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
                 or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
             if classes and known_before:
                 return [c for c in classes if not isinstance(c, HasAttribute)]
+        elif isinstance(node, cst.IndentedBlock):  # `if not isinstance(v, X): v = ...` before the use
+            for statement in node.body:
+                if statement is child:
+                    break
+                if isinstance(statement, cst.If) and _leaves_or_rebinds(statement.body, use.value) \
+                        and _bound_before(parsed, start, statement):
+                    classes = _isinstance_classes(parsed, statement.test, use, negated=True)
+                    if classes:
+                        return [c for c in classes if not isinstance(c, HasAttribute)]
         child, node = node, parsed.parents.get(node)
     return []
+
+
+def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[Binding]) -> bool:
+    """True when every binding of ``bindings`` is an assignment at the top level of the body of an
+    ``if isinstance(<name>, X):`` (or ``if not isinstance(...)``) of ``name``'s scope that has no ``else``:
+    ``if isinstance(mode, enum.IntEnum): mode = int(mode)``. What else reaches ``name`` past such an ``if``
+    is narrowed by its test (:func:`excluded_classes`, :func:`required_classes`)."""
+    for binding in bindings:
+        node = binding.assignment.node if binding.assignment is not None else None
+        if binding.value is None or not isinstance(node, cst.Name) or parsed.scopes.get(node) is not parsed.scopes.get(name):
+            return False
+        assign = parsed.parents.get(parsed.parents.get(node))  # Name -> AssignTarget -> Assign
+        line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
+        block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
+        statement = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        if not isinstance(statement, cst.If) or statement.orelse is not None or not (
+                _isinstance_classes(parsed, statement.test, name, negated=False)
+                or _isinstance_classes(parsed, statement.test, name, negated=True)):
+            return False
+    return True
 
 
 def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> bool:

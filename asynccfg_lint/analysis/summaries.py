@@ -21,7 +21,7 @@ from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import annotated_field_reads, bind_sinks, read_sinks
 from asynccfg_lint.analysis.resolution import enclosing
-from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, parameter_of, summarised_name
+from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, narrowed_parameter, parameter_of, summarised_name
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
 from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
 
@@ -64,7 +64,7 @@ def _positional_index(function: cst.FunctionDef, param: str) -> int | None:
 
 
 def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: SinkKind, key: str | None,
-          via: SinkSpec | None = None) -> set[SinkSpec]:
+          via: SinkSpec | None = None, narrowed: bool = False) -> set[SinkSpec]:
     """The derived sink for ``function``'s ``param`` (none for a ``**kwargs`` dict that lands under one key).
 
     ``param`` may also be a keyword the function reads from its ``**params`` (``params["k"]``:
@@ -72,6 +72,7 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
     the function passes the parameter to; a ``bind`` keyword there stays one (:attr:`SinkSpec.bind_keyword`),
     and names the rule's use (:attr:`SinkSpec.forwarded`). A ``**kwargs`` passed on to a
     hashability-only sink (``SinkKind.PARAMETERS``) is one for every keyword (``param`` ``"**"``).
+    ``narrowed``: :attr:`SinkSpec.narrowed` (also when ``via`` is).
     """
     qualname = summarised_name(parsed, function)
     if qualname is None:
@@ -88,7 +89,8 @@ def _spec(parsed: ParsedModule, function: cst.FunctionDef, param: str, kind: Sin
         named = frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
     spec = SinkSpec(frozenset({qualname}), param=param, position=_positional_index(function, param), kind=kind,
                     key=key, wrapper_module=parsed.name.name, named=named,
-                    bind_keyword=via is not None and via.bind_keyword)
+                    bind_keyword=via is not None and via.bind_keyword,
+                    narrowed=narrowed or via is not None and via.narrowed)
     if via is not None and via.used_at is not None and kind is not SinkKind.PARAMETERS:
         spec = replace(spec, used_at=via.used_at, used_param=via.used_param or via.param, forwarded=True)
     return {spec}
@@ -154,10 +156,10 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
 
     def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode,
-            via: SinkSpec | None = None) -> None:
+            via: SinkSpec | None = None, narrowed: bool = False) -> None:
         if param is None:
             return
-        specs = _spec(parsed, function, param, kind, key, via)
+        specs = _spec(parsed, function, param, kind, key, via, narrowed)
         for spec in specs:
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
@@ -207,8 +209,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             param = parameter_of(parsed, entry.value, function) if entry.value is not None else None
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
                 param = keyword_read(parsed, entry.value, function)
+            narrowed = param is None and entry.value is not None and entry.home is None
+            if narrowed:  # `if isinstance(mode, enum.IntEnum): mode = int(mode)` before {"mode": mode}
+                param = narrowed_parameter(parsed, entry.value, function)
             if entry.key is not None:
-                add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec)
+                add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec, narrowed)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules

@@ -45,6 +45,7 @@ from asynccfg_lint.analysis.resolution import (
     string_value,
     unpacked_value,
 )
+from asynccfg_lint.analysis.entries import Entry
 from asynccfg_lint.analysis.mutations import list_additions, list_mutated
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
@@ -438,14 +439,22 @@ class InferenceWalk:
             if added:  # big = [...]; big.append(sizes[0] > 4): the appended values are elements too
                 found = [replace(o, inferred=replace(o.inferred, elements=o.inferred.elements + added))
                          if o.node is binding.value and o.inferred.type is T.LIST else o for o in found]
-            excluded = excluded_classes(self.parsed, expr, binding)
-            if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
-                found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
-            required = required_classes(self.parsed, expr, binding)
-            if required:  # `v if isinstance(v, list) else str(v)`: no enum member is a list
-                found = [o for o in found if not all(self._builtin_other_than(o, c) for c in required)]
+            found = self.narrowed(found, expr, binding)
             result.extend(self.narrowed_per_bind(expr, binding, found))
         return result
+
+    def narrowed(self, found: list[Origin], use: cst.Name, binding: Binding) -> list[Origin]:
+        """``found`` (what ``binding`` may give the name ``use`` of this module) less what the ``isinstance``
+        tests before ``use`` rule out there (:func:`~asynccfg_lint.analysis.resolution.excluded_classes`,
+        ``required_classes``). ``found`` may be of another module: a ``bind``'s values for a keyword the
+        rule narrows (:attr:`~asynccfg_lint.analysis.jax_facts.SinkSpec.narrowed`)."""
+        excluded = excluded_classes(self.parsed, use, binding)
+        if excluded:  # `if isinstance(v, Mode): return v.value` before it: no Mode member gets here
+            found = [o for o in found if not any(self._instance_of(o, c) for c in excluded)]
+        required = required_classes(self.parsed, use, binding)
+        if required:  # `v if isinstance(v, list) else str(v)`: no enum member is a list
+            found = [o for o in found if not all(self._builtin_other_than(o, c) for c in required)]
+        return found
 
     def _builtin_other_than(self, origin: Origin, cls: cst.BaseExpression) -> bool:
         """True when ``origin`` is a plain enum member (no int/str mixin) and ``cls`` a builtin type of data
@@ -833,15 +842,34 @@ class InferenceWalk:
             if default is None or unseen or any(entry.key == key for entry in traced.entries):
                 return None
             return self.origins(default, depth + 1)  # TABLE.get("pull", "push"): no "pull" entry, the default
+        result = self._entry_values(expr, found, depth)
+        if unseen:
+            result.append(Origin(expr, UNKNOWN))
+        return result
+
+    def _entry_values(self, expr: cst.BaseExpression, entries: list[Entry], depth: int) -> list[Origin]:
+        """The origins of ``entries``' values, those of another module arriving through ``expr``."""
         result: list[Origin] = []
-        for entry in found:
+        for entry in entries:
             if entry.home is None:
                 result.extend(self.origins(entry.value, depth + 1))
             else:
                 result.extend(self._arrived(o, entry.home, expr) for o in self._peer(entry.home).origins(entry.value, depth + 1))
-        if unseen:
-            result.append(Origin(expr, UNKNOWN))
         return result
+
+    def _keyed_item(self, expr: cst.Subscript, key: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``TABLE[name]`` (``expr``) with a ``key`` that is no literal, of a dict the tracer sees whole with
+        literal str keys (``def mode_for(name): return MODE_TABLE[name]``): the values under the str literals
+        ``key`` may be (a private helper's visible calls pass them), else under any key (a missing one raises
+        KeyError before any config). ``None`` when the dict is not such a dict or no entry matches."""
+        traced = self.tracer.trace(expr.value, depth + 1)
+        if traced is None or not traced.complete or not traced.entries \
+                or any(not isinstance(entry.key, str) for entry in traced.entries):
+            return None
+        keys = [string_value(o.node) if o.home is None else None for o in self.origins(key, depth + 1)]
+        wanted = set(keys) if keys and None not in keys else None
+        found = [entry for entry in traced.entries if entry.value is not None and (wanted is None or entry.key in wanted)]
+        return self._entry_values(expr, found, depth) or None
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
         index = expr.slice[0].slice if len(expr.slice) == 1 else None
@@ -863,6 +891,8 @@ class InferenceWalk:
             return element
         key = string_value(index.value) if isinstance(index, cst.Index) else None
         looked_up = self._dict_item(expr, expr.value, key, depth) if key is not None else None
+        if looked_up is None and key is None and isinstance(index, cst.Index):  # MODE_TABLE[name]
+            looked_up = self._keyed_item(expr, index.value, depth)
         if looked_up is not None:
             return looked_up
         base = self.origins(expr.value, depth + 1)
