@@ -35,7 +35,7 @@ from libcst.metadata.scope_provider import (
 _LOAD, _STORE, _DEL = 1, 2, 3
 
 #: fields that hold only whitespace, punctuation, operators or plain strings: never a name
-_NOT_WALKED = re.compile(
+NOT_WALKED = re.compile(
     r"whitespace.*|lpar|rpar|comma|lbracket|rbracket|lbrace|rbrace|colon|first_colon|second_colon|dot|"
     r"equal|semicolon|leading_lines|lines_after_decorators|header|footer|trailing_whitespace|newline|"
     r"operator|asynchronous|star|walrus|relative|indent")
@@ -75,7 +75,7 @@ def _fields(kind: type) -> tuple[str, ...]:
     fields = _FIELDS.get(kind)
     if fields is None:
         fields = _FIELD_ORDER.get(kind) or tuple(
-            f.name for f in dataclasses.fields(kind) if not _NOT_WALKED.fullmatch(f.name))
+            f.name for f in dataclasses.fields(kind) if not NOT_WALKED.fullmatch(f.name))
         _FIELDS[kind] = fields
     return fields
 
