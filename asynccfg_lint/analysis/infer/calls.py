@@ -25,7 +25,7 @@ from asynccfg_lint.analysis.infer.folding import (
     numpy_ufunc,
     parse_float,
 )
-from asynccfg_lint.analysis.infer.model import METHOD
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import (
@@ -47,6 +47,16 @@ from asynccfg_lint.analysis.functions import returns_of
 _ENUM_CONVERSIONS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
 
 
+def _attribute_chain(value: cst.Attribute) -> tuple[cst.BaseExpression, tuple[str, ...]]:
+    """``v.a.b`` as its root ``v`` and the attributes read, ``("a", "b")`` (the root: what no attribute reads)."""
+    chain: list[str] = []
+    node: cst.BaseExpression = value
+    while isinstance(node, cst.Attribute):
+        chain.insert(0, node.attr.value)
+        node = node.value
+    return node, tuple(chain)
+
+
 #: the ``operator`` functions of a bitwise combination (``functools.reduce(operator.or_, flags)``)
 _BITWISE_OPERATORS = frozenset({"operator.or_", "operator.and_", "operator.xor"})
 
@@ -60,12 +70,15 @@ class ReturnedParameter:
         excluded: the classes an ``isinstance`` test before the return rules out (``infer.walk``'s narrowing).
         attribute: ``"value"`` or ``"name"`` for ``return v.value``, else ``None``.
         value: the returned expression.
+        chain: for ``return v.a.b`` (no ``.value``/``.name``), the attributes read, ``("a", "b")``: the
+            catalog's types of them, read from what the call passes (``return ctx.module_context.axis_context.mesh.devices``).
     """
 
     param: cst.Param
     excluded: list[cst.BaseExpression]
     attribute: str | None
     value: cst.BaseExpression
+    chain: tuple[str, ...] = ()
 
 
 #: builtins that copy the elements of what they are given into a new container, by the container they make
@@ -160,6 +173,10 @@ class CallInference:
                 value = parse_float(text, FLOAT_CONSTRUCTORS[name]) if text is not None else None
                 if value is not None:  # float("nan"), float("1e309"), np.float32("1e39")
                     return self._one(expr, float_inferred(T.CALL_RESULTS[name], value))
+                if name == "builtins.float" and text is None and len(positional) == len(expr.args) == 1:
+                    converted = self._float_of_number(expr, positional[0], depth)
+                    if converted is not None:  # float(np.array([]).mean()) is nan: float() keeps a NaN or inf
+                        return converted
                 if name != "builtins.float":
                     inner = self.origins(positional[0], depth + 1)
                     nonfinite = any(o.inferred.nonfinite for o in inner)
@@ -202,8 +219,11 @@ class CallInference:
                     return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
                                    if o.inferred.number is not None else o.inferred) for o in inner]
                 return [Origin(expr, o.inferred) for o in inner]
-            if name in _ENUM_CONVERSIONS and len(positional) == 1 and self._enum_members(expr, expr) is not None:
-                # list(Mode), tuple(Mode), sorted(Mode, key=...): a list or tuple of the class's members
+            if name in _ENUM_CONVERSIONS and len(positional) == 1 and (
+                    self._enum_members(expr, expr) is not None
+                    or self._member(expr, positional[0], ELEMENT, "", depth) is not None):
+                # list(Mode), tuple(Mode), sorted(Mode, key=...): a list or tuple of the class's members;
+                # list(mesh.axis_types), tuple(jax.devices()): of the elements the catalog says iterating gives
                 kind = T.TUPLE if name == "builtins.tuple" else T.LIST
                 return self._one(expr, Inferred(kind, iterated=(positional[0],)))
             if name == "builtins.round":
@@ -336,6 +356,37 @@ class CallInference:
             return None
         return self._one(expr, copied)
 
+    def _read_through(self, call: cst.Call, passed: list[Origin], chain: tuple[str, ...]) -> list[Origin] | None:
+        """The catalog's types of ``value.<chain[0]>.<chain[1]>...`` for every value ``passed`` (at ``call``):
+        ``mesh_devices(ctx)`` of a helper returning ``ctx.module_context.axis_context.mesh.devices`` is an ndarray
+        of Devices. ``None`` when the catalog does not know every passed value or one of the attributes."""
+        if not passed or any(o.home is not None for o in passed):
+            return None
+        models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in passed]
+        found: list[lookup.Typed] | None = None
+        for name in chain:
+            found = lookup.member(self.catalog, models, ATTRIBUTE, name)
+            if found is None:
+                return None
+            models = [known for _, known in found]
+        return self._typed(call, found)
+
+    def _float_of_number(self, expr: cst.Call, argument: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``float(argument)`` of a Python or numpy number (every path): a float of the same value, so a NaN or
+        an infinity stays one (``float(np.float64("nan"))`` is nan, ``float(np.float32(1e39))`` inf: Python 3.12,
+        numpy 2.5.5); ``None`` when ``argument`` may be anything else (a str parses, an object has ``__float__``)."""
+        inner = self.origins(argument, depth + 1)
+        if not inner or any(o.inferred.type is None or o.inferred.type.json is not T.JsonKind.NUMBER
+                            or T.array_kind(o.inferred.type) is not None for o in inner):
+            return None
+        number = self.known_number(argument, depth)
+        if number is not None:
+            try:
+                return self._one(expr, float_inferred(T.FLOAT, float(number)))
+            except (OverflowError, TypeError, ValueError):  # float(10**400) raises before any config
+                return None
+        return self._one(expr, Inferred(T.FLOAT, nonfinite=any(o.inferred.nonfinite for o in inner)))
+
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""
         origins = self.origins(expr, depth + 1)
@@ -446,6 +497,11 @@ class CallInference:
                 passed = [self._arrived(o, home, call) for o in peer.origins(param.default, depth + 1)] \
                     if param.default is not None else [Origin(call, UNKNOWN)]
             passed = [o for o in passed if not any(peer._instance_of(o, c) for c in part.excluded)]
+            if part.chain:
+                read = self._read_through(call, passed, part.chain)
+                # (a passed value the catalog does not type: what the helper's module makes of the chain)
+                result += read if read is not None else [self._arrived(o, home, call) for o in peer.origins(part.value, depth + 1)]
+                continue
             if part.attribute is None:
                 result += passed
                 continue
@@ -505,17 +561,20 @@ class CallInference:
                 continue
             attribute = None
             name = value
+            chain: tuple[str, ...] = ()
             if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name"):
                 attribute, name = value.attr.value, value.value
+            elif isinstance(value, cst.Attribute):
+                name, chain = _attribute_chain(value)
             bindings = bindings_of_name(self.parsed, name) if isinstance(name, cst.Name) else None
             params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in named)]
-            if not params or attribute is not None and len(params) != len(bindings or ()):
+            if not params or (attribute is not None or chain) and len(params) != len(bindings or ()):
                 parts += self.origins(value, depth + 1)  # (memoized: no parameter is returned as it is)
                 continue
             for binding in reaching(self.parsed, name, bindings or []):
                 excluded = excluded_classes(self.parsed, name, binding)
                 if binding in params:
-                    parts.append(ReturnedParameter(binding.assignment.node, excluded, attribute, value))
+                    parts.append(ReturnedParameter(binding.assignment.node, excluded, attribute, value, chain))
                 else:
                     parts += [o for o in self._from_bindings(value, [binding], depth + 1)
                               if not any(self._instance_of(o, c) for c in excluded)]

@@ -145,8 +145,10 @@ class InferenceWalk:
                 with_arguments: bool = False) -> list[Origin] | None:
         """What the catalog says ``receiver``'s member is, when it knows every possible receiver."""
         origins = self.origins(receiver, depth + 1)
-        if not origins or any(o.home is not None for o in origins):
+        if not origins or any(o.home is not None and o.inferred.model is None for o in origins):
             return None
+        # a value written in another module has the same catalog type here (`ROOT / "ring"` of an imported
+        # Path constant); its elements are that module's nodes, so only a type the catalog made counts
         models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
         return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
 
@@ -871,6 +873,34 @@ class InferenceWalk:
         found = [entry for entry in traced.entries if entry.value is not None and (wanted is None or entry.key in wanted)]
         return self._entry_values(expr, found, depth) or None
 
+    def _items_by_keys(self, expr: cst.Subscript, key: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``d[k]`` of a dict the tracer follows, for a ``k`` that may be string literals (a parameter's default,
+        what a ``bind`` or a visible caller passes, a constant of another module): the entries under those keys,
+        and unknown beside them for a key of unknown text. ``None`` when no key's text is known, or a known
+        key has no entry (that path raises KeyError, or the dict holds it unseen: :meth:`_dict_item`)."""
+        if self.tracer.trace(expr.value, depth + 1) is None:  # (first: most subscripts are of no followed dict)
+            return None
+        texts: list[str] = []
+        unknown = False
+        for origin in self.origins(key, depth + 1):
+            written = origin.node if origin.home is None else origin.source  # (a str constant of another module)
+            text = string_value(written) if written is not None and origin.inferred.type is T.STR else None
+            if text is None:
+                unknown = True
+            elif text not in texts:
+                texts.append(text)
+        if not texts:
+            return None
+        result: list[Origin] = []
+        for text in texts:
+            found = self._dict_item(expr, expr.value, text, depth)
+            if found is None:
+                return None
+            result += [o for o in found if o not in result]
+        if unknown and Origin(expr, UNKNOWN) not in result:
+            result.append(Origin(expr, UNKNOWN))
+        return result
+
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
         index = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(index, cst.Index):  # mesh.shape["i"], ctx.avals_in[0]
@@ -891,8 +921,9 @@ class InferenceWalk:
             return element
         key = string_value(index.value) if isinstance(index, cst.Index) else None
         looked_up = self._dict_item(expr, expr.value, key, depth) if key is not None else None
-        if looked_up is None and key is None and isinstance(index, cst.Index):  # MODE_TABLE[name]
-            looked_up = self._keyed_item(expr, index.value, depth)
+        if looked_up is None and key is None and isinstance(index, cst.Index):
+            # TABLE[fmt] of a fmt="fp8" a bind passes: TABLE's "fp8" entry; else MODE_TABLE[name] of a helper
+            looked_up = self._items_by_keys(expr, index.value, depth) or self._keyed_item(expr, index.value, depth)
         if looked_up is not None:
             return looked_up
         base = self.origins(expr.value, depth + 1)
