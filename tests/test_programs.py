@@ -648,8 +648,9 @@ def start(x):
 def test_a_rule_keyword_read_by_attribute_is_checked_at_another_modules_bind(tmp_path):
     """The rule's ``knobs.level`` holds what the module's bind passes (ACC101 at ``Level.FAST``); once
     another module of the package binds the primitive, what that bind passes is checked there: a
-    parameter of its function, unknown, is ACC201 at the bind's value (with ACC201 selected), and
-    the rule's use is not reported for it."""
+    parameter of its public function makes the function a wrapper (a derived sink with the bind's
+    ``read``, trial 9's ``link(x, link_opts, knobs)``), whose callers' values are checked, so no ACC201
+    at the bind's value (as for any wrapper's parameter), and the rule's use is not reported for it."""
     package = tmp_path / "kpkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -660,7 +661,11 @@ def test_a_rule_keyword_read_by_attribute_is_checked_at_another_modules_bind(tmp
     (package / "user.py").write_text("from .rule import knobs_p\n\n\ndef go(x, knobs):\n"
                                      "    return knobs_p.bind(x, knobs=knobs)\n")
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
-        ("kpkg/rule.py", 28, 40, "ACC101"), ("kpkg/user.py", 5, 34, "ACC201")]
+        ("kpkg/rule.py", 28, 40, "ACC101")]
+    (package / "caller.py").write_text("from .rule import Knobs, Level\nfrom .user import go\n\n\n"
+                                       "def use(x):\n    return go(x, Knobs(Level.FAST))\n")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/caller.py", 6, 24, "ACC101"), ("kpkg/rule.py", 28, 40, "ACC101")]
 
 
 def test_a_subscript_key_without_parentheses_is_one_tuple_key():
