@@ -172,7 +172,8 @@ def test_package_through_flake8_prints_the_cli_lines():
 
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
                                     "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py", "nested.py",
-                                    "typed_options_api.py", "indexed.py", "converted_api.py", "table_api.py"])
+                                    "typed_options_api.py", "indexed.py", "converted_api.py", "table_api.py",
+                                    "defaulted_api.py", "linked_api.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -183,7 +184,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 3,
                              "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2,
-                             "converted_api.py": 4, "table_api.py": 3}[module]
+                             "converted_api.py": 4, "table_api.py": 3, "defaulted_api.py": 3, "linked_api.py": 2}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -216,7 +217,8 @@ def test_package_sarif_related_locations():
 @pytest.mark.parametrize(("module", "count"), [("api.py", 3), ("tuned.py", 4), ("held.py", 8), ("annotated.py", 1),
                                                ("wrapped_api.py", 2), ("fetched.py", 2), ("helped.py", 4),
                                                ("nested.py", 3), ("typed_options_api.py", 2), ("indexed.py", 2),
-                                               ("converted_api.py", 4), ("table_api.py", 3)])
+                                               ("converted_api.py", 4), ("table_api.py", 3),
+                                               ("defaulted_api.py", 3), ("linked_api.py", 2)])
 def test_package_through_the_language_server(module, count):
     cli = [row for row in parse_text(run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS).stdout)
            if row.path == f"extpkg/{module}"]
@@ -646,8 +648,9 @@ def start(x):
 def test_a_rule_keyword_read_by_attribute_is_checked_at_another_modules_bind(tmp_path):
     """The rule's ``knobs.level`` holds what the module's bind passes (ACC101 at ``Level.FAST``); once
     another module of the package binds the primitive, what that bind passes is checked there: a
-    parameter of its function, unknown, is ACC201 at the bind's value (with ACC201 selected), and
-    the rule's use is not reported for it."""
+    parameter of its public function makes the function a wrapper (a derived sink with the bind's
+    ``read``, trial 9's ``link(x, link_opts, knobs)``), whose callers' values are checked, so no ACC201
+    at the bind's value (as for any wrapper's parameter), and the rule's use is not reported for it."""
     package = tmp_path / "kpkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -658,7 +661,11 @@ def test_a_rule_keyword_read_by_attribute_is_checked_at_another_modules_bind(tmp
     (package / "user.py").write_text("from .rule import knobs_p\n\n\ndef go(x, knobs):\n"
                                      "    return knobs_p.bind(x, knobs=knobs)\n")
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
-        ("kpkg/rule.py", 28, 40, "ACC101"), ("kpkg/user.py", 5, 34, "ACC201")]
+        ("kpkg/rule.py", 28, 40, "ACC101")]
+    (package / "caller.py").write_text("from .rule import Knobs, Level\nfrom .user import go\n\n\n"
+                                       "def use(x):\n    return go(x, Knobs(Level.FAST))\n")
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(run_cli(*args, cwd=tmp_path).stdout)] == [
+        ("kpkg/caller.py", 6, 24, "ACC101"), ("kpkg/rule.py", 28, 40, "ACC101")]
 
 
 def test_a_subscript_key_without_parentheses_is_one_tuple_key():

@@ -20,6 +20,8 @@ _CHILD_ORDERS: ModuleMemo[dict[int, dict[int, int]]] = ModuleMemo(dict)
 _ATTRIBUTE_WRITES: ModuleMemo[dict[str, list[tuple[cst.BaseExpression, Binding | None]]]] = ModuleMemo(dict)
 #: a line that may start a ``match`` statement (only then are a module's nodes searched for one)
 _MATCH_STATEMENT = re.compile(r"^[ \t]*match\b", re.MULTILINE)
+#: a name compared with ``None`` by identity (a textual over-approximation: only a prefilter)
+_NONE_COMPARED = re.compile(r"\b([A-Za-z_]\w*)\s+is\s+(?:not\s+)?None\b")
 #: per module: the names some ``isinstance(name, ...)`` or ``hasattr(name, "...")`` call or ``match name:``
 #: statement tests (a use of another name is never narrowed)
 _TESTED_NAMES: ModuleMemo[frozenset[str]] = ModuleMemo(frozenset)
@@ -54,6 +56,16 @@ class HasAttribute:
     a value known to have ``attribute`` (an enum member's ``value``/``name``) is ruled out like an instance."""
 
     attribute: str
+
+
+@dataclass(frozen=True)
+class IsNone:
+    """The test ``name is None``, as :func:`excluded_classes` gives it beside class expressions: past
+    ``if perm is None: perm = [...]`` (or in the body of ``if perm is not None:``) the value a binding
+    before the test gives is not ``None``, so a ``None`` there is ruled out like an instance."""
+
+
+IS_NONE = IsNone()
 
 
 def qualified_names(parsed: ParsedModule, node: cst.CSTNode) -> set[str]:
@@ -598,7 +610,7 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
             known_before = _bound_before(parsed, start, node) \
                 or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
             if classes and known_before:
-                return [c for c in classes if not isinstance(c, HasAttribute)]
+                return [c for c in classes if not isinstance(c, (HasAttribute, IsNone))]
         elif isinstance(node, cst.IndentedBlock):  # `if not isinstance(v, X): v = ...` before the use
             for statement in node.body:
                 if statement is child:
@@ -607,7 +619,7 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
                         and _bound_before(parsed, start, statement):
                     classes = _isinstance_classes(parsed, statement.test, use, negated=True)
                     if classes:
-                        return [c for c in classes if not isinstance(c, HasAttribute)]
+                        return [c for c in classes if not isinstance(c, (HasAttribute, IsNone))]
         child, node = node, parsed.parents.get(node)
     return []
 
@@ -720,7 +732,7 @@ def _loop_normalised(parsed: ParsedModule, loop: cst.For, name: str) -> list[cst
     subject = test.test.args[0].value
     if not isinstance(subject, cst.Name) or subject.value != value.value:
         return []
-    return [c for c in _isinstance_classes(parsed, test.test, subject, negated=False) if not isinstance(c, HasAttribute)]
+    return [c for c in _isinstance_classes(parsed, test.test, subject, negated=False) if not isinstance(c, (HasAttribute, IsNone))]
 
 
 def _index_of(statements: Sequence[cst.CSTNode], child: cst.CSTNode) -> int:
@@ -790,8 +802,8 @@ def _pattern_classes(pattern: cst.MatchPattern) -> list[cst.BaseExpression]:
 
 
 def isinstance_tested(parsed: ParsedModule, name: str) -> bool:
-    """True when some ``isinstance(name, ...)`` or ``hasattr(name, ...)`` call or ``match name:`` statement of
-    ``parsed`` tests the name ``name`` (else nothing narrows it)."""
+    """True when some ``isinstance(name, ...)`` or ``hasattr(name, ...)`` call, ``name is None`` / ``is not None``
+    comparison or ``match name:`` statement of ``parsed`` may test the name ``name`` (else nothing narrows it)."""
     return name in _tested_names(parsed)
 
 
@@ -803,6 +815,7 @@ def _tested_names(parsed: ParsedModule) -> frozenset[str]:
         names = {call.args[0].value.value for call in parsed.calls
                  if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "hasattr") and call.args
                  and isinstance(call.args[0].value, cst.Name)}
+        names |= {m.group(1) for m in _NONE_COMPARED.finditer(parsed.text)}
         if _MATCH_STATEMENT.search(parsed.text):
             names |= {node.subject.value for node in parsed.parents
                       if isinstance(node, cst.Match) and isinstance(node.subject, cst.Name)}
@@ -813,7 +826,10 @@ def _tested_names(parsed: ParsedModule) -> frozenset[str]:
 def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name,
                         negated: bool) -> list[cst.BaseExpression | HasAttribute]:
     """The classes of ``test`` when it is ``isinstance(<use's name>, classes)`` (``negated``: ``not isinstance(...)``),
-    the name in ``use``'s scope; a :class:`HasAttribute` for ``hasattr(<use's name>, "<literal>")``; else ``[]``."""
+    the name in ``use``'s scope; a :class:`HasAttribute` for ``hasattr(<use's name>, "<literal>")``; :data:`IS_NONE`
+    for ``<use's name> is None`` (``negated``: ``is not None``, ``not ... is None``); else ``[]``."""
+    if _none_compared(parsed, test, use, "is not" if negated else "is"):
+        return [IS_NONE]
     if negated:
         if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
             return []
@@ -834,6 +850,20 @@ def _isinstance_classes(parsed: ParsedModule, test: cst.BaseExpression, use: cst
             return []
         return [e.value for e in classes.elements]
     return [classes]
+
+
+def _none_compared(parsed: ParsedModule, test: cst.BaseExpression, use: cst.Name, operator: str) -> bool:
+    """True when ``test`` is ``<use's name> is None`` (``operator`` ``"is"``; ``not <name> is None`` too for
+    ``"is not"``) or ``<use's name> is not None`` (``"is not"``), the name in ``use``'s scope."""
+    if operator == "is not" and isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, operator = test.expression, "is"
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    wanted = cst.IsNot if operator == "is not" else cst.Is
+    return isinstance(target.operator, wanted) and isinstance(target.comparator, cst.Name) \
+        and target.comparator.value == "None" and isinstance(test.left, cst.Name) and test.left.value == use.value \
+        and parsed.scopes.get(test.left) is parsed.scopes.get(use)
 
 
 def _leaves_or_rebinds(body: cst.BaseSuite, name: str) -> bool:

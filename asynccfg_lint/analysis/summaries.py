@@ -176,8 +176,12 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             for param in _passed_on(function, call):  # (no config use: not in sink_uses)
                 derived.update(_spec(parsed, function, param, SinkKind.PARAMETERS, None))
             continue
-        # (a bind the rule reads is checked at the bind: no wrapper)
-        if function is None or call.spec.read is not None:
+        if function is None:
+            continue
+        if call.spec.read is not None:  # a bind the rule reads: checked at the bind, or at a wrapper's calls
+            param = parameter_of(parsed, call.argument, function)  # `def link(x, opts): p.bind(x, link=opts)`
+            for spec in _spec(parsed, function, param, call.spec.kind, call.spec.key, call.spec) if param else ():
+                derived.add(replace(spec, read=call.spec.read))
             continue
         name = summarised_name(parsed, function)
         if name is not None:

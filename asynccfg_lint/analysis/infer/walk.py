@@ -33,6 +33,7 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.resolution import (
     Binding,
     HasAttribute,
+    IsNone,
     attribute_bindings,
     bindings_of_name,
     excluded_classes,
@@ -467,7 +468,8 @@ class InferenceWalk:
 
     def _instance_of(self, origin: Origin, cls: cst.BaseExpression | HasAttribute) -> bool:
         """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module),
-        or for a :class:`HasAttribute` test, known to have that attribute (an enum member's ``value`` and ``name``).
+        or for a :class:`HasAttribute` test, known to have that attribute (an enum member's ``value`` and ``name``);
+        for :class:`~asynccfg_lint.analysis.resolution.IsNone`, known to be ``None``.
 
         An enum member is an instance of its own class, of ``enum.Enum``, and of ``enum.Flag`` for a flag
         (measured with Python 3.12: ``isinstance(Mode.A, enum.Enum)``; members of an ``IntEnum``,
@@ -479,6 +481,8 @@ class InferenceWalk:
         member = pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name, "enum member"))
         if isinstance(cls, HasAttribute):
             return member and cls.attribute in ("value", "name")
+        if isinstance(cls, IsNone):
+            return pytype is T.NONE
         names = qualified_names(self.parsed, cls)
         if member and "enum.Enum" in names:
             return True
