@@ -156,6 +156,36 @@ def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
     ]
 
 
+def test_a_jnp_scalar_bound_as_a_keyword_is_replaced_by_its_literal_not_converted():
+    """At a bind (traced: int(jnp.int32(3)) raises ConcretizationTypeError there) the fix writes the literal;
+    a float, whose literal is not the float32 value, and an int the dtype cannot hold get none; inside the
+    rule (concrete) the value is still wrapped in int(...)."""
+    source = (
+        "import jax.numpy as jnp\nfrom jax._src import core\nfrom jax._src.interpreters import mlir\n"
+        "from jax._src.lax.parallel import _emit_async_start_custom_call\np = core.Primitive('p')\n"
+        "def rule(ctx, x, *, depth):\n"
+        "    return _emit_async_start_custom_call('t', ctx, x, {'depth': depth, 'n': jnp.int32(2)})\n"
+        "mlir.register_lowering(p, rule)\n"
+        "def a(x):\n    return p.bind(x, depth=jnp.int32(1 << 20))\n"
+        "def b(x):\n    return p.bind(x, depth=jnp.bool_(1))\n"
+        "def c(x):\n    return p.bind(x, depth=jnp.uint8(-1))\n"
+        "def d(x):\n    return p.bind(x, depth=jnp.float32(0.5))\n"
+        "def e(x):\n    return p.bind(x, depth=jnp.int64(-3))\n")
+    found = [(d.line, d.code, d.fix) for d in check_source(source, "m.py", with_fixes=True)]
+    assert found == [
+        (7, "ACC101", Fix("safe", "int(jnp.int32(2))", "wrap in int(...)", 7, 77, 7, 89)),
+        (10, "ACC101", Fix("safe", "(1 << 20)", "replace with (1 << 20)", 10, 28, 10, 46)),
+        (12, "ACC101", Fix("safe", "True", "replace with True", 12, 28, 12, 40)),
+        (14, "ACC101", None),
+        (16, "ACC101", None),
+        (18, "ACC101", Fix("safe", "-3", "replace with -3", 18, 28, 18, 41)),
+    ]
+    [message] = {d.message.rsplit(" (used at", 1)[0].rsplit("; ", 1)[1]
+                 for d in check_source(source, "m.py") if d.line != 7}
+    assert message == ("pass a Python or numpy scalar instead (3, np.int32(3)): the bind runs traced, "
+                       "where int(...) of a jnp value raises ConcretizationTypeError")
+
+
 def test_diff_writes_nothing_and_exits_1(tmp_path):
     source = FIX_FIXTURES / "safe_containers.py"
     shutil.copyfile(source, tmp_path / "m.py")

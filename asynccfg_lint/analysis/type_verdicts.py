@@ -49,7 +49,10 @@ class FixTemplate:
         return self.template.startswith("{}")
 
     def describe(self) -> str:
-        """Say what the edit does: ``"wrap in bool(...)"`` or ``"append .tolist()"``."""
+        """Say what the edit does: ``"wrap in bool(...)"``, ``"append .tolist()"`` or ``"replace with 3"``
+        (a template without ``{}`` replaces the value: a ``bind`` keyword's ``jnp.int32(3)``)."""
+        if "{}" not in self.template:
+            return f"replace with {self.template}"
         if self.appends:
             return f"append {self.template[2:]}"
         return f"wrap in {self.template.format('...')}"

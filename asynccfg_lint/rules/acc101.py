@@ -24,6 +24,11 @@ RULE = Rule(
 
 #: the remedy of an unhashable parameter whose type names none of its own, under a key XLA parses as a scalar
 HASHABLE_REMEDY = "pass a bool, int or float"
+#: a jax.Array bound as a ``bind`` keyword: the bind runs in a traced function (jit, shard_map), where a jnp value
+#: is a tracer and ``int(...)`` of it raises ConcretizationTypeError (measured on jax 0.12.0.1:
+#: ``p.bind(x, depth=int(jnp.int32(3)))`` under ``jax.jit(shard_map(...))``); a Python or numpy scalar lowers
+JAX_ARRAY_BIND_REMEDY = ("pass a Python or numpy scalar instead (3, np.int32(3)): the bind runs traced, where "
+                         "int(...) of a jnp value raises ConcretizationTypeError")
 #: ... holding a sequence (a list, an ndarray, a set) elsewhere: a tuple is hashable and is the same JSON array
 #: (measured: ``bind(x, groups=(tuple(range(8)),))`` lowers, compiles and runs under ``replica_groups``)
 HASHABLE_SEQUENCE_REMEDY = "pass a tuple instead (a tuple of tuples for a nested list)"

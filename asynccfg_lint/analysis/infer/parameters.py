@@ -33,8 +33,16 @@ from asynccfg_lint.analysis.programs import (
     rule_registrations,
 )
 from asynccfg_lint.analysis.params_rules import DIMS_IN, bind_calls, params_rules, visible_calls
-from asynccfg_lint.analysis.functions import summarised_name
-from asynccfg_lint.analysis.resolution import Binding, bindings_of_name, enclosing, excluded_classes, isinstance_tested
+from asynccfg_lint.analysis.functions import parameter_of, summarised_name
+from asynccfg_lint.analysis.resolution import (
+    Binding,
+    bindings_of_name,
+    enclosing,
+    excluded_classes,
+    isinstance_tested,
+    local_definition,
+)
+from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.summaries import sink_uses
 
 
@@ -90,11 +98,34 @@ class ParameterInference:
             return False
         receivers = bind_operands(self.parsed, function).get(param.name.value)
         if not receivers:
-            return False
+            return self._forwarded_operand(function, param.name.value, depth)
         primitive = Known(frozenset({PRIMITIVE}))
         return all(origins and all(lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) == primitive
                                    for o in origins)
                    for origins in (self.origins(r, depth + 1) for r in receivers))
+
+    def _forwarded_operand(self, function: cst.FunctionDef, name: str, depth: int) -> bool:
+        """True when ``function`` passes its parameter ``name`` positionally to a wrapper of this module whose
+        parameter there is a bind operand (:meth:`_is_bind_operand`): ``def user(x): return start(x, tag=x.dtype)``
+        with ``def start(x, *, tag): return p.bind(x, tag=tag)`` (also through more wrappers). JAX passes the
+        operand on unchanged, so under ``jit`` ``x`` is a tracer there too and ``x.dtype`` a ``numpy.dtype``
+        (measured on jax 0.12.0.1, ``tests/fixtures/programs/operands.py``). A wrapper of another module is not
+        followed."""
+        if depth >= MAX_DEPTH:
+            return False
+        for call in self.parsed.calls:
+            wrapper = local_definition(self.parsed, call.func)
+            if not isinstance(wrapper, cst.FunctionDef) or wrapper is function \
+                    or enclosing(self.parsed, call, (cst.FunctionDef, cst.Lambda)) is not function:
+                continue
+            positional = [*wrapper.params.posonly_params, *wrapper.params.params]
+            for index, arg in enumerate(call.args):
+                if arg.keyword is not None or arg.star:
+                    break
+                if index < len(positional) and parameter_of(self.parsed, arg.value, function) == name \
+                        and self._is_bind_operand(positional[index], depth + 1):
+                    return True
+        return False
 
     def _passed(self, expr: cst.CSTNode, param: cst.Param, depth: int) -> list[Origin] | None:
         """What the callers of ``param``'s function the module shows pass for it; ``None`` when they are not all shown."""
