@@ -114,6 +114,9 @@ class ParameterInference:
         if depth >= MAX_DEPTH:
             return False
         for call in self.parsed.calls:
+            # (the name among the call's arguments first: resolving every call of a large module is slow)
+            if not any(isinstance(arg.value, cst.Name) and arg.value.value == name for arg in call.args):
+                continue
             wrapper = local_definition(self.parsed, call.func)
             if not isinstance(wrapper, cst.FunctionDef) or wrapper is function \
                     or enclosing(self.parsed, call, (cst.FunctionDef, cst.Lambda)) is not function:
