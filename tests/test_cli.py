@@ -178,6 +178,10 @@ def test_stdin_without_a_filename_warns_when_it_imports_from_its_package(tmp_pat
     named = run_cli("--isolated", "--no-cache", "--stdin-filename", "wpkg/api.py", cwd=tmp_path, stdin=source)
     assert named.returncode == 1 and named.stderr == ""
     assert [(r.line, r.column, r.code) for r in parse_text(named.stdout)] == [(6, 65, "ACC101")]
+    # a new module of the package, not saved yet (trial 10: nothing was checked, exit 0)
+    unsaved = run_cli("--isolated", "--no-cache", "-v", "--stdin-filename", "wpkg/new_api.py", cwd=tmp_path, stdin=source)
+    assert [(r.path, r.line, r.column, r.code) for r in parse_text(unsaved.stdout)] == [("wpkg/new_api.py", 6, 65, "ACC101")]
+    assert unsaved.returncode == 1 and unsaved.stderr.splitlines()[-1].startswith("asynccfg-lint: 1 file checked in ")
     # a module of the package that binds no name leading to a sink, and a text of jax imports only: no warning
     plain = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=b"from wpkg.plain import PERM\n")
     assert (plain.returncode, plain.stdout, plain.stderr) == (0, "", "")

@@ -368,6 +368,13 @@ def test_a_document_sees_its_packages_wrappers_and_builders(client, tmp_path):
     published = client.notification("textDocument/publishDiagnostics")["diagnostics"]
     assert sorted((d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"]) for d in published) == expected
     assert len(expected) == 15  # 10 of them arrive from builders and constants of sibling modules
+    # the same text as a new module of the package, open in the editor and not saved yet (trial 10: none)
+    unsaved = tmp_path / "pkg" / "new_users.py"
+    open_document(client, unsaved.as_uri(), users.read_text())
+    published = client.notification("textDocument/publishDiagnostics")
+    assert published["uri"] == unsaved.as_uri()
+    assert sorted((d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
+                  for d in published["diagnostics"]) == expected
     shut_down(client)
 
 

@@ -27,13 +27,14 @@ import libcst as cst
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
 if TYPE_CHECKING:
     from asynccfg_lint.analysis.tracer import ForeignBinding
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
                                "jax._src.interpreters.mlir.register_lowering"})
+_REGISTER_LAST_PART = frozenset({"register_lowering"})
 #: the type of a lowering rule's first parameter (``jax/_src/interpreters/mlir.py``)
 LOWERING_RULE_CONTEXT = "jax._src.interpreters.mlir.LoweringRuleContext"
 #: the catalog type of a primitive (``jax._src.core.Primitive``) and of its operands
@@ -272,7 +273,7 @@ def _names_register(parsed: ParsedModule, expr: cst.BaseExpression) -> bool:
     """True when ``expr`` is ``mlir.register_lowering`` (either module's), or fetches it by a constant name:
     ``getattr(mlir, "register_lowering")`` (``builtins.getattr`` of the module, as Python evaluates it)."""
     if isinstance(expr, (cst.Name, cst.Attribute)):
-        return bool(qualified_names(parsed, expr) & REGISTER_LOWERING)
+        return may_end_with(parsed, expr, _REGISTER_LAST_PART) and bool(qualified_names(parsed, expr) & REGISTER_LOWERING)
     if not isinstance(expr, cst.Call) or len(expr.args) != 2 or any(a.star or a.keyword for a in expr.args) \
             or not qualified_names(parsed, expr.func) & {"builtins.getattr"}:
         return False

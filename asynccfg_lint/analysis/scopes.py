@@ -66,12 +66,13 @@ _TYPE_HINT_CALLS = frozenset({"typing.NewType", "typing.TypeVar"})
 _LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
 
 
-#: node type -> the fields :func:`_fields` walks (filled as types are met)
+#: node type -> the fields :func:`walked_fields` walks (filled as types are met)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(kind: type) -> tuple[str, ...]:
-    """The fields of a node type that may hold names, in libcst's visiting order."""
+def walked_fields(kind: type) -> tuple[str, ...]:
+    """The fields of the node type ``kind`` that may hold names or other nodes the analysis asks about (no
+    whitespace, punctuation or operator field: :data:`NOT_WALKED`), in libcst's visiting order."""
     fields = _FIELDS.get(kind)
     if fields is None:
         fields = _FIELD_ORDER.get(kind) or tuple(
@@ -126,7 +127,7 @@ class _ScopeWalk:
     def children(self, node: cst.CSTNode, context: int) -> None:
         kind = type(node)
         store = _STORE_FIELDS.get(kind)
-        for name in _fields(kind):
+        for name in walked_fields(kind):
             value = getattr(node, name)
             if value is None or type(value) is str:
                 continue

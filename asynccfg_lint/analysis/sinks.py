@@ -13,6 +13,7 @@ another module of the package that imports it (``from pkg.sinks import emit``) c
 
 from __future__ import annotations
 
+
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -20,7 +21,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import bindings_of_name, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.entries import TracedDict
 
@@ -96,9 +97,13 @@ class SinkFinder:
         for spec in sinks:  # a wrapper can have several sink parameters
             for name in spec.qualnames:
                 self.by_name.setdefault(name, []).append(spec)
+        #: the last part of every name a sink is called by, and of ``functools.partial``
+        self.last_parts = frozenset({name.rpartition(".")[2] for name in self.by_name} | {"partial"})
         self.found: list[SinkCall] = []
 
     def _specs_for(self, callee: cst.BaseExpression) -> list[SinkSpec]:
+        if not may_end_with(self.parsed, callee, self.last_parts):
+            return []
         for name in [*qualified_names(self.parsed, callee), *self._getattr_names(callee)]:
             if name in self.by_name:
                 return self.by_name[name]
@@ -137,7 +142,7 @@ class SinkFinder:
 
     def _partial_target(self, call: cst.Call) -> tuple[list[SinkSpec], int]:
         """For ``functools.partial(sink, a, b)``: the sink's specs and the number of bound positionals."""
-        if not call.args or not qualified_names(self.parsed, call.func) & _PARTIAL:
+        if not call.args or not may_end_with(self.parsed, call.func, self.last_parts) or not qualified_names(self.parsed, call.func) & _PARTIAL:
             return [], 0
         bound = sum(1 for a in call.args[1:] if a.keyword is None and not a.star)
         return self._specs_for(call.args[0].value), bound

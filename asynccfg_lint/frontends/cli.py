@@ -359,11 +359,15 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
         for path in args.paths:
             if path != "-" and path != ".":
                 sys.stderr.write(f"asynccfg-lint: warning: ignoring {path} in favour of standard input\n")
+        if checked is not None:
+            checked.append(args.stdin_filename)
         return _check_stdin(args.stdin_filename, resolver, sources, args)
     diagnostics: list[Diagnostic] = []
     items: list[str | Missing] = []
     for path in args.paths:
         if path == "-":
+            if checked is not None:
+                checked.append("-")
             diagnostics.extend(_check_stdin("-", resolver, sources, args))
         else:
             items.extend(iter_files([path], resolver))

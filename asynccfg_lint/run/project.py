@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from asynccfg_lint.run.interrupts import ignore_interrupts, interrupted, interrupts_deferred
 from asynccfg_lint.run.cache import MISSING, ResultCache, spec_json, task_key
-from asynccfg_lint.run.discovery import iter_python_files, module_name_for
+from asynccfg_lint.run.discovery import PYTHON_SUFFIXES, iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, Unit, module_units
 from asynccfg_lint.run.tasks import PROJECT_FILES, CheckSettings, FileOutcome, FileTask, analyse_task
@@ -57,10 +57,12 @@ def _file_state(status: os.stat_result) -> FileState:
 def package_root(filename: str) -> str | None:
     """The folder of the top-level package holding ``filename`` (outermost ``__init__.py`` chain), or ``None``.
 
-    ``None`` too when ``filename`` is not a file on disk (stdin ``-``, an unsaved buffer), which
-    belongs to no package whatever the working directory holds.
+    A Python file not on disk yet (``--stdin-filename pkg/new.py``, a new file open in the editor) is in
+    the package of its folder, as it will be once saved. ``None`` for standard input ``-`` and an
+    unsaved ``untitled:`` buffer (``-`` too), which belong to no package whatever the working directory
+    holds, and for any other path that is not a file.
     """
-    if not os.path.isfile(filename):
+    if not os.path.isfile(filename) and (filename == "-" or not filename.endswith(PYTHON_SUFFIXES)):
         return None
     folder = os.path.dirname(os.path.abspath(filename))
     if not os.path.isfile(os.path.join(folder, "__init__.py")):

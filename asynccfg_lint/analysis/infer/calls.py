@@ -216,8 +216,7 @@ class CallInference:
                     if chosen is not None:  # min(math.inf, 4096.0) is 4096.0: the inf is discarded
                         return [replace(o, node=expr) if o.node is chosen else o for o in self.origins(chosen, depth + 1)]
                 if name == "builtins.abs":  # abs(-1e308) is 1e308 (the value folding goes on with)
-                    return [Origin(expr, replace(o.inferred, number=abs(o.inferred.number))
-                                   if o.inferred.number is not None else o.inferred) for o in inner]
+                    return [Origin(expr, _absolute(o.inferred)) for o in inner]
                 return [Origin(expr, o.inferred) for o in inner]
             if name in _ENUM_CONVERSIONS and len(positional) == 1 and (
                     self._enum_members(expr, expr) is not None
@@ -626,3 +625,14 @@ class CallInference:
                 return self._one(expr, UNKNOWN)
             return self._one(expr, Inferred(T.METHOD_RESULTS[method]))
         return self._one(expr, UNKNOWN)
+
+
+def _absolute(inferred: Inferred) -> Inferred:
+    """What ``abs(x)`` is for an ``x`` that is ``inferred``: a ``complex``'s magnitude is a ``float``, a ``bool``'s
+    an ``int`` (``abs(True)`` is ``1``); any other type is kept (a number's value made absolute). As CPython's
+    ``complex.__abs__`` and ``bool``'s inherited ``int.__abs__``: ``abs(complex(1, 0))`` serializes (trial 10)."""
+    if inferred.type is T.COMPLEX:
+        return Inferred(T.FLOAT)
+    if inferred.type is T.BOOL:
+        return Inferred(T.INT)
+    return replace(inferred, number=abs(inferred.number)) if inferred.number is not None else inferred

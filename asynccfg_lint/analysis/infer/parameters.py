@@ -42,8 +42,34 @@ from asynccfg_lint.analysis.resolution import (
     isinstance_tested,
     local_definition,
 )
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.summaries import sink_uses
+
+#: (the enclosing function or lambda, a name) -> the calls directly inside it that pass that bare name as a
+#: leading positional argument, made once per module (:meth:`ParameterInference._forwarded_operand` asks
+#: it for each parameter it types; resolving every call of a large module per parameter was slow)
+_POSITIONAL_NAMES: ModuleMemo[dict[tuple[int, str], list[cst.Call]] | None] = ModuleMemo(lambda: None)
+
+
+def _calls_passing(parsed: ParsedModule, function: cst.FunctionDef, name: str) -> list[cst.Call]:
+    """The calls directly in ``function`` (not in a nested function or lambda) that pass the bare name ``name``
+    positionally (before any keyword or star), in pre-order."""
+    index = _POSITIONAL_NAMES.known(parsed)
+    if index is None:
+        index = _POSITIONAL_NAMES.put(parsed, {})
+        for call in parsed.calls:
+            passed = []
+            for arg in call.args:
+                if arg.keyword is not None or arg.star:
+                    break
+                if isinstance(arg.value, cst.Name) and arg.value.value not in passed:
+                    passed.append(arg.value.value)
+            if passed:
+                owner = id(enclosing(parsed, call, (cst.FunctionDef, cst.Lambda)))
+                for passed_name in passed:
+                    index.setdefault((owner, passed_name), []).append(call)
+    return index.get((id(function), name), [])
 
 
 class ParameterInference:
@@ -113,13 +139,9 @@ class ParameterInference:
         followed."""
         if depth >= MAX_DEPTH:
             return False
-        for call in self.parsed.calls:
-            # (the name among the call's arguments first: resolving every call of a large module is slow)
-            if not any(isinstance(arg.value, cst.Name) and arg.value.value == name for arg in call.args):
-                continue
+        for call in _calls_passing(self.parsed, function, name):
             wrapper = local_definition(self.parsed, call.func)
-            if not isinstance(wrapper, cst.FunctionDef) or wrapper is function \
-                    or enclosing(self.parsed, call, (cst.FunctionDef, cst.Lambda)) is not function:
+            if not isinstance(wrapper, cst.FunctionDef) or wrapper is function:
                 continue
             positional = [*wrapper.params.posonly_params, *wrapper.params.params]
             for index, arg in enumerate(call.args):
