@@ -25,7 +25,7 @@ from asynccfg_lint.analysis.infer.folding import (
     numpy_ufunc,
     parse_float,
 )
-from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD
+from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import (
@@ -47,14 +47,46 @@ from asynccfg_lint.analysis.functions import returns_of
 _ENUM_CONVERSIONS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
 
 
-def _attribute_chain(value: cst.Attribute) -> tuple[cst.BaseExpression, tuple[str, ...]]:
-    """``v.a.b`` as its root ``v`` and the attributes read, ``("a", "b")`` (the root: what no attribute reads)."""
-    chain: list[str] = []
-    node: cst.BaseExpression = value
-    while isinstance(node, cst.Attribute):
-        chain.insert(0, node.attr.value)
-        node = node.value
-    return node, tuple(chain)
+#: the step of a read path (:func:`_read_path`) that indexes (``ctx.avals_in[0]``): no attribute has this name
+INDEX_STEP = "[]"
+
+
+def _read_path(parsed: ParsedModule, value: cst.BaseExpression) -> tuple[cst.BaseExpression, tuple[str, ...]]:
+    """``v.a[0].b`` as its root ``v`` and the steps read, ``("a", INDEX_STEP, "b")`` (the root: what no attribute
+    or single index reads).
+
+    A root name with one binding, ``m = <path>`` or ``m, = <path>`` (an element of it), is followed to that path's
+    root, so ``m = ctx.module_context.axis_context.mesh; return m`` reads ``module_context.axis_context.mesh`` of
+    ``ctx``. Syntax and libcst's scopes only (no inference): the caller types the steps from what a call passes.
+    """
+    steps: list[str] = []
+    node = value
+    followed: set[int] = set()  # (`m = m.x` in a loop: each name once)
+    while True:
+        if isinstance(node, cst.Attribute):
+            steps.insert(0, node.attr.value)
+            node = node.value
+        elif isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            steps.insert(0, INDEX_STEP)
+            node = node.value
+        elif isinstance(node, cst.Name) and id(node) not in followed:
+            followed.add(id(node))
+            bindings = bindings_of_name(parsed, node)
+            if not bindings or len(bindings) != 1 or bindings[0].augmented is not None or bindings[0].assignment is None \
+                    or isinstance(bindings[0].assignment.node, cst.Param):
+                break  # (a parameter: the root the caller binds)
+            (binding,) = bindings
+            if binding.value is not None and binding.annotation is None \
+                    and isinstance(binding.value, (cst.Attribute, cst.Subscript, cst.Name)):
+                node = binding.value
+            elif binding.unpacked is not None and isinstance(binding.unpacked[0], (cst.Attribute, cst.Subscript, cst.Name)):
+                steps.insert(0, INDEX_STEP)  # `aval, = ctx.avals_in`: an element of what is unpacked
+                node = binding.unpacked[0]
+            else:
+                break
+        else:
+            break
+    return node, tuple(steps)
 
 
 #: the ``operator`` functions of a bitwise combination (``functools.reduce(operator.or_, flags)``)
@@ -70,8 +102,9 @@ class ReturnedParameter:
         excluded: the classes an ``isinstance`` test before the return rules out (``infer.walk``'s narrowing).
         attribute: ``"value"`` or ``"name"`` for ``return v.value``, else ``None``.
         value: the returned expression.
-        chain: for ``return v.a.b`` (no ``.value``/``.name``), the attributes read, ``("a", "b")``: the
-            catalog's types of them, read from what the call passes (``return ctx.module_context.axis_context.mesh.devices``).
+        chain: for ``return v.a.b`` (no ``.value``/``.name``), the steps read, ``("a", "b")`` (an index:
+            :data:`INDEX_STEP`; also through a local, :func:`_read_path`): the catalog's types of them, read from what
+            the call passes (``return ctx.module_context.axis_context.mesh.devices``, ``return ctx.avals_in[0]``).
     """
 
     param: cst.Param
@@ -358,13 +391,15 @@ class CallInference:
     def _read_through(self, call: cst.Call, passed: list[Origin], chain: tuple[str, ...]) -> list[Origin] | None:
         """The catalog's types of ``value.<chain[0]>.<chain[1]>...`` for every value ``passed`` (at ``call``):
         ``mesh_devices(ctx)`` of a helper returning ``ctx.module_context.axis_context.mesh.devices`` is an ndarray
-        of Devices. ``None`` when the catalog does not know every passed value or one of the attributes."""
+        of Devices, ``_aval(ctx)`` of one returning ``ctx.avals_in[0]`` a ShapedArray (:data:`INDEX_STEP`: an
+        element). ``None`` when the catalog does not know every passed value or one of the steps."""
         if not passed or any(o.home is not None for o in passed):
             return None
         models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in passed]
         found: list[lookup.Typed] | None = None
-        for name in chain:
-            found = lookup.member(self.catalog, models, ATTRIBUTE, name)
+        for name in chain:  # (an index: as InferenceWalk._subscript reads one)
+            found = lookup.member(self.catalog, models, ATTRIBUTE, name) if name != INDEX_STEP else \
+                lookup.member(self.catalog, models, OPERATOR, "[]") or lookup.member(self.catalog, models, ELEMENT, "")
             if found is None:
                 return None
             models = [known for _, known in found]
@@ -563,8 +598,9 @@ class CallInference:
             chain: tuple[str, ...] = ()
             if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name"):
                 attribute, name = value.attr.value, value.value
-            elif isinstance(value, cst.Attribute):
-                name, chain = _attribute_chain(value)
+            elif isinstance(value, (cst.Attribute, cst.Subscript, cst.Name)):
+                # `return ctx.avals_in[0]`, `return mesh` of `mesh = ctx.module_context.axis_context.mesh`
+                name, chain = _read_path(self.parsed, value)
             bindings = bindings_of_name(self.parsed, name) if isinstance(name, cst.Name) else None
             params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in named)]
             if not params or (attribute is not None or chain) and len(params) != len(bindings or ()):
