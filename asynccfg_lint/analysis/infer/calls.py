@@ -38,7 +38,7 @@ from asynccfg_lint.analysis.resolution import (
     string_value,
 )
 from asynccfg_lint.analysis.functions import keyword_read
-from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
+from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS, MAX_DEPTH
 from asynccfg_lint.analysis.records import AS_TUPLE, is_typed_dict
 from asynccfg_lint.analysis.entries import with_recursion
 from asynccfg_lint.analysis.functions import returns_of
@@ -598,9 +598,12 @@ class CallInference:
             chain: tuple[str, ...] = ()
             if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name"):
                 attribute, name = value.attr.value, value.value
-            elif isinstance(value, (cst.Attribute, cst.Subscript, cst.Name)):
+            elif isinstance(value, (cst.Attribute, cst.Subscript, cst.Name, cst.Call)):
                 # `return ctx.avals_in[0]`, `return mesh` of `mesh = ctx.module_context.axis_context.mesh`
                 name, chain = _read_path(self.parsed, value)
+                inner = self._helper_path(name, depth) if isinstance(name, cst.Call) else None
+                if inner is not None:  # `return _axis_context(ctx).mesh`: the inner helper's path, then this one's
+                    name, chain = inner[0], inner[1] + chain
             bindings = bindings_of_name(self.parsed, name) if isinstance(name, cst.Name) else None
             params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in named)]
             if not params or (attribute is not None or chain) and len(params) != len(bindings or ()):
@@ -614,6 +617,40 @@ class CallInference:
                     parts += [o for o in self._from_bindings(value, [binding], depth + 1)
                               if not any(self._instance_of(o, c) for c in excluded)]
         return parts
+
+    def _helper_path(self, call: cst.Call, depth: int) -> tuple[cst.Name, tuple[str, ...]] | None:
+        """For ``call`` of a ``def`` of this or another project module with one ``return``, a read path
+        (:func:`_read_path`) of one of its parameters (also through a further helper's call): the name ``call``
+        passes for that parameter and the path's steps, so ``_axis_context(ctx).mesh`` of
+        ``def _axis_context(ctx): return ctx.module_context.axis_context`` reads ``module_context.axis_context.mesh``
+        of ``ctx``. ``None`` for anything else (what ``call`` passes is no name, the callee returns something else).
+        Syntax and scopes only: the caller types the steps from what its own call passes."""
+        if depth >= MAX_DEPTH:
+            return None
+        home, definition = self.parsed, local_definition(self.parsed, call.func)
+        if definition is None:
+            home, definition = self._foreign_definition(call.func) or (home, None)
+        if not isinstance(definition, cst.FunctionDef) or definition.asynchronous is not None:
+            return None
+        values = [r.value for r in returns_of(definition)]
+        if len(values) != 1 or values[0] is None:
+            return None
+        root, steps = _read_path(home, values[0])
+        if isinstance(root, cst.Call):
+            inner = self._peer(home)._helper_path(root, depth + 1)
+            if inner is None:
+                return None
+            root, steps = inner[0], inner[1] + steps
+        bindings = bindings_of_name(home, root) if isinstance(root, cst.Name) else None
+        positional = [*definition.params.posonly_params, *definition.params.params]
+        if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+            return None
+        index = next((i for i, p in enumerate(positional) if p is bindings[0].assignment.node), None)
+        if index is None or any(a.star for a in call.args):
+            return None
+        passed = call.args[index].value if index < len(call.args) and call.args[index].keyword is None else next(
+            (a.value for a in call.args if a.keyword is not None and a.keyword.value == positional[index].name.value), None)
+        return (passed, steps) if isinstance(passed, cst.Name) else None
 
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)
