@@ -15,7 +15,7 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec, read_method
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, read_method
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
@@ -310,8 +310,10 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
         traced = tracer.method_dict(value, read_method(spec.read), value)
         found = classifier.check_entries(traced) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
-    elif spec.read == PAIRS_DICT:  # dict(table) of a bind's pairs display: its keys and values under the rule's key
+    elif spec.read in (PAIRS_DICT, PAIRS_KEYS):  # dict(table) of a bind's pairs display: its keys and values under the rule's key
         traced = tracer._pairs(value)
+        if traced is not None and spec.read == PAIRS_KEYS:  # {k: int(v) ...}: the values are the rule's (no value: no check)
+            traced = replace(traced, entries=tuple(replace(e, value=None) for e in traced.entries))
         found = classifier.check_entries(traced, ConfigPath(spec.key)) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
     else:

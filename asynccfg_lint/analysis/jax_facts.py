@@ -116,6 +116,9 @@ NAMED_TUPLE_FIELDS, DATACLASS_FIELDS = "_asdict()", "dataclasses.asdict()"
 #: :attr:`SinkSpec.read` of a keyword whose pairs the rule turns into a dict under a key: ``dict(table)``
 #: of a bind's ``table=((Mode.PUSH, 1),)`` (a tuple gets through bind, a dict would not)
 PAIRS_DICT = "dict()"
+#: :attr:`SinkSpec.read` of a keyword whose pairs' keys alone the rule keeps as they are, converting their
+#: values: ``{k: int(v) for k, v in table}``
+PAIRS_KEYS = "dict() keys"
 
 
 def method_read(name: str) -> str:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec, method_read, read_method
+from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
@@ -683,7 +683,7 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     """``(parameter, how)`` when ``expr`` reads a parameter of ``function`` without being it: ``knobs.level``
     (``how`` the attribute name), ``knobs._asdict()`` or ``dataclasses.asdict(knobs)``
     (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``), ``dict(table)``
-    and ``{k: v for k, v in table}`` (``PAIRS_DICT``), ``opts.to_cfg()`` (any method called without
+    and ``{k: v for k, v in table}`` (``PAIRS_DICT``; ``{k: int(v) ...}``: ``PAIRS_KEYS``), ``opts.to_cfg()`` (any method called without
     arguments: :func:`~asynccfg_lint.analysis.jax_facts.method_read`, followed only as a dict merged into
     the config, :func:`read_sinks`); else ``None``."""
     if isinstance(expr, cst.Attribute):
@@ -697,7 +697,7 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
             and "builtins.dict" in qualified_names(parsed, expr.func):
         param, how = parameter_of(parsed, expr.args[0].value, function), PAIRS_DICT
     elif isinstance(expr, cst.DictComp) and (pairs := pairs_comprehension(expr)) is not None:
-        param, how = parameter_of(parsed, pairs, function), PAIRS_DICT  # {k: v for k, v in table}: dict(table)
+        param, how = parameter_of(parsed, pairs[0], function), pairs[1]  # {k: v for k, v in table}: dict(table)
     elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
         param, how = parameter_of(parsed, expr.func.value, function), method_read(expr.func.attr.value)
     else:
@@ -714,22 +714,26 @@ def read_receiver(expr: cst.CSTNode) -> cst.BaseExpression | None:
         return expr.func.value
     if isinstance(expr, cst.Call) and len(expr.args) == 1:
         return expr.args[0].value
-    return pairs_comprehension(expr) if isinstance(expr, cst.DictComp) else None
+    pairs = pairs_comprehension(expr) if isinstance(expr, cst.DictComp) else None
+    return pairs[0] if pairs is not None else None
 
 
-def pairs_comprehension(expr: cst.DictComp) -> cst.BaseExpression | None:
-    """What ``expr`` iterates when it rebuilds the pairs it iterates as they are (``{k: v for k, v in table}``, one
-    ``for`` and no test: the dict ``dict(table)`` makes), else ``None``. A key or value it converts
-    (``{str(k): v ...}``) is the rule's own expression, not the pair's."""
+def pairs_comprehension(expr: cst.DictComp) -> tuple[cst.BaseExpression, str] | None:
+    """``(iterable, how)`` when ``expr`` keeps the keys of the pairs it iterates as they are (one ``for``
+    and no test): ``{k: v for k, v in table}`` is the dict ``dict(table)`` makes (``how``
+    :data:`~asynccfg_lint.analysis.jax_facts.PAIRS_DICT`), ``{k: int(v) for k, v in table}`` keeps only
+    their keys (``PAIRS_KEYS``); else ``None``. A key it converts (``{str(k): v ...}``) is the rule's own
+    expression, not the pair's."""
     loop, target = expr.for_in, expr.for_in.target
     if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None \
             or not isinstance(target, cst.Tuple) or len(target.elements) != 2 \
             or not all(isinstance(e.value, cst.Name) for e in target.elements):
         return None
     key, value = (e.value.value for e in target.elements)
-    same = isinstance(expr.key, cst.Name) and expr.key.value == key and isinstance(expr.value, cst.Name) \
-        and expr.value.value == value and key != value
-    return loop.iter if same else None
+    if key == value or not isinstance(expr.key, cst.Name) or expr.key.value != key:
+        return None
+    same = isinstance(expr.value, cst.Name) and expr.value.value == value
+    return loop.iter, PAIRS_DICT if same else PAIRS_KEYS
 
 
 def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
@@ -777,7 +781,8 @@ def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
         return parent
     if isinstance(parent, cst.CompFor) and parent.iter is name:
         comprehension = parsed.parents.get(parent)
-        if isinstance(comprehension, cst.DictComp) and pairs_comprehension(comprehension) is name:
+        pairs = pairs_comprehension(comprehension) if isinstance(comprehension, cst.DictComp) else None
+        if pairs is not None and pairs[0] is name:
             return comprehension
     if isinstance(parent, cst.Arg):
         call = parsed.parents.get(parent)
