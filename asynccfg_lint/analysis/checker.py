@@ -398,9 +398,14 @@ def _narrowed_origins(parsed: ParsedModule, workspace: Workspace, sinks: Iterabl
     """What ``value`` (a call's argument for the parameter of a :attr:`SinkSpec.narrowed` sink) may be that
     arrives at the rule's config: less what the rule's ``isinstance`` test rules out there (``if
     isinstance(mode, enum.IntEnum): mode = int(mode)`` drops an ``IntEnum`` member, keeps a plain ``Enum``
-    one: measured with jax 0.12.0.1, ``tests/fixtures/programs/extpkg/converted.py``). ``None`` when the
-    spec is not narrowed or the rule's use is not found (``value``'s own origins then)."""
+    one: measured with jax 0.12.0.1, ``tests/fixtures/programs/extpkg/converted.py``), or what the helper the
+    rule passes it to returns of it (``ValueClassifier.narrowed_through``). ``None`` when the spec is not
+    narrowed or the rule's use is not found (``value``'s own origins then)."""
     found = _rule_use(parsed, workspace, sinks, spec) if spec.narrowed else None
+    if found is not None and isinstance(found[1], cst.Call):  # {"mode": _jsonable(mode)}: through the helper
+        return workspace.classifier(found[0]).narrowed_through(
+            found[1], spec.used_param or spec.param, workspace.classifier(parsed).origins(value),
+            workspace.classifier(parsed), value)
     if found is None or not isinstance(found[1], cst.Name):
         return None
     home, use = found

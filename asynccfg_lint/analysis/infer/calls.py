@@ -37,7 +37,7 @@ from asynccfg_lint.analysis.resolution import (
     reaching,
     string_value,
 )
-from asynccfg_lint.analysis.functions import keyword_read
+from asynccfg_lint.analysis.functions import bind_arguments, keyword_read, parameter_of
 from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS, MAX_DEPTH
 from asynccfg_lint.analysis.records import AS_TUPLE, is_typed_dict
 from asynccfg_lint.analysis.entries import with_recursion
@@ -543,7 +543,11 @@ class CallInference:
             kept = {id(o) for o in members}
             result += self.enum_attribute(call, part.attribute, members, depth) or []
             # a value of a known type without the attribute (None, a str) would raise there, before any config;
+            # a derived sink's parameter: its calls' values are checked at each (ACC201 on it is dropped so);
             # another (unknown, a project class's instance): what the helper's module makes of it
+            at_calls = [o for o in passed if id(o) not in kept and self.checked_at_calls(o)]
+            result += at_calls
+            kept |= {id(o) for o in at_calls}
             if any(id(o) not in kept and (o.inferred.type is None or o.inferred.cls is not None
                                          or o.inferred.model is not None) for o in passed):
                 result += [self._arrived(o, home, call) for o in peer.origins(part.value, depth + 1)]
@@ -556,6 +560,48 @@ class CallInference:
             result = [replace(o, node=call if o.home is None else o.node, inferred=replace(o.inferred, nonfinite=True))
                       if o.inferred.type is not None and o.inferred.type.name.startswith("numpy")
                       and o.inferred.type.json is T.JsonKind.NUMBER and not o.inferred.dispatched else o for o in result]
+        return result
+
+    def narrowed_through(self, call: cst.Call, param: str, passed: list[Origin], seen_from: CallInference,
+                         via: cst.CSTNode) -> list[Origin] | None:
+        """What ``call`` (of this module: a helper of this or another project module called in a function whose
+        parameter ``param`` it passes as it is) returns of the values ``passed`` that the parameter brings: origins
+        of ``seen_from``'s module (a ``bind``'s argument ``via``, for a :attr:`SinkSpec.narrowed` keyword). Those
+        the helper returns as they are, less what an ``isinstance`` test (or ``match`` case) before that return
+        rules out, and the ``.value``/``.name`` of the enum members among those it returns so; what else it returns
+        is the helper's own, checked where the rule is. ``def _jsonable(v): if isinstance(v, enum.IntEnum): return
+        v.value; return v`` gives a plain ``Enum`` member back as it is (measured on jax 0.12.0.1,
+        ``tests/fixtures/programs/extpkg/narrowed_elsewhere.py``). ``None`` when ``call`` is not such a call or the
+        helper reads a chain of attributes of it."""
+        function = enclosing(self.parsed, call, (cst.FunctionDef,))
+        home, helper = self.parsed, local_definition(self.parsed, call.func)
+        if helper is None:
+            home, helper = self._foreign_definition(call.func) or (home, None)
+        if not isinstance(function, cst.FunctionDef) or not isinstance(helper, cst.FunctionDef):
+            return None
+        given = {id(a.value) for a in call.args}
+        names = {name for name, value in (bind_arguments(helper, call) or {}).items()
+                 if id(value) in given and parameter_of(self.parsed, value, function) == param}
+        values = [r.value for r in returns_of(helper) if r.value is not None]
+        if not names or not values:
+            return None
+        peer = self._peer(home)
+        result: list[Origin] = []
+        for part in peer._returned_parts(helper, values, 0):
+            if not isinstance(part, ReturnedParameter) or part.param.name.value not in names:
+                continue  # the helper's own value, or another argument's: checked in the rule
+            if part.chain:
+                return None
+            kept = [o for o in passed if not any(peer._instance_of(o, c) for c in part.excluded)]
+            if part.attribute is None:
+                result += kept
+                continue
+            members = [o for o in kept if seen_from.enum_attribute(via, part.attribute, [o], 0) is not None]
+            result += seen_from.enum_attribute(via, part.attribute, members, 0) or []
+            converted = {id(o) for o in members}
+            # (a value of a known type without the attribute raises there, before any config)
+            result += [Origin(via, UNKNOWN) for o in kept if id(o) not in converted and (
+                o.inferred.type is None or o.inferred.cls is not None or o.inferred.model is not None)]
         return result
 
     def _divides_by_zero(self, call: cst.Call, function: cst.FunctionDef, value: cst.BaseExpression,
