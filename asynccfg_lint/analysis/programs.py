@@ -26,7 +26,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
-from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
 if TYPE_CHECKING:
@@ -206,7 +206,12 @@ def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst
 
 
 def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
-                  rule: cst.BaseExpression | None) -> Registration | None:
+                  rule: cst.BaseExpression | None, row: dict[str, cst.BaseExpression] | None = None) -> Registration | None:
+    """The registration of ``rule`` for ``primitive`` (a loop's ``row`` gives what its variables stand for),
+    or ``None`` when either is not a name this module resolves. An element of a table of primitives
+    (``m_p[_n]`` in a loop, ``m_p[125]``) is named with its literal key (``pkg.ops.m_p[125]``), as its binds
+    are (:meth:`~asynccfg_lint.analysis.parse.ParsedModule.qualified_names`), so each element's binds meet
+    its own rule only."""
     if primitive is None or rule is None:
         return None
     bound: frozenset[str] = frozenset()
@@ -225,6 +230,11 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
         if not first or forwarding.positional[:1] != (first[0].name.value,):
             function = None
     primitives = frozenset(qualified_names(parsed, primitive))
+    if isinstance(primitive, cst.Subscript) and len(primitive.slice) == 1 and isinstance(primitive.slice[0].slice, cst.Index):
+        index = primitive.slice[0].slice.value
+        key = literal_index(primitive, substituted(index, row) if row else index)
+        if key is not None:
+            primitives = frozenset(f"{name}[{key}]" for name in qualified_names(parsed, primitive.value))
     if not names or not primitives:
         return None
     return Registration(primitives, names, function, bound, forwarding)
@@ -536,7 +546,7 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
         if primitive is None or rule is None or _registrar_parameter(parsed, call, rule):
             continue
         for row in loop_rows(parsed, call):
-            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row))
+            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row), row)
             if registration is not None:
                 found.append(registration)
     for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim), @lowering(prim) on a def
