@@ -103,10 +103,11 @@ class SinkSpec:
         """The last dotted component of each qualified name: what the prefilter looks for.
 
         For a primitive's ``bind`` (:attr:`binds`) it is the primitive's name (``my_start_p``):
-        every call names it, and ``bind`` alone is in almost every file of JAX.
+        every call names it, and ``bind`` alone is in almost every file of JAX; for an element of a table of
+        primitives (``pkg.ops.m_p[125].bind``) the table's name, ``m_p``.
         """
         if self.binds:
-            return frozenset(name.rsplit(".", 2)[-2] for name in self.qualnames if name.count(".") >= 1)
+            return frozenset(name.rsplit(".", 2)[-2].partition("[")[0] for name in self.qualnames if name.count(".") >= 1)
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
 
 
