@@ -10,7 +10,7 @@ a plain class with annotated or assigned attributes) has, for attribute ``name``
   attribute's value and every ``self.name = ...`` of its methods (an ``__init__`` parameter
   assigned there stands for the constructor's argument, when the call is visible);
 - a ``@property`` / ``functools.cached_property`` method named ``name``: its return annotation,
-  else the values it returns.
+  else the values it returns (a returned ``self.x``, :func:`receiver_read`, being the same object's ``x``).
 
 A field changed after the constructor gets its argument holds something else (attrs 26.1 and
 CPython 3.12 ``dataclasses``, measured in ``tests/fixtures/programs/converted_fields.py``): an
