@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
@@ -683,7 +683,9 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     """``(parameter, how)`` when ``expr`` reads a parameter of ``function`` without being it: ``knobs.level``
     (``how`` the attribute name), ``knobs._asdict()`` or ``dataclasses.asdict(knobs)``
     (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``), ``dict(table)``
-    (``PAIRS_DICT``); else ``None``."""
+    and ``{k: v for k, v in table}`` (``PAIRS_DICT``; ``{k: int(v) ...}``: ``PAIRS_KEYS``), ``opts.to_cfg()`` (any method called without
+    arguments: :func:`~asynccfg_lint.analysis.jax_facts.method_read`, followed only as a dict merged into
+    the config, :func:`read_sinks`); else ``None``."""
     if isinstance(expr, cst.Attribute):
         param, how = parameter_of(parsed, expr.value, function), expr.attr.value
     elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "_asdict" \
@@ -694,9 +696,44 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     elif isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star \
             and "builtins.dict" in qualified_names(parsed, expr.func):
         param, how = parameter_of(parsed, expr.args[0].value, function), PAIRS_DICT
+    elif isinstance(expr, cst.DictComp) and (pairs := pairs_comprehension(expr)) is not None:
+        param, how = parameter_of(parsed, pairs[0], function), pairs[1]  # {k: v for k, v in table}: dict(table)
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+        param, how = parameter_of(parsed, expr.func.value, function), method_read(expr.func.attr.value)
     else:
         return None
     return (param, how) if param is not None else None
+
+
+def read_receiver(expr: cst.CSTNode) -> cst.BaseExpression | None:
+    """The expression a read of :func:`read_keyword` reads (``knobs`` of ``knobs.level``, ``opts.to_cfg()``,
+    ``dataclasses.asdict(opts)``, ``dict(table)``, ``{k: v for k, v in table}``), else ``None``."""
+    if isinstance(expr, cst.Attribute):
+        return expr.value
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+        return expr.func.value
+    if isinstance(expr, cst.Call) and len(expr.args) == 1:
+        return expr.args[0].value
+    pairs = pairs_comprehension(expr) if isinstance(expr, cst.DictComp) else None
+    return pairs[0] if pairs is not None else None
+
+
+def pairs_comprehension(expr: cst.DictComp) -> tuple[cst.BaseExpression, str] | None:
+    """``(iterable, how)`` when ``expr`` keeps the keys of the pairs it iterates as they are (one ``for``
+    and no test): ``{k: v for k, v in table}`` is the dict ``dict(table)`` makes (``how``
+    :data:`~asynccfg_lint.analysis.jax_facts.PAIRS_DICT`), ``{k: int(v) for k, v in table}`` keeps only
+    their keys (``PAIRS_KEYS``); else ``None``. A key it converts (``{str(k): v ...}``) is the rule's own
+    expression, not the pair's."""
+    loop, target = expr.for_in, expr.for_in.target
+    if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None \
+            or not isinstance(target, cst.Tuple) or len(target.elements) != 2 \
+            or not all(isinstance(e.value, cst.Name) for e in target.elements):
+        return None
+    key, value = (e.value.value for e in target.elements)
+    if key == value or not isinstance(expr.key, cst.Name) or expr.key.value != key:
+        return None
+    same = isinstance(expr.value, cst.Name) and expr.value.value == value
+    return loop.iter, PAIRS_DICT if same else PAIRS_KEYS
 
 
 def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
@@ -734,13 +771,19 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
 
 def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
     """The expression that reads the name ``name`` as :func:`read_keyword` sees it (``knobs.level``,
-    ``knobs._asdict()``, ``dataclasses.asdict(knobs)``), else ``name`` itself."""
+    ``knobs._asdict()``, ``opts.to_cfg()``, ``dataclasses.asdict(knobs)``, ``{k: v for k, v in table}``),
+    else ``name`` itself."""
     parent = parsed.parents.get(name)
     if isinstance(parent, cst.Attribute) and parent.value is name:
         call = parsed.parents.get(parent)
-        if parent.attr.value == "_asdict" and isinstance(call, cst.Call) and call.func is parent:
+        if isinstance(call, cst.Call) and call.func is parent and not call.args:  # knobs._asdict(), opts.to_cfg()
             return call
         return parent
+    if isinstance(parent, cst.CompFor) and parent.iter is name:
+        comprehension = parsed.parents.get(parent)
+        pairs = pairs_comprehension(comprehension) if isinstance(comprehension, cst.DictComp) else None
+        if pairs is not None and pairs[0] is name:
+            return comprehension
     if isinstance(parent, cst.Arg):
         call = parsed.parents.get(parent)
         if isinstance(call, cst.Call) and qualified_names(parsed, call.func) & ASDICT:
@@ -760,15 +803,18 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
     read = read_keyword(parsed, expr, function)
     rule = summarised_name(parsed, function)
-    if read is None or rule is None or (read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) and key is None):
+    if read is None or rule is None:
         return set()
     param, how = read
+    dicts = how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) or read_method(how) is not None
+    if key is None and not dicts or key is not None and read_method(how) is not None:
+        return set()  # (a method's result under a key is not followed)
     named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
                                       *function.params.kwonly_params]}
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     if param not in named or positional[:1] == [named[param]]:
         return set()  # the context (first)
-    kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
+    kind = SinkKind.CONFIG if dicts else SinkKind.VALUE
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,
                      wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,
