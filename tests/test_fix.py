@@ -354,7 +354,7 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
                        "extpkg/helped.py", "extpkg/indexed.py", "extpkg/linked_api.py",
                        "extpkg/meshed.py", "extpkg/methods.py",
                        "extpkg/narrowed.py", "extpkg/nested.py", "extpkg/primitive_table_api.py", "extpkg/registered.py", "extpkg/relayed.py",
-                       "extpkg/relayed_api.py", "extpkg/tuned.py", "extpkg/typed_options_api.py",
+                       "extpkg/relayed_api.py", "extpkg/scheduled.py", "extpkg/tuned.py", "extpkg/typed_options_api.py",
                        "extpkg/weighted.py", "extpkg/wrapped_api.py"]
     assert after == expected
     assert f" - Transformed {len(changed)} files successfully." in result.stderr

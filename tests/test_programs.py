@@ -173,7 +173,7 @@ def test_package_through_flake8_prints_the_cli_lines():
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
                                     "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py", "nested.py",
                                     "typed_options_api.py", "indexed.py", "converted_api.py", "table_api.py",
-                                    "defaulted_api.py", "linked_api.py", "carried_api.py"])
+                                    "defaulted_api.py", "linked_api.py", "carried_api.py", "scheduled.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -185,7 +185,7 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 3,
                              "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2,
                              "converted_api.py": 4, "table_api.py": 3, "defaulted_api.py": 3, "linked_api.py": 2,
-                             "carried_api.py": 5}[module]
+                             "carried_api.py": 5, "scheduled.py": 5}[module]
     assert alone == expected
     assert flake8 == expected
 
@@ -340,6 +340,8 @@ GROWN_ELEMENT = ("extpkg/indexed.py", 48, 30, "ACC201")
 #: and a bind's enum member of the binding module whose ``.value`` the rule (another module's) reads: not typed
 #: there yet, for any primitive (not only an element of a table)
 TABLE_VALUE = ("extpkg/primitive_table_api.py", 29, 52, "ACC201")
+#: and ``held.phase`` of a property returning ``self._phase``, read after a method that may rewrite it
+NORMALISED_READ = ("extpkg/scheduled.py", 49, 24, "ACC201")
 
 
 def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_path):
@@ -350,7 +352,7 @@ def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_pat
     CLI, flake8 and the language server agree."""
     package = parse_text(run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "extpkg", cwd=PROGRAMS).stdout)
     unknown = [(r.path, r.line, r.column, r.code) for r in package if r.code == "ACC201"]
-    assert unknown == [GROWN_ELEMENT, TABLE_VALUE, RELAY_USE]
+    assert unknown == [GROWN_ELEMENT, TABLE_VALUE, RELAY_USE, NORMALISED_READ]
     assert package[[(r.path, r.line, r.column, r.code) for r in package].index(RELAY_USE)].message == (
         'value for key "depth" has a type the checker cannot determine; annotate it or convert it with '
         "int()/float()/bool()/str()")

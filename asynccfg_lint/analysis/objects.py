@@ -10,7 +10,7 @@ a plain class with annotated or assigned attributes) has, for attribute ``name``
   attribute's value and every ``self.name = ...`` of its methods (an ``__init__`` parameter
   assigned there stands for the constructor's argument, when the call is visible);
 - a ``@property`` / ``functools.cached_property`` method named ``name``: its return annotation,
-  else the values it returns.
+  else the values it returns (a returned ``self.x``, :func:`receiver_read`, being the same object's ``x``).
 
 A field changed after the constructor gets its argument holds something else (attrs 26.1 and
 CPython 3.12 ``dataclasses``, measured in ``tests/fixtures/programs/converted_fields.py``): an
@@ -239,6 +239,30 @@ def _rebound(home: ParsedModule, name: cst.Name) -> bool:
     bindings = bindings_of_name(home, name)
     return bool(bindings) and any(not isinstance(b.assignment.node if b.assignment is not None else None, cst.Param)
                                   for b in reaching(home, name, bindings))
+
+
+def receiver_read(home: ParsedModule, cls: cst.ClassDef, method: cst.FunctionDef,
+                  value: cst.BaseExpression) -> tuple[str, str | None] | None:
+    """For ``value``, an expression of ``method`` (a method of ``cls``, a class of ``home``): ``("x", None)``
+    when it is ``self.x`` (``self`` the method's first parameter, never rebound), ``("x", "value")`` /
+    ``("x", "name")`` for ``self.x.value`` / ``self.x.name``, when no method of ``cls`` but ``__init__``
+    writes ``self.x`` (what the construction gave it is what it reads); else ``None``."""
+    attribute = None
+    if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name") and isinstance(value.value, cst.Attribute):
+        attribute, value = value.attr.value, value.value
+    params = method.params.posonly_params or method.params.params
+    if not params or not isinstance(value, cst.Attribute) or not isinstance(value.value, cst.Name) \
+            or value.value.value != params[0].name.value:
+        return None
+    bindings = bindings_of_name(home, value.value)
+    if not bindings or any(b.assignment is None or b.assignment.node is not params[0] for b in bindings):
+        return None
+    name = value.attr.value
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    if any(isinstance(s, cst.FunctionDef) and s.name.value != "__init__" and method_writes(home, s, name) is not None
+           for s in body):
+        return None  # (a setter, a normalising method: what it leaves is not the construction's)
+    return name, attribute
 
 
 def _is_receiver_attribute(target: cst.BaseExpression, receiver: str, name: str) -> bool:

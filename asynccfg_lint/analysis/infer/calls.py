@@ -222,9 +222,9 @@ class CallInference:
                     kind = T.DICT.named("collections.Counter") if name == "collections.Counter" else T.DICT
                     return self._one(expr, Inferred(kind, traced=traced,
                                                     model=self.catalog.call(name) if name == "collections.Counter" else None))
+            # (vars(obj): the attributes its visible construction gives, DictTracer._instance_dict)
             if name in ("builtins.dict", "collections.OrderedDict", "collections.defaultdict", "dataclasses.asdict",
-                        "attrs.asdict", "copy.copy",
-                        "copy.deepcopy"):
+                        "attrs.asdict", "copy.copy", "copy.deepcopy", "builtins.vars"):
                 traced = self.tracer.trace(expr, depth + 1)
                 if traced is not None or name == "builtins.dict":
                     return self._one(expr, Inferred(T.DICT, traced=traced))

@@ -122,10 +122,43 @@ class ClassInference:
             own = [o for v in found.values for o in peer.origins(v, depth + 1)]
             own += [Origin(anchor if home is self.parsed else a, i) for a in found.annotations
                     for i in peer.from_annotation(a)]
-            own += [o for g in found.getters for o in peer._function_result(anchor, g, depth + 1)]
             if found.bindings:
                 own += peer._from_bindings(anchor, list(found.bindings), depth + 1)
             result.extend(own if home is self.parsed else [self._arrived(o, home, expr) for o in own])
+            for getter in found.getters:
+                result.extend(self._result_on(origin, getter, home, anchor, expr, depth))
+        return result
+
+    def _result_on(self, origin: Origin, getter: cst.FunctionDef, home: ParsedModule, anchor: cst.CSTNode,
+                   expr: cst.CSTNode, depth: int) -> list[Origin]:
+        """What the ``@property`` or instance method ``getter`` (of a class of ``home``) gives for the object
+        ``origin`` (seen from here; ``anchor``: what stands in ``home`` for a result known by its annotation
+        only, ``expr`` here).
+
+        A returned ``self.x`` is the object's own attribute ``x`` (:meth:`members`: the constructor's argument
+        where the construction is visible, ``Sched(Mode.PUSH).mode`` of ``return self._mode`` is ``Mode.PUSH``),
+        ``self.x.value`` / ``.name`` that of its enum member (:func:`objects.receiver_read`); any other
+        returned value is what ``home`` makes of it. The return annotation stands for an unknown result
+        (:meth:`_function_result`)."""
+        peer = self._peer(home)
+        values = [r.value for r in returns_of(getter) if r.value is not None]
+        reads = [objects.receiver_read(home, origin.inferred.cls, getter, v) for v in values]
+        if depth > MAX_DEPTH or not any(r is not None and r[0] != getter.name.value for r in reads):
+            found = peer._function_result(anchor, getter, depth + 1)
+            return found if home is self.parsed else [self._arrived(o, home, expr) for o in found]
+        result: list[Origin] = []
+        for value, read in zip(values, reads):
+            held = self.members([origin], read[0], expr, depth + 1) if read is not None else None
+            if held is not None and read[1] is not None:  # (an unknown object's .value: what home makes of it)
+                held = self.enum_attribute(expr, read[1], held, depth)
+            if held is None:
+                own = peer.origins(value, depth + 1)
+                held = own if home is self.parsed else [self._arrived(o, home, expr) for o in own]
+            result.extend(held)
+        if getter.returns is not None and any(o.inferred.type is None for o in result):
+            result = [o for o in result if o.inferred.type is not None]
+            typed = [Origin(anchor, i) for i in peer.from_annotation(getter.returns.annotation)]
+            result += typed if home is self.parsed else [self._arrived(o, home, expr) for o in typed]
         return result
 
     def _replaced_instances(self, expr: cst.Call, base: list[Origin]) -> list[Origin]:
@@ -201,7 +234,11 @@ class ClassInference:
                 result.append(Origin(expr, UNKNOWN))
                 continue
             home = origin.home or self.parsed
-            found = self._peer(home)._function_result(expr if home is self.parsed else method, method, depth + 1)
+            anchor = expr if home is self.parsed else method
+            if not method.decorators:  # an instance method: its `self` is the object (`sched.mode()` of `return self._mode`)
+                result.extend(self._result_on(origin, method, home, anchor, expr, depth))
+                continue
+            found = self._peer(home)._function_result(anchor, method, depth + 1)
             result.extend(found if home is self.parsed else [self._arrived(o, home, expr) for o in found])
         return result
 

@@ -771,6 +771,10 @@ class InferenceWalk:
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:  # self.x / Cls.x: every assignment in the class
             return self._from_bindings(expr, bindings, depth)
+        if expr.attr.value == "__dict__":  # obj.__dict__ as vars(obj): the attributes its visible construction gives
+            traced = self.tracer.trace(expr, depth + 1)
+            if traced is not None:
+                return self._one(expr, Inferred(T.DICT, traced=traced))
         found = self._object_attribute(expr, depth)
         if found is not None:  # an attribute of an instance of a project class, or of a SimpleNamespace
             return found
