@@ -173,7 +173,7 @@ def test_package_through_flake8_prints_the_cli_lines():
 @pytest.mark.parametrize("module", ["api.py", "primitives.py", "gather.py", "tuned.py", "held.py", "annotated.py",
                                     "annotated_api.py", "wrapped_api.py", "methods.py", "fetched.py", "helped.py", "nested.py",
                                     "typed_options_api.py", "indexed.py", "converted_api.py", "table_api.py",
-                                    "defaulted_api.py", "linked_api.py"])
+                                    "defaulted_api.py", "linked_api.py", "carried_api.py"])
 def test_one_file_of_the_package_gets_the_package_run_lines(module):
     """A one-file run (pre-commit, flake8 on one file) reads the rule's module through the primitive
     it binds: api.py names no sink, only ``exchange_start_p``, bound by a registration call."""
@@ -184,7 +184,8 @@ def test_one_file_of_the_package_gets_the_package_run_lines(module):
     assert len(expected) == {"api.py": 3, "primitives.py": 1, "gather.py": 2, "tuned.py": 4, "held.py": 8,
                              "annotated.py": 1, "annotated_api.py": 1, "wrapped_api.py": 2, "methods.py": 3,
                              "fetched.py": 2, "helped.py": 4, "nested.py": 3, "typed_options_api.py": 2, "indexed.py": 2,
-                             "converted_api.py": 4, "table_api.py": 3, "defaulted_api.py": 3, "linked_api.py": 2}[module]
+                             "converted_api.py": 4, "table_api.py": 3, "defaulted_api.py": 3, "linked_api.py": 2,
+                             "carried_api.py": 5}[module]
     assert alone == expected
     assert flake8 == expected
 

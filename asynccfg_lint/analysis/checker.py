@@ -15,12 +15,12 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, read_method
 from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
-from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, registrations, rule_registrations
+from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, read_receiver, registrations, rule_registrations
 from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     enclosing,
@@ -306,8 +306,14 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
         traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
         found = classifier.check_entries(traced) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
-    elif spec.read == PAIRS_DICT:  # dict(table) of a bind's pairs display: its keys and values under the rule's key
+    elif read_method(spec.read) is not None:  # {**opts.to_cfg()}: the dict the method gives for this instance
+        traced = tracer.method_dict(value, read_method(spec.read), value)
+        found = classifier.check_entries(traced) if traced is not None else [
+            Finding(value, "ACC201", acc201.untraced_config())]
+    elif spec.read in (PAIRS_DICT, PAIRS_KEYS):  # dict(table) of a bind's pairs display: its keys and values under the rule's key
         traced = tracer._pairs(value)
+        if traced is not None and spec.read == PAIRS_KEYS:  # {k: int(v) ...}: the values are the rule's (no value: no check)
+            traced = replace(traced, entries=tuple(replace(e, value=None) for e in traced.entries))
         found = classifier.check_entries(traced, ConfigPath(spec.key)) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
     else:
@@ -392,9 +398,14 @@ def _narrowed_origins(parsed: ParsedModule, workspace: Workspace, sinks: Iterabl
     """What ``value`` (a call's argument for the parameter of a :attr:`SinkSpec.narrowed` sink) may be that
     arrives at the rule's config: less what the rule's ``isinstance`` test rules out there (``if
     isinstance(mode, enum.IntEnum): mode = int(mode)`` drops an ``IntEnum`` member, keeps a plain ``Enum``
-    one: measured with jax 0.12.0.1, ``tests/fixtures/programs/extpkg/converted.py``). ``None`` when the
-    spec is not narrowed or the rule's use is not found (``value``'s own origins then)."""
+    one: measured with jax 0.12.0.1, ``tests/fixtures/programs/extpkg/converted.py``), or what the helper the
+    rule passes it to returns of it (``ValueClassifier.narrowed_through``). ``None`` when the spec is not
+    narrowed or the rule's use is not found (``value``'s own origins then)."""
     found = _rule_use(parsed, workspace, sinks, spec) if spec.narrowed else None
+    if found is not None and isinstance(found[1], cst.Call):  # {"mode": _jsonable(mode)}: through the helper
+        return workspace.classifier(found[0]).narrowed_through(
+            found[1], spec.used_param or spec.param, workspace.classifier(parsed).origins(value),
+            workspace.classifier(parsed), value)
     if found is None or not isinstance(found[1], cst.Name):
         return None
     home, use = found
@@ -420,8 +431,7 @@ def _read_at_binds(parsed: ParsedModule, classifier: ValueClassifier, node: cst.
     (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.read_at_binds`)."""
     for (_, key), use in sink_uses(parsed).items():
         if use is node and "." in key:  # (a read sink's use is keyed `param.how`)
-            name = use.value if isinstance(use, cst.Attribute) else use.func.value \
-                if isinstance(use.func, cst.Attribute) and use.func.attr.value == "_asdict" else use.args[0].value
+            name = read_receiver(use)
             bindings = bindings_of_name(parsed, name) if isinstance(name, cst.Name) else None
             param = bindings[0].assignment.node if bindings and bindings[0].assignment is not None else None
             return isinstance(param, cst.Param) and classifier.read_at_binds(param)

@@ -80,6 +80,38 @@ def narrowed_parameter(parsed: ParsedModule, name: cst.BaseExpression, function:
     return node.name.value if narrowed and isinstance(node, cst.Param) else None
 
 
+def narrows_returned(parsed: ParsedModule, function: cst.FunctionDef, param: str) -> bool:
+    """True when ``function`` (a helper of ``parsed``) returns its parameter ``param`` as it is (also as a part of a
+    conditional expression) past a test of it that narrows it (:func:`~asynccfg_lint.analysis.resolution.excluded_classes`,
+    ``required_classes``): ``if isinstance(v, enum.IntEnum): return v.value`` then ``return v``; it returns no other
+    read of it than ``.value``/``.name`` (``return v.depth`` is judged at each call of the helper). What such a helper
+    returns of a value depends on the value's class, so a caller's parameter passed to it is judged where its own
+    callers are (``tests/fixtures/programs/extpkg/narrowed.py``)."""
+    if not isinstance_tested(parsed, param):
+        return False
+    every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    pending = [r.value for r in returns_of(function) if r.value is not None]
+    narrowed = False
+    while pending:
+        value = pending.pop()
+        if isinstance(value, cst.IfExp):
+            pending += [value.body, value.orelse]
+            continue
+        root = value
+        while isinstance(root, (cst.Attribute, cst.Subscript)):
+            root = root.value
+        if not isinstance(root, cst.Name) or root.value != param:
+            continue
+        if root is not value and not (isinstance(value, cst.Attribute) and value.value is root
+                                      and value.attr.value in ("value", "name")):
+            return False  # `return v.depth`: another read of it, judged where the helper is called
+        bindings = bindings_of_name(parsed, root)
+        node = bindings[0].assignment.node if bindings and len(bindings) == 1 and bindings[0].assignment else None
+        narrowed = narrowed or root is value and any(node is p for p in every) and bool(
+            excluded_classes(parsed, value, bindings[0]) or required_classes(parsed, value, bindings[0]))
+    return narrowed
+
+
 def _decorated(function: cst.FunctionDef, name: str) -> bool:
     return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
 

@@ -116,6 +116,23 @@ NAMED_TUPLE_FIELDS, DATACLASS_FIELDS = "_asdict()", "dataclasses.asdict()"
 #: :attr:`SinkSpec.read` of a keyword whose pairs the rule turns into a dict under a key: ``dict(table)``
 #: of a bind's ``table=((Mode.PUSH, 1),)`` (a tuple gets through bind, a dict would not)
 PAIRS_DICT = "dict()"
+#: :attr:`SinkSpec.read` of a keyword whose pairs' keys alone the rule keeps as they are, converting their
+#: values: ``{k: int(v) for k, v in table}``
+PAIRS_KEYS = "dict() keys"
+
+
+def method_read(name: str) -> str:
+    """:attr:`SinkSpec.read` of a keyword whose method ``name`` the rule calls without arguments for a dict
+    it puts into its config (``{**opts.to_cfg(), "k": 1}``): ``"to_cfg()"``; ``_asdict`` is
+    :data:`NAMED_TUPLE_FIELDS`."""
+    return NAMED_TUPLE_FIELDS if name == "_asdict" else f"{name}()"
+
+
+def read_method(read: str | None) -> str | None:
+    """The method name of a :func:`method_read` (not one of the fields reads, nor :data:`PAIRS_DICT`), else ``None``."""
+    if read is None or not read.endswith("()") or read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS, PAIRS_DICT):
+        return None
+    return read[:-2]
 
 BUILTIN_SINKS: tuple[SinkSpec, ...] = (
     SinkSpec(frozenset({EMIT_QUALNAME}), param="cfg", position=3, kind=SinkKind.CONFIG),

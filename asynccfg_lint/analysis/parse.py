@@ -136,7 +136,14 @@ class ParsedModule:
         if key not in self._qualnames:
             scope = self.scopes.get(node)
             names = scope.get_qualified_names_for(node) if scope is not None else ()
-            self._qualnames[key] = frozenset(self.absolute(q) for q in names)
+            found = frozenset(self.absolute(q) for q in names)
+            kind = type(node)
+            if kind is cst.Subscript and (index := literal_index(node)) is not None:
+                # an element of a table of primitives (`m_p[125]`): its own name beside the table's
+                found |= {f"{name}[{index}]" for name in self.qualified_names(node.value)}
+            elif kind is cst.Attribute and type(node.value) is cst.Subscript:  # `m_p[125].bind`
+                found |= {f"{name}.{node.attr.value}" for name in self.qualified_names(node.value) if name.endswith("]")}
+            self._qualnames[key] = found
         return self._qualnames[key]
 
     def absolute(self, qualified: QualifiedName) -> str:
@@ -176,6 +183,20 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 #: what a field value of each type is to the walk (``isinstance`` on libcst's abstract classes is slow)
 _NODE, _SEQUENCE, _LEAF = 1, 2, 0
 _KINDS: dict[type, int] = {}
+
+
+def literal_index(subscript: cst.Subscript, index: cst.BaseExpression | None = None) -> str | None:
+    """The ``repr`` of ``subscript``'s one index (or of ``index``, what a loop variable there stands for)
+    when it is an int or string literal (``m_p[125]``, ``TABLE["push"]``), else ``None``."""
+    if index is None:
+        if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+            return None
+        index = subscript.slice[0].slice.value
+    if isinstance(index, cst.Integer):
+        return repr(index.evaluated_value)
+    if isinstance(index, cst.SimpleString):
+        return repr(index.evaluated_value)
+    return None
 
 
 def _kind(value: object) -> int:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Protocol
 import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, SinkKind, SinkSpec
-from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
 if TYPE_CHECKING:
@@ -206,7 +206,12 @@ def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst
 
 
 def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
-                  rule: cst.BaseExpression | None) -> Registration | None:
+                  rule: cst.BaseExpression | None, row: dict[str, cst.BaseExpression] | None = None) -> Registration | None:
+    """The registration of ``rule`` for ``primitive`` (a loop's ``row`` gives what its variables stand for),
+    or ``None`` when either is not a name this module resolves. An element of a table of primitives
+    (``m_p[_n]`` in a loop, ``m_p[125]``) is named with its literal key (``pkg.ops.m_p[125]``), as its binds
+    are (:meth:`~asynccfg_lint.analysis.parse.ParsedModule.qualified_names`), so each element's binds meet
+    its own rule only."""
     if primitive is None or rule is None:
         return None
     bound: frozenset[str] = frozenset()
@@ -225,6 +230,11 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
         if not first or forwarding.positional[:1] != (first[0].name.value,):
             function = None
     primitives = frozenset(qualified_names(parsed, primitive))
+    if isinstance(primitive, cst.Subscript) and len(primitive.slice) == 1 and isinstance(primitive.slice[0].slice, cst.Index):
+        index = primitive.slice[0].slice.value
+        key = literal_index(primitive, substituted(index, row) if row else index)
+        if key is not None:
+            primitives = frozenset(f"{name}[{key}]" for name in qualified_names(parsed, primitive.value))
     if not names or not primitives:
         return None
     return Registration(primitives, names, function, bound, forwarding)
@@ -536,7 +546,7 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
         if primitive is None or rule is None or _registrar_parameter(parsed, call, rule):
             continue
         for row in loop_rows(parsed, call):
-            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row))
+            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row), row)
             if registration is not None:
                 found.append(registration)
     for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim), @lowering(prim) on a def
@@ -683,7 +693,9 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     """``(parameter, how)`` when ``expr`` reads a parameter of ``function`` without being it: ``knobs.level``
     (``how`` the attribute name), ``knobs._asdict()`` or ``dataclasses.asdict(knobs)``
     (:data:`~asynccfg_lint.analysis.jax_facts.NAMED_TUPLE_FIELDS`, ``DATACLASS_FIELDS``), ``dict(table)``
-    (``PAIRS_DICT``); else ``None``."""
+    and ``{k: v for k, v in table}`` (``PAIRS_DICT``; ``{k: int(v) ...}``: ``PAIRS_KEYS``), ``opts.to_cfg()`` (any method called without
+    arguments: :func:`~asynccfg_lint.analysis.jax_facts.method_read`, followed only as a dict merged into
+    the config, :func:`read_sinks`); else ``None``."""
     if isinstance(expr, cst.Attribute):
         param, how = parameter_of(parsed, expr.value, function), expr.attr.value
     elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "_asdict" \
@@ -694,9 +706,44 @@ def read_keyword(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.F
     elif isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star \
             and "builtins.dict" in qualified_names(parsed, expr.func):
         param, how = parameter_of(parsed, expr.args[0].value, function), PAIRS_DICT
+    elif isinstance(expr, cst.DictComp) and (pairs := pairs_comprehension(expr)) is not None:
+        param, how = parameter_of(parsed, pairs[0], function), pairs[1]  # {k: v for k, v in table}: dict(table)
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+        param, how = parameter_of(parsed, expr.func.value, function), method_read(expr.func.attr.value)
     else:
         return None
     return (param, how) if param is not None else None
+
+
+def read_receiver(expr: cst.CSTNode) -> cst.BaseExpression | None:
+    """The expression a read of :func:`read_keyword` reads (``knobs`` of ``knobs.level``, ``opts.to_cfg()``,
+    ``dataclasses.asdict(opts)``, ``dict(table)``, ``{k: v for k, v in table}``), else ``None``."""
+    if isinstance(expr, cst.Attribute):
+        return expr.value
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+        return expr.func.value
+    if isinstance(expr, cst.Call) and len(expr.args) == 1:
+        return expr.args[0].value
+    pairs = pairs_comprehension(expr) if isinstance(expr, cst.DictComp) else None
+    return pairs[0] if pairs is not None else None
+
+
+def pairs_comprehension(expr: cst.DictComp) -> tuple[cst.BaseExpression, str] | None:
+    """``(iterable, how)`` when ``expr`` keeps the keys of the pairs it iterates as they are (one ``for``
+    and no test): ``{k: v for k, v in table}`` is the dict ``dict(table)`` makes (``how``
+    :data:`~asynccfg_lint.analysis.jax_facts.PAIRS_DICT`), ``{k: int(v) for k, v in table}`` keeps only
+    their keys (``PAIRS_KEYS``); else ``None``. A key it converts (``{str(k): v ...}``) is the rule's own
+    expression, not the pair's."""
+    loop, target = expr.for_in, expr.for_in.target
+    if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None \
+            or not isinstance(target, cst.Tuple) or len(target.elements) != 2 \
+            or not all(isinstance(e.value, cst.Name) for e in target.elements):
+        return None
+    key, value = (e.value.value for e in target.elements)
+    if key == value or not isinstance(expr.key, cst.Name) or expr.key.value != key:
+        return None
+    same = isinstance(expr.value, cst.Name) and expr.value.value == value
+    return loop.iter, PAIRS_DICT if same else PAIRS_KEYS
 
 
 def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
@@ -734,13 +781,19 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
 
 def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
     """The expression that reads the name ``name`` as :func:`read_keyword` sees it (``knobs.level``,
-    ``knobs._asdict()``, ``dataclasses.asdict(knobs)``), else ``name`` itself."""
+    ``knobs._asdict()``, ``opts.to_cfg()``, ``dataclasses.asdict(knobs)``, ``{k: v for k, v in table}``),
+    else ``name`` itself."""
     parent = parsed.parents.get(name)
     if isinstance(parent, cst.Attribute) and parent.value is name:
         call = parsed.parents.get(parent)
-        if parent.attr.value == "_asdict" and isinstance(call, cst.Call) and call.func is parent:
+        if isinstance(call, cst.Call) and call.func is parent and not call.args:  # knobs._asdict(), opts.to_cfg()
             return call
         return parent
+    if isinstance(parent, cst.CompFor) and parent.iter is name:
+        comprehension = parsed.parents.get(parent)
+        pairs = pairs_comprehension(comprehension) if isinstance(comprehension, cst.DictComp) else None
+        if pairs is not None and pairs[0] is name:
+            return comprehension
     if isinstance(parent, cst.Arg):
         call = parsed.parents.get(parent)
         if isinstance(call, cst.Call) and qualified_names(parsed, call.func) & ASDICT:
@@ -760,15 +813,18 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
     read = read_keyword(parsed, expr, function)
     rule = summarised_name(parsed, function)
-    if read is None or rule is None or (read[1] not in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) and key is None):
+    if read is None or rule is None:
         return set()
     param, how = read
+    dicts = how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) or read_method(how) is not None
+    if key is None and not dicts or key is not None and read_method(how) is not None:
+        return set()  # (a method's result under a key is not followed)
     named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
                                       *function.params.kwonly_params]}
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     if param not in named or positional[:1] == [named[param]]:
         return set()  # the context (first)
-    kind = SinkKind.CONFIG if how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) else SinkKind.VALUE
+    kind = SinkKind.CONFIG if dicts else SinkKind.VALUE
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,
                      wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,

@@ -619,8 +619,9 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
 def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> list[cst.BaseExpression]:
     """The class expressions one of which the value ``binding`` gives ``use`` is known to be an instance of at
     ``use``: ``use`` is in the body of ``if isinstance(name, X)`` (or of ``... if isinstance(name, X) else ...``),
-    or in the ``else`` of ``not isinstance(name, X)``, the innermost such test; the binding comes before the
-    test (a parameter, an earlier statement, or the ``for`` of a comprehension holding it). ``[]`` when none."""
+    or in the ``else`` of ``not isinstance(name, X)``, or in the body of a ``case X():`` of ``match name:``, the
+    innermost such test; the binding comes before the test (a parameter, an earlier statement, or the ``for`` of
+    a comprehension holding it). ``[]`` when none."""
     start = _own_start(parsed, use, binding) if use.value in _tested_names(parsed) else None
     if start is None:
         return []
@@ -634,6 +635,12 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
                 or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
             if classes and known_before:
                 return [c for c in classes if not isinstance(c, (HasAttribute, IsNone))]
+        elif isinstance(node, cst.MatchCase) and child is node.body:  # `case Fmt(): ...` of `match <name>:`
+            statement = parsed.parents.get(node)
+            classes = _case_classes(node.pattern) if isinstance(statement, cst.Match) \
+                and _matches_name(parsed, statement, use) and _bound_before(parsed, start, statement) else None
+            if classes:
+                return classes
         elif isinstance(node, cst.IndentedBlock):  # `if not isinstance(v, X): v = ...` before the use
             for statement in node.body:
                 if statement is child:
@@ -650,7 +657,8 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
 def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[Binding]) -> bool:
     """True when every binding of ``bindings`` is an assignment at the top level of the body of an
     ``if isinstance(<name>, X):`` (or ``if not isinstance(...)``) of ``name``'s scope that has no ``else``:
-    ``if isinstance(mode, enum.IntEnum): mode = int(mode)``. What else reaches ``name`` past such an ``if``
+    ``if isinstance(mode, enum.IntEnum): mode = int(mode)``, or of a case with a bare class pattern of
+    ``match <name>:`` (``case enum.Enum(): mode = mode.value``). What else reaches ``name`` past such an ``if``
     is narrowed by its test (:func:`excluded_classes`, :func:`required_classes`)."""
     for binding in bindings:
         node = binding.assignment.node if binding.assignment is not None else None
@@ -660,6 +668,12 @@ def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[B
         line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
         block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
         statement = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        if isinstance(statement, cst.MatchCase):  # `match mode: case enum.Enum(): mode = mode.value`
+            matched = parsed.parents.get(statement)
+            if not isinstance(matched, cst.Match) or not _matches_name(parsed, matched, name) \
+                    or not _pattern_classes(statement.pattern):
+                return False
+            continue
         if not isinstance(statement, cst.If) or statement.orelse is not None or not (
                 _isinstance_classes(parsed, statement.test, name, negated=False)
                 or _isinstance_classes(parsed, statement.test, name, negated=True)):
@@ -800,8 +814,7 @@ def _matched_classes(parsed: ParsedModule, statement: cst.Match, use: cst.Name) 
     of its leading cases, without a guard, whose body leaves or binds the name again and whose pattern is a
     bare class pattern; the first case whose body does neither ends the list (it may catch an instance of a
     later case's class, as ``case str():`` catches a ``StrEnum`` member). ``[]`` for another subject."""
-    subject = statement.subject
-    if not isinstance(subject, cst.Name) or subject.value != use.value or parsed.scopes.get(subject) is not parsed.scopes.get(use):
+    if not _matches_name(parsed, statement, use):
         return []
     classes: list[cst.BaseExpression] = []
     for case in statement.cases:
@@ -810,6 +823,27 @@ def _matched_classes(parsed: ParsedModule, statement: cst.Match, use: cst.Name) 
         if case.guard is None:
             classes += _pattern_classes(case.pattern)
     return classes
+
+
+def _matches_name(parsed: ParsedModule, statement: cst.Match, use: cst.Name) -> bool:
+    """True when ``statement`` is ``match <use's name>:``, the name in ``use``'s scope."""
+    subject = statement.subject
+    return isinstance(subject, cst.Name) and subject.value == use.value \
+        and parsed.scopes.get(subject) is parsed.scopes.get(use)
+
+
+def _case_classes(pattern: cst.MatchPattern) -> list[cst.BaseExpression]:
+    """The classes one of which every value ``pattern`` matches is an instance of: ``Cls(...)`` (with any
+    sub-patterns), through ``as``, and every alternative of ``|`` being one; ``[]`` when some value matched
+    may be of no class named (a literal, a capture, ``_``)."""
+    if isinstance(pattern, cst.MatchClass):
+        return [pattern.cls]
+    if isinstance(pattern, cst.MatchAs):
+        return _case_classes(pattern.pattern) if pattern.pattern is not None else []
+    if isinstance(pattern, cst.MatchOr):
+        found = [_case_classes(element.pattern) for element in pattern.patterns]
+        return [cls for classes in found for cls in classes] if all(found) else []
+    return []
 
 
 def _pattern_classes(pattern: cst.MatchPattern) -> list[cst.BaseExpression]:

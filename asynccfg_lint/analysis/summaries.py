@@ -20,8 +20,16 @@ import libcst as cst
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import annotated_field_reads, bind_sinks, read_sinks
-from asynccfg_lint.analysis.resolution import enclosing
-from asynccfg_lint.analysis.functions import implicit_parameters, keyword_read, narrowed_parameter, parameter_of, summarised_name
+from asynccfg_lint.analysis.resolution import enclosing, local_definition
+from asynccfg_lint.analysis.functions import (
+    bind_arguments,
+    implicit_parameters,
+    keyword_read,
+    narrowed_parameter,
+    narrows_returned,
+    parameter_of,
+    summarised_name,
+)
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
 from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
 
@@ -215,13 +223,38 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 param = keyword_read(parsed, entry.value, function)
             narrowed = param is None and entry.value is not None and entry.home is None
             if narrowed:  # `if isinstance(mode, enum.IntEnum): mode = int(mode)` before {"mode": mode}
-                param = narrowed_parameter(parsed, entry.value, function)
+                param = narrowed_parameter(parsed, entry.value, function) \
+                    or narrowing_call_parameter(parsed, entry.value, function, peers)  # {"mode": to_json(mode)}
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec, narrowed)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)
+
+
+def narrowing_call_parameter(parsed: ParsedModule, expr: cst.CSTNode, function: cst.FunctionDef,
+                             peers: SummaryPeers | None) -> str | None:
+    """The parameter of ``function`` that ``expr``, a call of a top-level helper of this module or of another
+    project module (through ``peers``), passes as it is to a parameter the helper returns narrowed
+    (:func:`~asynccfg_lint.analysis.functions.narrows_returned`: ``def _jsonable(v): if isinstance(v, enum.IntEnum):
+    return v.value; return v``). Else ``None``. What reaches the config then depends on the class of what the
+    function's callers pass (:attr:`SinkSpec.narrowed`)."""
+    if not isinstance(expr, cst.Call) or any(a.star for a in expr.args):
+        return None
+    home, helper = parsed, local_definition(parsed, expr.func)
+    if helper is None and peers is not None:
+        found = peers.foreign(parsed, expr.func)
+        if found and len(found) == 1:
+            home, helper = found[0].home, found[0].binding.definition
+    if not isinstance(helper, cst.FunctionDef) or helper is function or not isinstance(home.parents.get(helper), cst.Module):
+        return None
+    passed = {id(a.value) for a in expr.args}
+    for name, value in (bind_arguments(helper, expr) or {}).items():
+        param = parameter_of(parsed, value, function) if id(value) in passed else None
+        if param is not None and narrows_returned(home, helper, name):
+            return param
+    return None
 
 
 def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: SummaryPeers | None = None) -> set[SinkSpec]:

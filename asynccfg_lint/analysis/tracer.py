@@ -357,9 +357,17 @@ class DictTracer(DictMutations):
         (:meth:`_on_instances`), else the class's attributes. A class of another module: only
         for one method of one class. Only in a check (the summaries have no classifier).
         """
+        return self.method_dict(call.func.value, call.func.attr.value, call, depth)
+
+    def method_dict(self, obj: cst.BaseExpression, name: str, via: cst.BaseExpression, depth: int = 0) -> TracedDict | None:
+        """``obj.name()`` (``obj`` an expression of this module) for an instance of a project class: the dicts
+        the method returns, its ``self.x`` what each visible constructor call gives the attribute (:meth:`_method_result`);
+        what belongs to another module arrives through ``via``. Also for a ``bind`` keyword whose method a rule of
+        another module calls for its config (``{**opts.to_cfg()}``: :func:`~asynccfg_lint.analysis.jax_facts.method_read`).
+        ``None`` when not known (and in a summary)."""
         if self.workspace is None:
             return None
-        found = self.workspace.instance_methods(self.parsed, call.func.value, call.func.attr.value, depth + 1)
+        found = self.workspace.instance_methods(self.parsed, obj, name, depth + 1)
         if not found or any(f is None for f in found):
             return None
         methods = list({id(method): (home, method) for home, method in found}.values())
@@ -371,8 +379,12 @@ class DictTracer(DictMutations):
         traced = tracer._union(returns, depth) if returns else None
         if traced is None or len(methods) != 1:
             return traced
-        calls = self.workspace.constructions(self.parsed, call.func.value, depth + 1)
-        return self._on_instances(traced, home, methods[0][1], calls, call)
+        # a registered rule's annotated keyword (`opts: Options`): what this module's binds pass, as for its asdict
+        param = _annotated_parameter(self.parsed, obj)
+        calls = self.workspace.constructions(self.parsed, obj, depth + 1, bound=param) if param is not None else []
+        if not any(calls):  # (no bind passes it an instance: what the classifier says it is, the annotation)
+            calls = self.workspace.constructions(self.parsed, obj, depth + 1)
+        return self._on_instances(traced, home, methods[0][1], calls, via)
 
     def _on_instances(self, traced: TracedDict, home: ParsedModule, method: cst.FunctionDef,
                       calls: list[cst.Call | None], via: cst.Call) -> TracedDict:
@@ -976,3 +988,12 @@ def _instance_method(parsed: ParsedModule, function: cst.FunctionDef) -> bool:
     block = parsed.parents.get(function)
     return isinstance(block, cst.IndentedBlock) and isinstance(parsed.parents.get(block), cst.ClassDef) and not any(
         isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod") for d in function.decorators)
+
+
+def _annotated_parameter(parsed: ParsedModule, expr: cst.BaseExpression) -> cst.Param | None:
+    """The annotated parameter ``expr`` (a name) is bound to and only to, else ``None``."""
+    bindings = bindings_of_name(parsed, expr) if isinstance(expr, cst.Name) else None
+    if not bindings or len(bindings) != 1 or bindings[0].value is not None or bindings[0].annotation is None:
+        return None
+    node = bindings[0].assignment.node if bindings[0].assignment is not None else None
+    return node if isinstance(node, cst.Param) else None

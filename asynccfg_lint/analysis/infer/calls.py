@@ -37,8 +37,8 @@ from asynccfg_lint.analysis.resolution import (
     reaching,
     string_value,
 )
-from asynccfg_lint.analysis.functions import keyword_read
-from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS
+from asynccfg_lint.analysis.functions import bind_arguments, keyword_read, parameter_of
+from asynccfg_lint.analysis.tracer import ASYNC_RUNNERS, MAX_DEPTH
 from asynccfg_lint.analysis.records import AS_TUPLE, is_typed_dict
 from asynccfg_lint.analysis.entries import with_recursion
 from asynccfg_lint.analysis.functions import returns_of
@@ -543,7 +543,11 @@ class CallInference:
             kept = {id(o) for o in members}
             result += self.enum_attribute(call, part.attribute, members, depth) or []
             # a value of a known type without the attribute (None, a str) would raise there, before any config;
+            # a derived sink's parameter: its calls' values are checked at each (ACC201 on it is dropped so);
             # another (unknown, a project class's instance): what the helper's module makes of it
+            at_calls = [o for o in passed if id(o) not in kept and self.checked_at_calls(o)]
+            result += at_calls
+            kept |= {id(o) for o in at_calls}
             if any(id(o) not in kept and (o.inferred.type is None or o.inferred.cls is not None
                                          or o.inferred.model is not None) for o in passed):
                 result += [self._arrived(o, home, call) for o in peer.origins(part.value, depth + 1)]
@@ -556,6 +560,48 @@ class CallInference:
             result = [replace(o, node=call if o.home is None else o.node, inferred=replace(o.inferred, nonfinite=True))
                       if o.inferred.type is not None and o.inferred.type.name.startswith("numpy")
                       and o.inferred.type.json is T.JsonKind.NUMBER and not o.inferred.dispatched else o for o in result]
+        return result
+
+    def narrowed_through(self, call: cst.Call, param: str, passed: list[Origin], seen_from: CallInference,
+                         via: cst.CSTNode) -> list[Origin] | None:
+        """What ``call`` (of this module: a helper of this or another project module called in a function whose
+        parameter ``param`` it passes as it is) returns of the values ``passed`` that the parameter brings: origins
+        of ``seen_from``'s module (a ``bind``'s argument ``via``, for a :attr:`SinkSpec.narrowed` keyword). Those
+        the helper returns as they are, less what an ``isinstance`` test (or ``match`` case) before that return
+        rules out, and the ``.value``/``.name`` of the enum members among those it returns so; what else it returns
+        is the helper's own, checked where the rule is. ``def _jsonable(v): if isinstance(v, enum.IntEnum): return
+        v.value; return v`` gives a plain ``Enum`` member back as it is (measured on jax 0.12.0.1,
+        ``tests/fixtures/programs/extpkg/narrowed_elsewhere.py``). ``None`` when ``call`` is not such a call or the
+        helper reads a chain of attributes of it."""
+        function = enclosing(self.parsed, call, (cst.FunctionDef,))
+        home, helper = self.parsed, local_definition(self.parsed, call.func)
+        if helper is None:
+            home, helper = self._foreign_definition(call.func) or (home, None)
+        if not isinstance(function, cst.FunctionDef) or not isinstance(helper, cst.FunctionDef):
+            return None
+        given = {id(a.value) for a in call.args}
+        names = {name for name, value in (bind_arguments(helper, call) or {}).items()
+                 if id(value) in given and parameter_of(self.parsed, value, function) == param}
+        values = [r.value for r in returns_of(helper) if r.value is not None]
+        if not names or not values:
+            return None
+        peer = self._peer(home)
+        result: list[Origin] = []
+        for part in peer._returned_parts(helper, values, 0):
+            if not isinstance(part, ReturnedParameter) or part.param.name.value not in names:
+                continue  # the helper's own value, or another argument's: checked in the rule
+            if part.chain:
+                return None
+            kept = [o for o in passed if not any(peer._instance_of(o, c) for c in part.excluded)]
+            if part.attribute is None:
+                result += kept
+                continue
+            members = [o for o in kept if seen_from.enum_attribute(via, part.attribute, [o], 0) is not None]
+            result += seen_from.enum_attribute(via, part.attribute, members, 0) or []
+            converted = {id(o) for o in members}
+            # (a value of a known type without the attribute raises there, before any config)
+            result += [Origin(via, UNKNOWN) for o in kept if id(o) not in converted and (
+                o.inferred.type is None or o.inferred.cls is not None or o.inferred.model is not None)]
         return result
 
     def _divides_by_zero(self, call: cst.Call, function: cst.FunctionDef, value: cst.BaseExpression,
@@ -598,9 +644,12 @@ class CallInference:
             chain: tuple[str, ...] = ()
             if isinstance(value, cst.Attribute) and value.attr.value in ("value", "name"):
                 attribute, name = value.attr.value, value.value
-            elif isinstance(value, (cst.Attribute, cst.Subscript, cst.Name)):
+            elif isinstance(value, (cst.Attribute, cst.Subscript, cst.Name, cst.Call)):
                 # `return ctx.avals_in[0]`, `return mesh` of `mesh = ctx.module_context.axis_context.mesh`
                 name, chain = _read_path(self.parsed, value)
+                inner = self._helper_path(name, depth) if isinstance(name, cst.Call) else None
+                if inner is not None:  # `return _axis_context(ctx).mesh`: the inner helper's path, then this one's
+                    name, chain = inner[0], inner[1] + chain
             bindings = bindings_of_name(self.parsed, name) if isinstance(name, cst.Name) else None
             params = [b for b in bindings or () if b.assignment is not None and any(b.assignment.node is p for p in named)]
             if not params or (attribute is not None or chain) and len(params) != len(bindings or ()):
@@ -614,6 +663,40 @@ class CallInference:
                     parts += [o for o in self._from_bindings(value, [binding], depth + 1)
                               if not any(self._instance_of(o, c) for c in excluded)]
         return parts
+
+    def _helper_path(self, call: cst.Call, depth: int) -> tuple[cst.Name, tuple[str, ...]] | None:
+        """For ``call`` of a ``def`` of this or another project module with one ``return``, a read path
+        (:func:`_read_path`) of one of its parameters (also through a further helper's call): the name ``call``
+        passes for that parameter and the path's steps, so ``_axis_context(ctx).mesh`` of
+        ``def _axis_context(ctx): return ctx.module_context.axis_context`` reads ``module_context.axis_context.mesh``
+        of ``ctx``. ``None`` for anything else (what ``call`` passes is no name, the callee returns something else).
+        Syntax and scopes only: the caller types the steps from what its own call passes."""
+        if depth >= MAX_DEPTH:
+            return None
+        home, definition = self.parsed, local_definition(self.parsed, call.func)
+        if definition is None:
+            home, definition = self._foreign_definition(call.func) or (home, None)
+        if not isinstance(definition, cst.FunctionDef) or definition.asynchronous is not None:
+            return None
+        values = [r.value for r in returns_of(definition)]
+        if len(values) != 1 or values[0] is None:
+            return None
+        root, steps = _read_path(home, values[0])
+        if isinstance(root, cst.Call):
+            inner = self._peer(home)._helper_path(root, depth + 1)
+            if inner is None:
+                return None
+            root, steps = inner[0], inner[1] + steps
+        bindings = bindings_of_name(home, root) if isinstance(root, cst.Name) else None
+        positional = [*definition.params.posonly_params, *definition.params.params]
+        if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+            return None
+        index = next((i for i, p in enumerate(positional) if p is bindings[0].assignment.node), None)
+        if index is None or any(a.star for a in call.args):
+            return None
+        passed = call.args[index].value if index < len(call.args) and call.args[index].keyword is None else next(
+            (a.value for a in call.args if a.keyword is not None and a.keyword.value == positional[index].name.value), None)
+        return (passed, steps) if isinstance(passed, cst.Name) else None
 
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)

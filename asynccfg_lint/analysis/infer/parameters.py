@@ -117,6 +117,19 @@ class ParameterInference:
                                                for call in bind_calls(self.parsed, r.primitive) for a in call.args)
                    for r in rule_registrations(self.parsed, function))
 
+    def checked_at_calls(self, origin: Origin) -> bool:
+        """True when ``origin`` is the unknown value a parameter of a derived sink of this module holds where it is
+        used (``mode`` of ``def rule(ctx, x, *, mode)`` whose binds are in other modules): what its calls pass is
+        checked at each (:func:`~asynccfg_lint.analysis.summaries.sink_uses`), so what a helper makes of it is too."""
+        node = origin.node
+        if origin.inferred.type is not None or origin.home is not None or not isinstance(node, cst.Name):
+            return False
+        bindings = bindings_of_name(self.parsed, node)
+        param = bindings[0].assignment.node if bindings and len(bindings) == 1 and bindings[0].assignment else None
+        function = enclosing(self.parsed, param, (cst.FunctionDef,)) if isinstance(param, cst.Param) else None
+        return isinstance(function, cst.FunctionDef) \
+            and (summarised_name(self.parsed, function), param.name.value) in sink_uses(self.parsed)
+
     def _is_bind_operand(self, param: cst.Param, depth: int) -> bool:
         """True when every ``.bind(...)`` that the enclosing function passes ``param`` to positionally is a primitive's."""
         function = self.parsed.parents.get(self.parsed.parents.get(param))

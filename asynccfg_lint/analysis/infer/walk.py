@@ -47,6 +47,7 @@ from asynccfg_lint.analysis.resolution import (
     unpacked_value,
 )
 from asynccfg_lint.analysis.entries import Entry
+from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.mutations import list_additions, list_mutated
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
@@ -54,6 +55,18 @@ from asynccfg_lint.analysis.functions import unpacked_values
 #: builtin types of data no plain enum member is an instance of
 _DATA_BUILTINS = frozenset(f"builtins.{t}" for t in ("list", "tuple", "dict", "set", "frozenset", "str", "int",
                                                       "float", "bool", "bytes"))
+
+#: the standard classes a class deriving from each of these derives from too, as Python 3.12's enum module
+#: defines them (``IntEnum(int, ReprEnum)``, ``StrEnum(str, ReprEnum)``, ``IntFlag(int, ReprEnum, Flag)``,
+#: ``ReprEnum(Enum)``, ``Flag(Enum)``): what ``isinstance`` of a member against them answers
+_STANDARD_ANCESTORS: dict[str, frozenset[str]] = {
+    "enum.Enum": frozenset({"enum.Enum"}),
+    "enum.ReprEnum": frozenset({"enum.ReprEnum", "enum.Enum"}),
+    "enum.Flag": frozenset({"enum.Flag", "enum.Enum"}),
+    "enum.IntEnum": frozenset({"enum.IntEnum", "enum.ReprEnum", "enum.Enum", "builtins.int"}),
+    "enum.StrEnum": frozenset({"enum.StrEnum", "enum.ReprEnum", "enum.Enum", "builtins.str"}),
+    "enum.IntFlag": frozenset({"enum.IntFlag", "enum.ReprEnum", "enum.Flag", "enum.Enum", "builtins.int"}),
+}
 
 #: builtins that iterate their first argument as it is (an enum class: its members)
 _ENUM_ITERATORS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.iter"})
@@ -471,10 +484,13 @@ class InferenceWalk:
         or for a :class:`HasAttribute` test, known to have that attribute (an enum member's ``value`` and ``name``);
         for :class:`~asynccfg_lint.analysis.resolution.IsNone`, known to be ``None``.
 
-        An enum member is an instance of its own class, of ``enum.Enum``, and of ``enum.Flag`` for a flag
-        (measured with Python 3.12: ``isinstance(Mode.A, enum.Enum)``; members of an ``IntEnum``,
-        ``StrEnum`` or ``IntFlag`` are instances of those too, which is not needed: they serialize).
-        An instance built by ``Cls(...)`` of a project class is one of ``Cls``. Anything else: ``False``.
+        An enum member (``member_of``), or an instance built by ``Cls(...)`` of a project class, is an instance
+        of its class and of every class that class derives from (:meth:`_ancestry`: its project bases, and
+        ``enum.Enum``/``enum.Flag``/``enum.IntEnum``/``enum.StrEnum``/``enum.IntFlag``/``enum.ReprEnum``/``int``/
+        ``str`` as Python 3.12's enum module derives them): a ``Mode`` member is no ``Fmt``, a plain ``Flag``
+        member no ``IntFlag`` (measured on jax 0.12.0.1, ``tests/fixtures/programs/extpkg/narrowed_elsewhere.py``).
+        A member whose class is not found is one of ``enum.Enum``, and of ``enum.Flag`` for a flag. Anything
+        else: ``False``.
         """
         inferred = origin.inferred
         pytype = inferred.type
@@ -484,17 +500,57 @@ class InferenceWalk:
         if isinstance(cls, IsNone):
             return pytype is T.NONE
         names = qualified_names(self.parsed, cls)
-        if member and "enum.Enum" in names:
-            return True
-        if pytype is not None and "enum.Flag" in names and pytype.name.startswith(T.FLAG_MEMBER.name):
-            return True
         own = inferred.member_of or inferred.cls
+        ancestry = self._ancestry(own, origin.home) if own is not None else None
+        if ancestry is not None:  # decided by the value's class and its bases, as isinstance does
+            classes, standard = ancestry
+            if names & standard:
+                return True
+        elif member and "enum.Enum" in names:
+            return True
+        elif pytype is not None and "enum.Flag" in names and pytype.name.startswith(T.FLAG_MEMBER.name):
+            return True
         if own is None:
             return False
         definition = local_definition(self.parsed, cls)
         if definition is None:
             definition = (self._foreign_definition(cls) or (None, None))[1]
-        return definition is own
+        return definition is own or ancestry is not None and id(definition) in ancestry[0]
+
+    def _ancestry(self, cls: cst.ClassDef, hint: ParsedModule | None,
+                  depth: int = 0) -> tuple[frozenset[int], frozenset[str]] | None:
+        """The project classes (by ``id``, ``cls`` among them) and the standard classes (qualified names:
+        :data:`_STANDARD_ANCESTORS`, ``builtins.*``) that the class ``cls`` derives from, through its bases in this
+        and other project modules (``class Kind(Base)`` of ``class Base(enum.Enum)``). ``hint``: a module that may
+        hold ``cls`` (an origin's ``home``). ``None`` when ``cls``'s module is not read here or a base is unknown."""
+        home = next((m for m in (hint, self.parsed, *self._read_modules()) if m is not None and cls in m.parents), None)
+        if home is None or depth > MAX_DEPTH:
+            return None
+        peer = self._peer(home)
+        classes, standard = {id(cls)}, {"builtins.object"}
+        for base in cls.bases:
+            if base.keyword is not None:
+                continue  # metaclass=...
+            names = qualified_names(home, base.value)
+            known = {a for q in names for a in _STANDARD_ANCESTORS.get(q, {q} if q.startswith("builtins.") else ())}
+            if known:
+                standard |= known
+                continue
+            base_home, definition = home, local_definition(home, base.value)
+            if definition is None:
+                base_home, definition = peer._foreign_definition(base.value) or (home, None)
+            inherited = self._ancestry(definition, base_home, depth + 1) if isinstance(definition, cst.ClassDef) else None
+            if inherited is None:
+                return None
+            classes |= inherited[0]
+            standard |= inherited[1]
+        return frozenset(classes), frozenset(standard)
+
+    def _read_modules(self) -> list[ParsedModule]:
+        """The modules this check has read (the checked one, and the other project modules looked up)."""
+        if self.workspace is None:
+            return []
+        return [self.workspace.checked, *(m for m in self.workspace.consulted().values() if m is not None)]
 
     def _from_bindings(self, expr: cst.CSTNode, bindings: list[Binding], depth: int) -> list[Origin]:
         """The origins of a name or attribute bound by ``bindings``; ``expr`` stands for what has no value node."""
