@@ -348,13 +348,14 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
     # (meshed.py: ROOT / "ring" of the imported Path becomes str(ROOT / "ring"); linked_api.py: the values a
     # wrapper passes to a bind the rule reads get Schedule.LAZY.value and tuple(frozenset(...)); narrowed.py: the rule's default
     # {"a"} becomes sorted({"a"}); carried_api.py: the Path a bind passes for a field the rule's method reads
-    # becomes str(CACHE_DIR); the bind's Mode.PUSH, which the rule hands to
+    # becomes str(CACHE_DIR); routed.py: the np.True_ a setdefault puts into an imported builder's dict becomes
+    # bool(np.True_), the tuple keys of an imported constant's pairs keep no fix; the bind's Mode.PUSH, which the rule hands to
     # a helper that tests it with isinstance, keeps no fix: fixing.argument_fixes)
     assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/carried_api.py", "extpkg/fetched.py", "extpkg/gather.py", "extpkg/held.py",
                        "extpkg/helped.py", "extpkg/indexed.py", "extpkg/linked_api.py",
                        "extpkg/meshed.py", "extpkg/methods.py",
                        "extpkg/narrowed.py", "extpkg/nested.py", "extpkg/primitive_table_api.py", "extpkg/registered.py", "extpkg/relayed.py",
-                       "extpkg/relayed_api.py", "extpkg/scheduled.py", "extpkg/tuned.py", "extpkg/typed_options_api.py",
+                       "extpkg/relayed_api.py", "extpkg/routed.py", "extpkg/scheduled.py", "extpkg/tuned.py", "extpkg/typed_options_api.py",
                        "extpkg/weighted.py", "extpkg/wrapped_api.py"]
     assert after == expected
     assert f" - Transformed {len(changed)} files successfully." in result.stderr

@@ -20,9 +20,13 @@ class DictMutations:
     def _dict_call(self, call: cst.Call, depth: int) -> TracedDict:
         raise NotImplementedError  # the tracer's
 
+    def surely_holds(self, expr: cst.BaseExpression, key: str, depth: int = 0) -> bool:
+        raise NotImplementedError  # the tracer's
+
     def _is_unconditional_before(self, statement: cst.CSTNode, use: cst.CSTNode) -> bool:
-        """True when ``statement`` runs on every path to ``use``: its block also encloses ``use``."""
-        block = enclosing(self.parsed, statement, (cst.IndentedBlock, cst.Module))
+        """True when ``statement`` runs on every path to ``use``: its block also encloses ``use`` (a one-line
+        ``if c: del cfg["k"]`` is a block of its own)."""
+        block = enclosing(self.parsed, statement, _BLOCKS)
         ancestor = self.parsed.parents.get(use)
         while ancestor is not None and ancestor is not block:
             ancestor = self.parsed.parents.get(ancestor)
@@ -34,6 +38,40 @@ class DictMutations:
         ``if c: cfg |= {"k": v}; del cfg["k"]``)."""
         return starts_before(self.parsed, entry, removal) and (
             self._is_unconditional_before(removal, use) or self._is_unconditional_before(removal, entry))
+
+    def _branch_removals(self, removals: list[tuple[str, cst.CSTNode]]) -> list[tuple[str, cst.CSTNode]]:
+        """The ``if`` statements with an ``else`` (also through ``elif``) whose every branch removes or replaces
+        a key of ``removals`` (``if c: cfg["k"] = v`` / ``else: del cfg["k"]``), each as a removal of that
+        key: what was set before the ``if`` is gone after it on every path. A branch removes the key when a
+        removal runs on every path through it (in its own block), or an ``if`` in it does so."""
+        parsed = self.parsed
+        found: list[tuple[str, cst.CSTNode]] = []
+        for key in dict.fromkeys(key for key, _ in removals):
+            nodes = [node for k, node in removals if k == key]
+            blocks = {id(enclosing(parsed, node, _BLOCKS)) for node in nodes}
+            memo: dict[int, bool] = {}
+
+            def covered(statement: cst.If) -> bool:
+                if id(statement) not in memo:
+                    orelse = statement.orelse
+                    memo[id(statement)] = branch(statement.body) and (
+                        isinstance(orelse, cst.If) and covered(orelse)
+                        or isinstance(orelse, cst.Else) and branch(orelse.body))
+                return memo[id(statement)]
+
+            def branch(block: cst.BaseSuite) -> bool:
+                return id(block) in blocks or isinstance(block, cst.IndentedBlock) and any(
+                    isinstance(s, cst.If) and covered(s) for s in block.body)
+
+            candidates: dict[int, cst.If] = {}
+            for node in nodes:  # the ifs around a removal, up to its function
+                ancestor = parsed.parents.get(node)
+                while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                    if isinstance(ancestor, cst.If):
+                        candidates[id(ancestor)] = ancestor
+                    ancestor = parsed.parents.get(ancestor)
+            found += [(key, statement) for statement in candidates.values() if covered(statement)]
+        return found
 
     def _mutations(
         self, use: cst.Name, bindings: list[Binding], depth: int
@@ -118,10 +156,18 @@ class DictMutations:
                         emptied = True
         entries += [entry for entry, call, referents in defaults
                     if entry.key is None or entry.key in removed or emptied
-                    or not _displayed_in_every(bindings, entry.key) and not any(
+                    or not self._made_with(bindings, entry.key, depth) and not any(
                         key == entry.key and node is not call and seen == referents and starts_before(parsed, node, call)
                         and self._is_unconditional_before(node, call) for key, node, seen in writes)]
-        return TracedDict(tuple(entries), complete, tuple(opaque)), removals
+        return TracedDict(tuple(entries), complete, tuple(opaque)), removals + self._branch_removals(removals)
+
+    def _made_with(self, bindings: list[Binding], key: str, depth: int) -> bool:
+        """True when every binding makes the dict with a display or a builder's call that surely holds ``key``
+        (:meth:`~asynccfg_lint.analysis.tracer.DictTracer.surely_holds`: ``{"mode": "push", ...}``, ``base()``
+        returning one): the key is present, so ``cfg.setdefault(key, v)`` leaves its value and ``v`` never
+        reaches the config (``dict.setdefault`` writes only a missing key)."""
+        return bool(bindings) and all(b.augmented is None and b.value is not None
+                                      and self.surely_holds(b.value, key, depth + 1) for b in bindings)
 
     def _default_factory(self, binding: Binding) -> cst.BaseExpression | None:
         """The default factory of ``binding``'s ``collections.defaultdict(factory, ...)`` when it names a type
@@ -219,11 +265,5 @@ def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
     return False
 
 
-def _displayed_in_every(bindings: list[Binding], key: str) -> bool:
-    """True when every binding makes the dict with a display that writes ``key`` (``{"mode": "push", ...}``):
-    the key is present, so ``cfg.setdefault(key, v)`` leaves its value and ``v`` never reaches the config
-    (``dict.setdefault`` writes only a missing key)."""
-    return bool(bindings) and all(
-        isinstance(b.value, cst.Dict) and b.augmented is None
-        and any(isinstance(e, cst.DictElement) and string_value(e.key) == key for e in b.value.elements)
-        for b in bindings)
+#: the blocks a statement runs in: a branch's indented block, a one-line suite, the module
+_BLOCKS = (cst.IndentedBlock, cst.SimpleStatementSuite, cst.Module)

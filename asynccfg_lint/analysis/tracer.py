@@ -126,6 +126,7 @@ class DictTracer(DictMutations):
         self.workspace = workspace
         self._memo: dict[int, TracedDict | None] = {}
         self._active: set[int] = set()
+        self._holds: dict[tuple[int, str], bool] = {}  # surely_holds of (expression, key)
         #: the values of this module's ``json.loads``/``tomllib.loads`` calls of constant strings
         self.loaded_values = LoadedValues()
 
@@ -291,15 +292,47 @@ class DictTracer(DictMutations):
         """The dict ``await f(...)`` or ``asyncio.run(f(...))`` gives for an ``async def f`` of the project."""
         return self._result(expr, depth, asynchronous=True) if isinstance(expr, cst.Call) else None
 
-    def _result(self, call: cst.Call, depth: int, asynchronous: bool) -> TracedDict | None:
-        """The dict a call of a builder returns (an ``async def`` only when awaited or run)."""
+    def _builder(self, call: cst.Call) -> tuple[ParsedModule, cst.CSTNode | None]:
+        """The ``def`` or ``class`` ``call``'s callee names, of this module or of one other project module
+        (``workspace.foreign``), with its module; ``None`` for anything else, also for a method of another
+        module's class (``Plan(Mode.PULL, 2).to_cfg()``: its ``self`` is the instance)."""
         home, definition = self.parsed, local_definition(self.parsed, call.func)
         if definition is None and self.workspace is not None:
             found = self.workspace.foreign(self.parsed, call.func)
             if found and len(found) == 1:
                 home, definition = found[0].home, found[0].binding.definition
             if isinstance(definition, cst.FunctionDef) and _instance_method(home, definition):
-                definition = None  # `Plan(Mode.PULL, 2).to_cfg()` of another module's class: its self is the instance
+                definition = None
+        return home, definition
+
+    def surely_holds(self, expr: cst.BaseExpression, key: str, depth: int = 0) -> bool:
+        """True when the dict ``expr`` of this module makes holds ``key`` on every path: a display that writes
+        it (``{"k": v, ...}``, also through ``**`` of such a dict), or a call of an undecorated builder of the
+        project (:meth:`_builder`) whose every ``return`` gives such a dict (each call makes a new one).
+        ``dict.setdefault(key, v)`` then leaves the key's value. False for anything else (a name: another
+        holder of the dict may remove the key), and past :data:`MAX_DEPTH` or on a cycle."""
+        memo = (id(expr), key)
+        if memo in self._holds:
+            return self._holds[memo]
+        self._holds[memo] = False  # a builder that returns its own call: not known to hold it
+        held = False
+        if depth <= MAX_DEPTH and isinstance(expr, cst.Dict):
+            held = any(string_value(e.key) == key if isinstance(e, cst.DictElement)
+                       else self.surely_holds(e.value, key, depth + 1) for e in expr.elements)
+        elif depth <= MAX_DEPTH and isinstance(expr, cst.Call):
+            home, definition = self._builder(expr)
+            if isinstance(definition, cst.FunctionDef) and definition.asynchronous is None \
+                    and not definition.decorators and not yields_of(definition):
+                returns = returns_of(definition)
+                tracer = self if home is self.parsed else self.workspace.tracer(home)
+                held = bool(returns) and all(r.value is not None and tracer.surely_holds(r.value, key, depth + 1)
+                                             for r in returns)
+        self._holds[memo] = held
+        return held
+
+    def _result(self, call: cst.Call, depth: int, asynchronous: bool) -> TracedDict | None:
+        """The dict a call of a builder returns (an ``async def`` only when awaited or run)."""
+        home, definition = self._builder(call)
         if isinstance(definition, cst.ClassDef) and is_typed_dict(home, definition):
             return self._dict_call(call, depth)  # a TypedDict's call (of any module) makes a plain dict of its arguments
         if isinstance(definition, cst.FunctionDef) and not asynchronous and definition.asynchronous is None:

@@ -638,11 +638,16 @@ class InferenceWalk:
                 result.extend(members)
             elif isinstance(origin.node, cst.Call) and qualified_names(self.parsed, origin.node.func) & {"builtins.range"}:
                 result.append(Origin(expr, Inferred(T.INT)))
-            elif origin.home is None and inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY \
-                    and inferred.elements and not isinstance(origin.node, cst.Call):
+            elif inferred.type is not None and inferred.type.json is T.JsonKind.ARRAY and inferred.elements \
+                    and not isinstance(origin.node if origin.home is None else origin.source, cst.Call):
+                # a display of this module, or of another (an imported constant: its elements are judged
+                # by that module's classifier and arrive through ``expr``)
+                peer = self._peer(origin.home) if origin.home is not None else self
                 for element in inferred.elements:
                     value = element if target is name else unpacked_value(target, name, element)
-                    result.extend(self.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)])
+                    found = peer.origins(value, depth + 1) if value is not None else [Origin(expr, UNKNOWN)]
+                    result.extend(found if origin.home is None or value is None
+                                  else [self._arrived(o, origin.home, expr) for o in found])
             elif target is name and T.array_kind(inferred.type) is T.NUMPY_ARRAY and inferred.ndim == 1 \
                     and inferred.item is not None:
                 result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
