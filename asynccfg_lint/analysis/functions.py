@@ -80,6 +80,26 @@ def narrowed_parameter(parsed: ParsedModule, name: cst.BaseExpression, function:
     return node.name.value if narrowed and isinstance(node, cst.Param) else None
 
 
+def narrowed_branch(parsed: ParsedModule, expr: cst.BaseExpression,
+                    function: cst.FunctionDef) -> tuple[str, cst.Name] | None:
+    """The parameter of ``function`` and the branch naming it of a conditional expression that passes it on as it is
+    where the expression's ``isinstance`` test narrows it: ``expr`` is that expression or a name bound once to it
+    (``mode.value if isinstance(mode, enum.IntEnum) else mode``, ``mode if not isinstance(mode, enum.IntEnum) else
+    int(mode)``; :func:`narrowed_parameter` decides each branch). What reaches the config then depends on the class
+    of what the function's callers pass, as for the rebinding form (``tests/fixtures/programs/extpkg/
+    narrowed_elsewhere.py``). ``None`` otherwise."""
+    if isinstance(expr, cst.Name):  # value = mode.value if isinstance(mode, enum.IntEnum) else mode
+        bindings = bindings_of_name(parsed, expr)
+        expr = bindings[0].value if bindings and len(bindings) == 1 else None
+    if not isinstance(expr, cst.IfExp):
+        return None
+    for branch in (expr.body, expr.orelse):
+        param = narrowed_parameter(parsed, branch, function) if isinstance(branch, cst.Name) else None
+        if param is not None:
+            return param, branch
+    return None
+
+
 def narrows_returned(parsed: ParsedModule, function: cst.FunctionDef, param: str) -> bool:
     """True when ``function`` (a helper of ``parsed``) returns its parameter ``param`` as it is (also as a part of a
     conditional expression) past a test of it that narrows it (:func:`~asynccfg_lint.analysis.resolution.excluded_classes`,

@@ -25,6 +25,7 @@ from asynccfg_lint.analysis.functions import (
     bind_arguments,
     implicit_parameters,
     keyword_read,
+    narrowed_branch,
     narrowed_parameter,
     narrows_returned,
     parameter_of,
@@ -222,11 +223,15 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             if param is None and entry.value is not None:  # {"k": params["k"]}, {"k": params.get("k", 1)}
                 param = keyword_read(parsed, entry.value, function)
             narrowed = param is None and entry.value is not None and entry.home is None
+            use = entry.value
             if narrowed:  # `if isinstance(mode, enum.IntEnum): mode = int(mode)` before {"mode": mode}
                 param = narrowed_parameter(parsed, entry.value, function) \
                     or narrowing_call_parameter(parsed, entry.value, function, peers)  # {"mode": to_json(mode)}
+                branch = narrowed_branch(parsed, entry.value, function) if param is None else None
+                if branch is not None:  # {"mode": mode.value if isinstance(mode, enum.IntEnum) else mode}
+                    param, use = branch  # (the branch passing it on is the use the binds' values are narrowed at)
             if entry.key is not None:
-                add(function, param, SinkKind.VALUE, entry.key, entry.value, call.spec, narrowed)
+                add(function, param, SinkKind.VALUE, entry.key, use, call.spec, narrowed)
             if param is None and entry.value is not None and entry.home is None:
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
