@@ -67,7 +67,9 @@ class DictMutations:
             for node in nodes:  # the ifs around a removal, up to its function
                 ancestor = parsed.parents.get(node)
                 while ancestor is not None and not isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                    if isinstance(ancestor, cst.If):
+                    # (an `elif` is a branch of the `if` it continues, not a statement after that if's
+                    # earlier branches: only a whole if statement removes what came before it)
+                    if isinstance(ancestor, cst.If) and not isinstance(parsed.parents.get(ancestor), cst.If):
                         candidates[id(ancestor)] = ancestor
                     ancestor = parsed.parents.get(ancestor)
             found += [(key, statement) for statement in candidates.values() if covered(statement)]
