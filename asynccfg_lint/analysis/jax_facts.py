@@ -107,8 +107,15 @@ class SinkSpec:
         primitives (``pkg.ops.m_p[125].bind``) the table's name, ``m_p``.
         """
         if self.binds:
-            return frozenset(name.rsplit(".", 2)[-2].partition("[")[0] for name in self.qualnames if name.count(".") >= 1)
+            return frozenset(table_name(name.rsplit(".", 2)[-2]) for name in self.qualnames if name.count(".") >= 1)
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
+
+
+def table_name(part: str) -> str:
+    """A name part without the literal index that
+    :meth:`~asynccfg_lint.analysis.parse.ParsedModule.qualified_names` gives an element of a table
+    (``m_p[125]`` -> ``m_p``): the name the table has in the source text."""
+    return part.partition("[")[0]
 
 
 #: :attr:`SinkSpec.read` of a keyword whose fields the rule puts into its config: ``knobs._asdict()``

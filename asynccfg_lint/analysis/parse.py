@@ -138,7 +138,7 @@ class ParsedModule:
             names = scope.get_qualified_names_for(node) if scope is not None else ()
             found = frozenset(self.absolute(q) for q in names)
             kind = type(node)
-            if kind is cst.Subscript and (index := literal_index(node)) is not None:
+            if kind is cst.Subscript and (index := literal_index(subscript_index(node))) is not None:
                 # an element of a table of primitives (`m_p[125]`): its own name beside the table's
                 found |= {f"{name}[{index}]" for name in self.qualified_names(node.value)}
             elif kind is cst.Attribute and type(node.value) is cst.Subscript:  # `m_p[125].bind`
@@ -185,18 +185,16 @@ _NODE, _SEQUENCE, _LEAF = 1, 2, 0
 _KINDS: dict[type, int] = {}
 
 
-def literal_index(subscript: cst.Subscript, index: cst.BaseExpression | None = None) -> str | None:
-    """The ``repr`` of ``subscript``'s one index (or of ``index``, what a loop variable there stands for)
-    when it is an int or string literal (``m_p[125]``, ``TABLE["push"]``), else ``None``."""
-    if index is None:
-        if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
-            return None
-        index = subscript.slice[0].slice.value
-    if isinstance(index, cst.Integer):
-        return repr(index.evaluated_value)
-    if isinstance(index, cst.SimpleString):
-        return repr(index.evaluated_value)
-    return None
+def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
+    """The one index expression of ``subscript`` (``125`` of ``m_p[125]``), else ``None`` (a slice, several)."""
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return None
+    return subscript.slice[0].slice.value
+
+
+def literal_index(index: cst.BaseExpression | None) -> str | None:
+    """The ``repr`` of ``index`` when it is an int or string literal (``125``, ``"push"``), else ``None``."""
+    return repr(index.evaluated_value) if isinstance(index, (cst.Integer, cst.SimpleString)) else None
 
 
 def _kind(value: object) -> int:

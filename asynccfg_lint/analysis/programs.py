@@ -26,7 +26,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
-from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 
 if TYPE_CHECKING:
@@ -230,9 +230,8 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
         if not first or forwarding.positional[:1] != (first[0].name.value,):
             function = None
     primitives = frozenset(qualified_names(parsed, primitive))
-    if isinstance(primitive, cst.Subscript) and len(primitive.slice) == 1 and isinstance(primitive.slice[0].slice, cst.Index):
-        index = primitive.slice[0].slice.value
-        key = literal_index(primitive, substituted(index, row) if row else index)
+    if isinstance(primitive, cst.Subscript) and (index := subscript_index(primitive)) is not None:
+        key = literal_index(substituted(index, row) if row else index)
         if key is not None:
             primitives = frozenset(f"{name}[{key}]" for name in qualified_names(parsed, primitive.value))
     if not names or not primitives:

@@ -17,6 +17,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.classifier import ValueClassifier
 from asynccfg_lint.analysis.objects import class_function
+from asynccfg_lint.analysis.jax_facts import table_name
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import (
     Binding,
@@ -149,7 +150,7 @@ class Workspace:
         """The dotted names of the project modules whose text has the identifier ``word`` (a loader's
         ``naming``, :meth:`asynccfg_lint.run.project.Project.naming`); none with another loader, or none."""
         naming = getattr(self._modules, "naming", None)
-        word = word.partition("[")[0]  # an element of a table of primitives (`m_p[125]`): the table's name
+        word = table_name(word)
         return naming(word) if naming is not None else ()
 
     def _home(self, name: str) -> ParsedModule | None:
@@ -159,7 +160,7 @@ class Workspace:
 
     def _lookup(self, qualified: str, depth: int) -> list[Foreign] | None:
         """Split ``qualified`` into the longest project module and the names inside it."""
-        parts = [part.partition("[")[0] for part in qualified.split(".")]  # `m_p[125]`: the table `m_p`
+        parts = [table_name(part) for part in qualified.split(".")]
         for cut in range(len(parts) - 1, 0, -1):
             home = self._home(".".join(parts[:cut]))
             if home is not None:
