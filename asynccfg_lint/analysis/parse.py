@@ -33,6 +33,7 @@ from asynccfg_lint.analysis.normalise import (
     without_line_start_form_feeds,
 )
 from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.analysis.positions import StatementPositions, statement_lines
 from asynccfg_lint.analysis.scopes import NOT_WALKED, module_scopes
 
 
@@ -102,6 +103,9 @@ class ParsedModule:
     #: why libcst's tree is not the file's text byte for byte (it was read through a normalised
     #: copy, or libcst drops characters), or ``None``; ``fix`` writes no such file
     inexact: str | None = None
+    #: the first line of each top-level statement by CPython's ``ast`` (:func:`~asynccfg_lint.analysis.positions.statement_lines`),
+    #: for positions generated one statement at a time; ``None`` for a deep module
+    statement_lines: tuple[int, ...] | None = None
     _position_map: PositionMap | None = field(default=None, repr=False)
     _positions: Mapping | None = field(default=None, repr=False)
     _qualnames: dict = field(default_factory=dict, repr=False)
@@ -112,19 +116,28 @@ class ParsedModule:
     def positions(self) -> Mapping:
         """Node -> ``CodeRange`` (1-based lines, 0-based columns), resolved on first use.
 
-        Summaries never need positions; only a module with something to report pays for them.
+        Summaries never need positions; only a module with something to report pays for them, and
+        then, where libcst's code is the file's text, only for the top-level statements asked about
+        (:class:`~asynccfg_lint.analysis.positions.StatementPositions`).
         Where libcst dropped characters of the file, its ranges are mapped back to the file's.
         A tree too deep for libcst's position visitor on this thread is resolved by
         :func:`~asynccfg_lint.analysis.large_stack.on_a_large_stack` (the parse's own walks are shallower and took it here).
         """
+        if self._positions is None and self._position_map is None and not self.deep and self.statement_lines is not None:
+            self._positions = StatementPositions(self.module, self.text, self.parents, self.statement_lines,
+                                                 self._all_positions)
         if self._positions is None:
-            try:
-                positions = self.wrapper.resolve(PositionProvider)
-            except RecursionError:  # a deep tree the parse took on the default stack: libcst's visitor is deeper
-                positions = on_a_large_stack(lambda: self.wrapper.resolve(PositionProvider))
-            mapping = self._position_map
-            self._positions = positions if mapping is None else MappedPositions(positions, mapping)
+            self._positions = self._all_positions()
         return self._positions
+
+    def _all_positions(self) -> Mapping:
+        """libcst's positions of every node, by a code generation of the whole module."""
+        try:
+            positions = self.wrapper.resolve(PositionProvider)
+        except RecursionError:  # a deep tree the parse took on the default stack: libcst's visitor is deeper
+            positions = on_a_large_stack(lambda: self.wrapper.resolve(PositionProvider))
+        mapping = self._position_map
+        return positions if mapping is None else MappedPositions(positions, mapping)
 
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
         """The fully qualified names ``node`` may refer to, as ``FullyQualifiedNameProvider`` gives them.
@@ -269,7 +282,7 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
 DEEP_TREE_DEPTH = 100
 
 
-def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool]:
+def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None]:
     """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
 
     libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
@@ -279,19 +292,20 @@ def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFa
     CPython's message; the verdict is the one of a fresh thread (:func:`_compiles_on_a_fresh_thread`).
 
     Returns:
-        ``(failure or None, deep)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`.
+        ``(failure or None, deep, lines)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`;
+        ``lines`` the :func:`~asynccfg_lint.analysis.positions.statement_lines` of a tree that is not deep, else ``None``.
     """
     try:
         tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1)), False
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1)), False, None
     except (RecursionError, MemoryError):  # the caller's stack counts against CPython's limit: ask a fresh thread
-        return _compiles_on_a_fresh_thread(source, path), True
+        return _compiles_on_a_fresh_thread(source, path), True, None
     except ValueError as error:  # null bytes (before Python 3.12.4)
-        return ParseFailure(f"syntax error: {error}"), False
+        return ParseFailure(f"syntax error: {error}"), False, None
     if _depth(tree) > DEEP_TREE_DEPTH:
-        return _compile_failure(source, path) and _compiles_on_a_fresh_thread(source, path), True
-    return None, False
+        return _compile_failure(source, path) and _compiles_on_a_fresh_thread(source, path), True, None
+    return None, False, statement_lines(tree)
 
 
 def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseFailure | None:
@@ -413,7 +427,7 @@ def collector_paused() -> Iterator[None]:
 def _parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
-    rejected, deep = _interpreter_failure(source, path)
+    rejected, deep, lines = _interpreter_failure(source, path)
     if rejected is not None:
         raise undecodable or rejected
     inexact = []
@@ -472,6 +486,7 @@ def _parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         calls=calls,
         inexact="; ".join(inexact) or None,
         deep=deep,
+        statement_lines=None if deep else lines,
         _position_map=position_map,
         _positions=positions,
     )
