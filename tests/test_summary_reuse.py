@@ -153,6 +153,16 @@ def test_many_names_are_matched_as_the_texts_words():
     assert (mentioned("send1"), mentioned("send10"), mentioned("ésend2")) == (False, True, True)
 
 
+def test_very_many_names_are_matched_against_the_listed_words():
+    # past LISTED_NAMES the text's words are listed once: the same answers as one search per name
+    names = frozenset({f"send{i}" for i in range(prefilter.LISTED_NAMES + 4)} | {"mod.send3", ""})
+    text = "from . import mod\nmod.send10(ctx)\nésend2 = send20\nx = send4_\n"
+    mentioned = prefilter._Mentions(text)
+    assert sorted(mentioned.among(names)) == ["send10", "send20"]  # expect: the words only
+    assert mentioned._listed is not None
+    assert (mentioned("send1"), mentioned("send10"), mentioned("ésend2"), mentioned("mod")) == (False, True, True, True)
+
+
 def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
     # copying the fixture package keeps the language server's view (tests/test_lsp.py) honest on scope
     shutil.copytree(Path(__file__).parent / "fixtures" / "project" / "pkg", tmp_path / "pkg")

@@ -18,8 +18,10 @@ from collections.abc import Callable, Iterable, Mapping
 
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 
-#: up to this many names asked at once, a file is searched for each name; above it, its identifiers are listed once
+#: up to this many names asked at once, a file is searched for each name as a substring; above it, a name must be a word
 SUBSTRING_NAMES = 24
+#: above this many names asked at once, a file's words are listed once and intersected with them
+LISTED_NAMES = 96
 _WORD = re.compile(r"\w+")
 
 
@@ -37,33 +39,64 @@ def mentions_sink(source: str | bytes, sink_names: Iterable[str]) -> bool:
 
 class _Mentions:
     """Which names one file's text mentions: a substring test per name for a few names; once a call
-    asks about many at once, whether each is one of the text's identifiers (its words, as ``\\w+``
-    lists them, listed once), for that call and every later one.
+    asks about more than :data:`SUBSTRING_NAMES` at once, whether each is one of the text's
+    identifiers (a word, as ``\\w+`` lists them), for that call and every later one.
 
-    Listing every identifier of a large file cost three times a few substring searches (the files
-    of jax that mention ``parallel``, against its 29 wrapper names), so it waits for a call that
-    asks about more than :data:`SUBSTRING_NAMES`; from then on a set of many names costs an
-    intersection with the file's words (the smaller set is walked), not one search per name: a
-    package of 2,000 wrapper modules asked each file about 2,000 module names.
+    A name is one of the words exactly when it occurs with no word character on either side. Up to
+    :data:`LISTED_NAMES` names, each is tested so after a substring search: listing every identifier
+    of a large file costs about 90 such searches (``jax/_src/lax/parallel.py``). A call about more
+    names lists the words once and intersects (the smaller set is walked): a package of 2,000 wrapper
+    modules asked each file about 2,000 module names, one search each, quadratic in the package.
     """
 
     def __init__(self, source: str | bytes) -> None:
         self.source = source
-        self.words: set[str] | None = None  # the text's identifiers, once names are matched as words
+        self.text: str | None = None  # the decoded text, once names are matched as words
+        self._words: dict[str, bool] = {}
+        self._listed: set[str] | None = None  # every word of the text, once a call asked about many names
 
     def __call__(self, name: str) -> bool:
-        if self.words is not None:
-            return name in self.words
+        if self.text is not None:
+            return self._is_word(name)
         return mentions_sink(self.source, (name,))
 
     def among(self, names: frozenset[str]) -> Iterable[str]:
         """The members of ``names`` the text mentions."""
-        if self.words is None and len(names) > SUBSTRING_NAMES:
-            text = self.source.decode("utf-8", "replace") if isinstance(self.source, bytes) else self.source
-            self.words = set(_WORD.findall(text))
-        if self.words is not None:
-            return names & self.words
-        return [name for name in names if mentions_sink(self.source, (name,))]
+        if self.text is None and len(names) > SUBSTRING_NAMES:
+            self.text = self.source.decode("utf-8", "replace") if isinstance(self.source, bytes) else self.source
+        if self.text is None:
+            return [name for name in names if mentions_sink(self.source, (name,))]
+        if self._listed is None and len(names) > LISTED_NAMES:
+            self._listed = set(_WORD.findall(self.text))
+        if self._listed is not None:
+            return names & self._listed
+        return {name for name in names if self._is_word(name)}
+
+    def _is_word(self, name: str) -> bool:
+        if self._listed is not None:
+            return name in self._listed
+        known = self._words.get(name)
+        if known is None:
+            assert self.text is not None
+            known = self._words[name] = _WORD.fullmatch(name) is not None and _occurs_as_word(self.text, name)
+        return known
+
+
+def _occurs_as_word(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` with no word character (``\\w``: alphanumeric or ``_``) on
+    either side: where ``\\w+`` would list it. A substring search per occurrence (a pattern with a
+    lookbehind is searched character by character, several times slower)."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        if (start == 0 or not _word_character(text[start - 1])) and (end == len(text) or not _word_character(text[end])):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 class SinkIndex:
