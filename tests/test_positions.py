@@ -60,7 +60,7 @@ def test_one_statement_is_generated_for_a_node_of_it() -> None:
     two = next(node for node in parsed.parents if type(node).__name__ == "Integer" and node.value == "2")
     assert parsed.positions[two] == CodeRange(CodePosition(5, 21), CodePosition(5, 22))
     # only f's nodes were generated: the first and last statements' nodes are not yet placed
-    assert parsed.positions._generated == {id(parsed.module.body[1])}
+    assert parsed.positions._generated == {parsed.module.body[1]}
     assert parsed.positions._all is None
 
 
@@ -89,3 +89,18 @@ def test_every_fixture_node_has_libcsts_range() -> None:
         by_statement += getattr(positions, "_all", True) is None
     assert compared > 100_000
     assert by_statement >= 190
+
+
+def test_a_stored_parse_keeps_its_positions_right() -> None:
+    # the result cache pickles parses: statements generated before are keyed by node, not by id()
+    import pickle
+
+    source = "a = 1\n\n\ndef f(x):\n    return {'k': [x, 2]}\n\n\nb = f(a)\n"
+    parsed = parse_source(source, "case.py")
+    parsed.positions[parsed.module.body[1]]
+    loaded = pickle.loads(pickle.dumps(parsed))
+    expected = loaded.wrapper.resolve(PositionProvider)
+    assert loaded.positions._generated == {loaded.module.body[1]}
+    for node in loaded.parents:
+        assert loaded.positions[node] == expected[node]
+    assert loaded.positions[loaded.module.body[2]] == CodeRange(CodePosition(8, 0), CodePosition(8, 8))

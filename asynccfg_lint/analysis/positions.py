@@ -52,8 +52,8 @@ class StatementPositions(Mapping):
         self._lines = lines
         self._resolve_all = resolve_all
         self._computed: dict[cst.CSTNode, CodeRange] = {}
-        self._generated: set[int] = set()  # ids of the top-level statements whose positions are computed
-        self._first_ast: dict[int, int] | None = None  # id of a top-level statement -> index of its first ast statement
+        self._generated: set[cst.CSTNode] = set()  # the top-level statements whose positions are computed
+        self._first_ast: dict[cst.CSTNode, int] | None = None  # top-level statement -> index of its first ast statement
         self._line_starts: list[int] | None = None
         self._all: Mapping | None = None
 
@@ -103,14 +103,14 @@ class StatementPositions(Mapping):
 
     def _generate(self, top: cst.CSTNode) -> bool:
         """Compute the positions of ``top`` and all its nodes; ``False`` when its text is not where the ``ast`` says."""
-        if id(top) in self._generated:
+        if top in self._generated:
             return True
         if self._first_ast is None:
             self._first_ast, index = {}, 0
             for statement in self._module.body:
-                self._first_ast[id(statement)] = index
+                self._first_ast[statement] = index
                 index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        index = self._first_ast.get(id(top))
+        index = self._first_ast.get(top)
         if index is None or index >= len(self._lines):
             return False
         first = self._lines[index] - len(top.leading_lines)
@@ -135,5 +135,5 @@ class StatementPositions(Mapping):
         if not self._text.startswith(code, self._line_starts[first - 1]):
             return False
         self._computed.update(provider._computed)
-        self._generated.add(id(top))
+        self._generated.add(top)
         return True
