@@ -123,7 +123,7 @@ class ParsedModule:
         A tree too deep for libcst's position visitor on this thread is resolved by
         :func:`~asynccfg_lint.analysis.large_stack.on_a_large_stack` (the parse's own walks are shallower and took it here).
         """
-        if self._positions is None and self._position_map is None and not self.deep and self.statement_lines is not None:
+        if self._positions is None and self._position_map is None and self.statement_lines is not None:  # not deep
             self._positions = StatementPositions(self.module, self.text, self.parents, self.statement_lines,
                                                  self._all_positions)
         if self._positions is None:

@@ -59,34 +59,27 @@ class StatementPositions(Mapping):
 
     def __getitem__(self, node: object) -> CodeRange:
         found = self._computed.get(node)  # type: ignore[call-overload]
-        if found is not None:
-            return found
-        if self._all is None:
+        if found is None and self._all is None:
             top = self._top_statement(node)
             if top is not None and self._generate(top):
                 found = self._computed.get(node)  # type: ignore[call-overload]
-                if found is not None:
-                    return found
-            self._all = self._resolve_all()
-        return self._all[node]
+        return found if found is not None else self._whole()[node]
 
     def __contains__(self, node: object) -> bool:
         """Whether ``node`` is a node of this module (its positions are made only when asked for)."""
-        if node in self._computed or node is self._module or node in self._parents:
-            return True
-        if self._all is None:
-            self._all = self._resolve_all()
-        return node in self._all
+        return node in self._computed or node is self._module or node in self._parents or node in self._whole()
 
     def __iter__(self) -> Iterator:
-        if self._all is None:
-            self._all = self._resolve_all()
-        return iter(self._all)
+        return iter(self._whole())
 
     def __len__(self) -> int:
+        return len(self._whole())
+
+    def _whole(self) -> Mapping:
+        """The whole module's positions, resolved once."""
         if self._all is None:
             self._all = self._resolve_all()
-        return len(self._all)
+        return self._all
 
     def _top_statement(self, node: object) -> cst.CSTNode | None:
         """The statement of the module's body that holds ``node`` (or is it), else ``None``."""
