@@ -1,7 +1,5 @@
 """``python -m asynccfg_lint`` runs the CLI."""
 
-import sys
+from asynccfg_lint.frontends.cli import console_main
 
-from asynccfg_lint.frontends.cli import main
-
-sys.exit(main())
+console_main()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +15,7 @@ import flake8.defaults
 import pytest
 
 import asynccfg_lint
+from asynccfg_lint.frontends.cli import main
 from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP
 from tests.expectations import expected_diagnostics, fixture_options
 from tests.frontend_runs import (
@@ -260,11 +265,37 @@ def test_acc201_is_opt_in():
 def test_codes_are_case_insensitive_in_options():
     assert _codes("--select", "acc104", "findings.py") == [(21, 64, "ACC104")]
 
+DOCS_EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
 
 def test_exit_zero_still_prints_findings():
     result = run_cli("--exit-zero", "findings.py")
     assert result.returncode == 0
     assert len(parse_text(result.stdout)) == 8
+
+
+def test_a_long_output_is_written_whole_before_the_process_ends():
+    # the command ends with os._exit once it flushed its streams: nothing printed may be lost
+    result = run_cli("--extend-select", "ACC201", str(CLI_FIXTURES.parent), str(DOCS_EXAMPLES))
+    in_process = io.StringIO()
+    with contextlib.redirect_stdout(in_process):
+        code = main(["check", "--extend-select", "ACC201", str(CLI_FIXTURES.parent), str(DOCS_EXAMPLES)])
+    assert (result.returncode, code) == (1, 1)
+    assert len(result.stdout) > 100_000  # past any buffer
+    assert result.stdout == in_process.getvalue()
+
+
+def test_a_closed_standard_output_exits_120_as_python_does():
+    # the findings stay in the stream's buffer (no PYTHONUNBUFFERED) until the final flush, which meets a closed pipe
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        completed = subprocess.run([sys.executable, "-m", "asynccfg_lint", "check", "findings.py"],
+                                   cwd=CLI_FIXTURES, stdout=writer, stderr=subprocess.PIPE, timeout=300, env=environment)
+    finally:
+        os.close(writer)
+    assert completed.returncode == 120
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,13 @@ prefilter and its outcome is not cached, so a run over sink-free files starts fa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
@@ -852,3 +854,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:  # noqa: BLE001 - an internal error is exit 2 with the traceback, never a silent pass
         sys.stderr.write("asynccfg-lint: internal error\n" + traceback.format_exc())
         return EXIT_ERROR
+
+
+#: the exit status CPython gives when flushing standard output at exit fails (a closed pipe)
+EXIT_FLUSH_FAILED = 120
+
+
+def console_main() -> None:
+    """The ``asynccfg-lint`` command (and ``python -m asynccfg_lint``): :func:`main`, then the process ends.
+
+    When no other thread is running, the process ends with ``os._exit`` once standard output and
+    error are flushed, as mypy's command does: the interpreter's own shutdown would free every parsed
+    tree one object at a time (0.2 s of a 2 s check of the installed jax package), and nothing is
+    left to do (the run's files are written, its worker pools shut down). A thread still running
+    (none in a check or fix) gets the interpreter's normal shutdown.
+
+    Raises:
+        SystemExit: with :func:`main`'s exit code, only when another thread is still running.
+    """
+    code = main()
+    if threading.active_count() > 1:
+        sys.exit(code)
+    try:
+        if not sys.stdout.closed:  # a stream the program closed is not flushed, as by CPython's shutdown
+            sys.stdout.flush()
+    except OSError:  # a closed pipe: what CPython's own shutdown reports as 120
+        code = EXIT_FLUSH_FAILED
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(code)
