@@ -9,10 +9,14 @@ again and an unchanged one is not. In-process tests with real packages on disk.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import shutil
 from pathlib import Path
 
+import libcst
+
 from asynccfg_lint.analysis import parse, prefilter
+from asynccfg_lint.run import cache as cache_module
 from asynccfg_lint.run.cache import MISSING, ResultCache
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -281,3 +285,23 @@ def test_a_stored_parse_is_read_only_under_the_key_that_signed_it(tmp_path, monk
     assert cache.parsed_module(str(tmp_path / "other.py"), digest) is None  # expect: another path, another entry
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-user"))
     assert cache.parsed_module(str(module), digest) is None  # expect: another user's key does not verify it
+
+
+def test_a_stored_parse_is_keyed_by_the_installed_libcst_version(tmp_path, monkeypatch):
+    # libcst's own LIBCST_VERSION names the release whose objects a stored parse holds, as its metadata does
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    assert cache_module._libcst_version() == importlib.metadata.version("libcst")
+    module = tmp_path / "helpers.py"
+    module.write_text(HELPER.format("IntEnum"))
+    cache = ResultCache(str(tmp_path / "cache"))
+    digest = hashlib.sha256(module.read_bytes()).hexdigest()
+    fresh = parse.parse_source(module.read_bytes(), str(module))
+    cache.put_parsed_module(digest, fresh)
+    cache.put_parsed_module(digest, fresh)
+    assert cache.parsed_module(str(module), digest) is not None  # expect: stored under this libcst
+    monkeypatch.setattr(libcst, "LIBCST_VERSION", "0.0.1")  # another release of libcst: another entry
+    cache_module._libcst_version.cache_clear()
+    try:
+        assert cache.parsed_module(str(module), digest) is None  # expect: not read by another libcst
+    finally:
+        cache_module._libcst_version.cache_clear()
