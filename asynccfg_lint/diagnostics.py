@@ -7,6 +7,9 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+#: the two values of :attr:`Fix.safety`: an unsafe fix runs only with ``--unsafe-fixes``
+SAFE, UNSAFE = "safe", "unsafe"
+
 
 @dataclass(frozen=True)
 class Fix:

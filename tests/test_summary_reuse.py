@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import os
 import shutil
 from pathlib import Path
 
@@ -305,3 +306,18 @@ def test_a_stored_parse_is_keyed_by_the_installed_libcst_version(tmp_path, monke
         assert cache.parsed_module(str(module), digest) is None  # expect: not read by another libcst
     finally:
         cache_module._libcst_version.cache_clear()
+
+
+def test_the_entries_folder_is_named_by_every_module_of_the_tool():
+    # an edited module of asynccfg_lint (another mtime) names another folder: no entry of the old code is read
+    module = Path(cache_module.__file__).resolve().parents[1] / "analysis" / "sinks.py"
+    status = module.stat()
+    before = cache_module.tool_fingerprint()
+    try:
+        os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000_000))
+        changed = cache_module.tool_fingerprint()
+    finally:
+        os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert len(before) == 16 and changed != before  # expect: a 16-digit digest, another one after the edit
+    assert cache_module.tool_fingerprint() == before  # expect: the same again once the module is as it was
+    assert ResultCache("/tmp/unused-cache").entries.name == before

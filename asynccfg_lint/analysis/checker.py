@@ -12,7 +12,7 @@ from libcst.metadata import CodePosition
 from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix, hashable_message
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
-from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, read_method
@@ -43,7 +43,6 @@ from asynccfg_lint.analysis.sinks import SinkCall, find_sink_calls, traced_confi
 from asynccfg_lint.analysis.summaries import module_level_function, sink_uses, summarise_module
 from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP, is_suppressed, noqa_lines
 from asynccfg_lint.analysis.tracer import DictTracer
-from asynccfg_lint.analysis.type_verdicts import UNSAFE
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
 

@@ -13,6 +13,8 @@ import types
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from asynccfg_lint.diagnostics import SAFE, UNSAFE
+
 
 class JsonKind(Enum):
     """What a value becomes in the emitted JSON; used to check XLA's known keys."""
@@ -58,7 +60,6 @@ class FixTemplate:
         return f"wrap in {self.template.format('...')}"
 
 
-SAFE, UNSAFE = "safe", "unsafe"
 
 BOOL_FIX = FixTemplate("bool({})", SAFE)
 INT_FIX = FixTemplate("int({})", SAFE)

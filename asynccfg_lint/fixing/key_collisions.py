@@ -80,7 +80,7 @@ def _same_key(a: object, b: object) -> bool:
 
 def key_fix_safety(traced: TracedDict, entry: Entry, converted: object) -> str | None:
     """The safety of fixing ``entry``'s key of ``traced`` to the key ``converted``: the fix's own safety when
-    no other key can equal it (:data:`~asynccfg_lint.analysis.type_verdicts.SAFE`), ``UNSAFE`` when another
+    no other key can equal it (:data:`~asynccfg_lint.diagnostics.SAFE`), ``UNSAFE`` when another
     key or the converted one is unknown, ``None`` (no fix) when another key is known to equal it.
 
     Another key that is itself a fixed numpy key is compared after its own conversion. A tuple key

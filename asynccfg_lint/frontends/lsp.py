@@ -55,7 +55,7 @@ from asynccfg_lint.run.boundary import LOG as BOUNDARY_LOG
 from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.run.config import ConfigError, FileSettings, Resolver
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.diagnostics import SAFE, Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.run.cache import ResultCache, cache_dir_for, user_cache_folder
 from asynccfg_lint.run.project import Project, package_root
@@ -63,7 +63,6 @@ from asynccfg_lint.rules.pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
 from asynccfg_lint.rules import severity as rule_severity
 from asynccfg_lint.run.selection import Selection
-from asynccfg_lint.analysis.type_verdicts import SAFE
 
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument

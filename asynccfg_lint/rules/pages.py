@@ -99,7 +99,7 @@ class FixRow:
 
     Attributes:
         fix: the edit as an expression, e.g. ``"bool(x)"`` or ``"x.tolist()"``.
-        safety: ``"safe"`` or ``"unsafe"`` (:data:`asynccfg_lint.analysis.type_verdicts.SAFE` / ``UNSAFE``).
+        safety: ``"safe"`` or ``"unsafe"`` (:data:`asynccfg_lint.diagnostics.SAFE` / ``UNSAFE``).
         applies_to: the display names of the catalog's value (or key) types that get this fix, in
             catalog order (the names the diagnostics' messages use).
         note: other values that get it, in words (the classifier's jax/torch scalars of known kind).

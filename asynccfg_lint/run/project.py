@@ -24,7 +24,6 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, NamedTuple
 
 from asynccfg_lint.run.interrupts import ignore_interrupts, interrupted, interrupts_deferred
@@ -35,6 +34,8 @@ from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, Unit, module_
 from asynccfg_lint.run.tasks import PROJECT_FILES, CheckSettings, FileOutcome, FileTask, analyse_task
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from asynccfg_lint.analysis.parse import ParsedModule
 
 #: rounds of the project's fixed point at most (each round follows one more level of wrappers)

@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.run.selection import Selection
-from asynccfg_lint.analysis.type_verdicts import UNSAFE
 
 if TYPE_CHECKING:
     from asynccfg_lint.analysis.parse import ParsedModule
