@@ -7,6 +7,7 @@ from typing import TypeVar
 
 import libcst as cst
 
+from asynccfg_lint.analysis.node_types import NODE_TYPES, instance_types
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.scopes import walked_fields
 from asynccfg_lint.analysis.resolution import (
@@ -218,24 +219,29 @@ def yields_of(function: cst.FunctionDef) -> list[cst.Yield]:
     return _own_nodes(function, cst.Yield)
 
 
+#: what :func:`_own_nodes` does not enter: nested functions, lambdas and classes
+_NESTED = instance_types((cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
 def _own_nodes(function: cst.FunctionDef, kind: type[_Node]) -> list[_Node]:
     """The nodes of type ``kind`` in ``function``'s body, outside nested functions, lambdas and classes, in
     source order (a walk of the fields :func:`~asynccfg_lint.analysis.scopes.walked_fields` gives: about a
     third of a libcst visitor's cost, which dispatches callbacks per node, punctuation included)."""
     found: list[_Node] = []
+    wanted = instance_types((kind,))
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, kind):
+        if type(node) in wanted:
             found.append(node)
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if type(node) in _NESTED:
             continue
         children: list[cst.CSTNode] = []
         for name in walked_fields(type(node)):
             value = getattr(node, name)
             if type(value) is tuple or type(value) is list:
-                children.extend(item for item in value if isinstance(item, cst.CSTNode))
-            elif isinstance(value, cst.CSTNode):
+                children.extend(item for item in value if type(item) in NODE_TYPES)
+            elif type(value) in NODE_TYPES:
                 children.append(value)
         stack.extend(reversed(children))
     return found

@@ -136,7 +136,7 @@ def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call
     memo = _BIND_CALLS.of(parsed)
     if primitive not in memo:
         binds = {f"{name}.bind" for name in primitive}
-        memo[primitive] = [call for call in parsed.calls if isinstance(call.func, cst.Attribute)
+        memo[primitive] = [call for call in parsed.calls if type(call.func) is cst.Attribute
                            and call.func.attr.value == "bind" and qualified_names(parsed, call.func) & binds]
     return memo[primitive]
 

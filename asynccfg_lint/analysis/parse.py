@@ -23,6 +23,7 @@ from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import repair_validation
+from asynccfg_lint.analysis.node_types import NODE_TYPES
 from asynccfg_lint.analysis.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -193,9 +194,6 @@ class ParsedModule:
 
 #: the names of each node class's dataclass fields
 _FIELDS: dict[type, tuple[str, ...]] = {}
-#: what a field value of each type is to the walk (``isinstance`` on libcst's abstract classes is slow)
-_NODE, _SEQUENCE, _LEAF = 1, 2, 0
-_KINDS: dict[type, int] = {}
 
 
 def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
@@ -208,12 +206,6 @@ def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
 def literal_index(index: cst.BaseExpression | None) -> str | None:
     """The ``repr`` of ``index`` when it is an int or string literal (``125``, ``"push"``), else ``None``."""
     return repr(index.evaluated_value) if isinstance(index, (cst.Integer, cst.SimpleString)) else None
-
-
-def _kind(value: object) -> int:
-    if isinstance(value, cst.CSTNode):
-        return _NODE
-    return _SEQUENCE if type(value) is tuple or type(value) is list else _LEAF
 
 
 def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.Call]]:
@@ -244,15 +236,10 @@ def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list
         children: list[cst.CSTNode] = []
         for name in names:
             value = getattr(node, name)
-            kind = _KINDS.get(type(value))
-            if kind is None:
-                kind = _KINDS[type(value)] = _kind(value)
-            if kind == _NODE:
+            if type(value) in NODE_TYPES:
                 children.append(value)
-            elif kind == _SEQUENCE:
-                for item in value:
-                    if _KINDS.get(type(item)) == _NODE or isinstance(item, cst.CSTNode):
-                        children.append(item)
+            elif type(value) is tuple or type(value) is list:
+                children.extend([item for item in value if type(item) in NODE_TYPES])
         for child in children:
             parents[child] = node
         stack.extend(reversed(children))

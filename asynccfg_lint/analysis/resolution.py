@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, ImportAssignment
 
+from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 
 
@@ -210,22 +211,29 @@ def is_import(binding: Binding) -> bool:
     return isinstance(binding.assignment, ImportAssignment)
 
 
+#: libcst's ``Assignment`` and its subclass ``ImportAssignment`` (by exact type: :mod:`~asynccfg_lint.analysis.node_types`)
+_ASSIGNMENTS = instance_types((Assignment,))
+#: the nodes a target name is unpacked through (``a, (b, *c) = ...``)
+_UNPACKING = instance_types((cst.Element, cst.Tuple, cst.List, cst.StarredElement))
+
+
 def binding_of(parsed: ParsedModule, assignment: Assignment) -> Binding | None:
     """Describe how ``assignment`` binds its name; ``None`` for imports and builtins."""
-    if not isinstance(assignment, Assignment):
+    if type(assignment) not in _ASSIGNMENTS:
         return None
     node = assignment.node
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+    kind = type(node)
+    if kind is cst.FunctionDef or kind is cst.ClassDef:
         return Binding(None, None, node, None, assignment)
-    if isinstance(node, cst.Param):
+    if kind is cst.Param:
         annotation = node.annotation.annotation if node.annotation else None
         return Binding(None, annotation, None, None, assignment)
-    if not isinstance(node, cst.Name):
+    if kind is not cst.Name:
         return Binding(None, None, None, None, assignment)
     # climb from the target name to its statement, through tuple/list unpacking
     child: cst.CSTNode = node
     parent = parsed.parents.get(child)
-    while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.StarredElement)):
+    while type(parent) in _UNPACKING:
         child, parent = parent, parsed.parents.get(parent)
     if isinstance(parent, cst.AssignTarget):
         statement = parsed.parents.get(parent)
@@ -333,8 +341,9 @@ def module_qualified_names(parsed: ParsedModule, name: str) -> set[str]:
 
 def enclosing(parsed: ParsedModule, node: cst.CSTNode, kinds: tuple[type, ...]) -> cst.CSTNode | None:
     """Return the nearest ancestor of ``node`` that is an instance of one of ``kinds``."""
+    types = instance_types(kinds)
     parent = parsed.parents.get(node)
-    while parent is not None and not isinstance(parent, kinds):
+    while parent is not None and type(parent) not in types:
         parent = parsed.parents.get(parent)
     return parent
 
@@ -539,7 +548,9 @@ def string_value(node: cst.CSTNode | None) -> str | None:
 #: statements after which the rest of their block does not run
 _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 #: where a use may run later than the code around it: narrowing stops there
-_DEFERRED = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module)
+_DEFERRED = instance_types((cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.GeneratorExp, cst.Module))
+#: an ``if`` statement or expression
+_BRANCHES = instance_types((cst.If, cst.IfExp))
 
 
 def _own_start(parsed: ParsedModule, use: cst.Name, binding: Binding) -> cst.CSTNode | None:
@@ -603,10 +614,10 @@ def excluded_classes(parsed: ParsedModule, use: cst.Name, binding: Binding,
 
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
-    while node is not None and not isinstance(node, _DEFERRED):
-        if isinstance(node, (cst.If, cst.IfExp)) and child is node.orelse:
+    while node is not None and type(node) not in _DEFERRED:
+        if type(node) in _BRANCHES and child is node.orelse:
             found += tested(node, negated=False)
-        elif isinstance(node, (cst.If, cst.IfExp)) and child is node.body:
+        elif type(node) in _BRANCHES and child is node.body:
             found += tested(node, negated=True)
         elif isinstance(node, cst.IndentedBlock):
             found += preceding(node.body, child)
@@ -628,8 +639,8 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     comprehension = enclosing(parsed, start, (cst.CompFor,)) if isinstance(start, cst.Name) else None
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
-    while node is not None and not isinstance(node, _DEFERRED):
-        if isinstance(node, (cst.If, cst.IfExp)) and (child is node.body or child is node.orelse):
+    while node is not None and type(node) not in _DEFERRED:
+        if type(node) in _BRANCHES and (child is node.body or child is node.orelse):
             classes = _isinstance_classes(parsed, node.test, use, negated=child is not node.body)
             known_before = _bound_before(parsed, start, node) \
                 or comprehension is not None and inside(parsed, node, parsed.parents.get(comprehension))
@@ -709,7 +720,7 @@ def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> 
 
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
-    while node is not None and not isinstance(node, _DEFERRED):
+    while node is not None and type(node) not in _DEFERRED:
         if isinstance(node, cst.IndentedBlock) and any(guards(s) for s in node.body[:_index_of(node.body, child)]):
             return True
         child, node = node, parsed.parents.get(node)
@@ -727,7 +738,7 @@ def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) ->
     classes: list[cst.BaseExpression] = []
     child: cst.CSTNode = use
     node = parsed.parents.get(use)
-    while node is not None and not isinstance(node, _DEFERRED):
+    while node is not None and type(node) not in _DEFERRED:
         if isinstance(node, (cst.IndentedBlock, cst.Module)):
             for statement in node.body[:_index_of(node.body, child)]:
                 if isinstance(statement, cst.For) and _bound_before(parsed, start, statement):

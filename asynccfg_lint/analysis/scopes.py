@@ -31,6 +31,8 @@ from libcst.metadata.scope_provider import (
     _gen_dotted_names,
 )
 
+from asynccfg_lint.analysis.node_types import NODE_TYPES
+
 #: expression contexts, as libcst's ``ExpressionContextProvider`` gives them to names
 _LOAD, _STORE, _DEL = 1, 2, 3
 
@@ -134,9 +136,9 @@ class _ScopeWalk:
             field_context = store[1] if store is not None and store[0] == name else context
             if type(value) is tuple or type(value) is list:
                 for item in value:
-                    if isinstance(item, cst.CSTNode):
+                    if type(item) in NODE_TYPES:
                         self.visit(item, field_context)
-            elif isinstance(value, cst.CSTNode):
+            elif type(value) in NODE_TYPES:
                 self.visit(value, field_context)
 
     def name(self, node: cst.Name, context: int) -> None:

@@ -166,7 +166,7 @@ class SinkFinder:
         if specs:  # the partial call itself may bind the config
             self._add(node, specs, 0, cst.Call(func=node.args[0].value, args=node.args[1:]))
             return
-        if isinstance(node.func, cst.Call):  # `functools.partial(<sink>, "t")(ctx, x, cfg)`
+        if type(node.func) is cst.Call:  # `functools.partial(<sink>, "t")(ctx, x, cfg)`
             specs, shift = self._partial_target(node.func)
             if specs:
                 self._add(node, specs, shift)
