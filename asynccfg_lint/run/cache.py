@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.analysis.prefilter import Unit
 from asynccfg_lint.run.tasks import FileOutcome, FileTask
 
@@ -95,11 +96,7 @@ def tool_fingerprint() -> str:
     """The tool's version and the (name, size, mtime) of each of its modules, as one digest."""
     digest = hashlib.sha256(__version__.encode())
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the whole package, from run/
-    modules = []
-    for folder, subfolders, files in os.walk(package):  # os.walk: a quarter of Path.rglob's time (3.6 ms)
-        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
-        modules += [os.path.join(folder, name) for name in files if name.endswith(".py")]
-    for module in sorted(modules):
+    for module in iter_python_files([package]):  # an os.walk: a quarter of Path.rglob's time (3.6 ms)
         status = os.stat(module)
         digest.update(f"{os.path.relpath(module, package)}:{status.st_size}:{status.st_mtime_ns}".encode())
     return digest.hexdigest()[:16]
