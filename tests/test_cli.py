@@ -274,6 +274,19 @@ def test_exit_zero_still_prints_findings():
     assert len(parse_text(result.stdout)) == 8
 
 
+def test_a_reader_that_goes_away_ends_the_run_quietly():
+    # `asynccfg-lint check . | head`: the write meets a closed pipe (unbuffered, so at once): exit 1, no traceback
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        completed = subprocess.run([sys.executable, "-m", "asynccfg_lint", "check", "findings.py"],
+                                   cwd=CLI_FIXTURES, stdout=writer, stderr=subprocess.PIPE, timeout=300,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    finally:
+        os.close(writer)
+    assert (completed.returncode, completed.stderr) == (1, b"")
+
+
 def test_a_long_output_is_written_whole_before_the_process_ends():
     # the command ends with os._exit once it flushed its streams: nothing printed may be lost
     result = run_cli("--extend-select", "ACC201", str(CLI_FIXTURES.parent), str(DOCS_EXAMPLES))

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: the exit code of a run stopped by Ctrl-C (SIGINT), as shells report it
 EXIT_INTERRUPTED = 130
+#: the reader of standard output closed it while the findings were written (the signal module's note on SIGPIPE)
+EXIT_BROKEN_PIPE = 1
 #: the message of the ACC001 diagnostic of a path that does not exist (ruff: E902)
 MISSING_PATH = acc001.not_analysed("No such file or directory")
 
@@ -829,7 +831,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``--exit-non-zero-on-fix`` when a fix was applied; ``--fix-only`` 0. A path that does not
     exist is an ACC001 finding (ruff's E902), and the other paths are still checked. Both: 2 on
     a usage or configuration error (a clear message on stderr) or an internal error (with the
-    traceback); 130 when interrupted (Ctrl-C), after the files being written are complete.
+    traceback); 130 when interrupted (Ctrl-C), after the files being written are complete; 1, silently, when the
+    reader of standard output closed it (`| head`).
     """
     args = parse_arguments(build_parser(), argv)
     if args.command == "rule":
@@ -851,6 +854,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # every file is either as it was or completely fixed; no temporary file is left
         sys.stderr.write("asynccfg-lint: interrupted\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader of the output went away (`| head`): nothing to report, as Python's docs advise
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # later flushes write to nowhere
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception:  # noqa: BLE001 - an internal error is exit 2 with the traceback, never a silent pass
         sys.stderr.write("asynccfg-lint: internal error\n" + traceback.format_exc())
         return EXIT_ERROR
