@@ -48,10 +48,10 @@ from asynccfg_lint import __version__
 from asynccfg_lint.run.boundary import LOG as BOUNDARY_LOG
 from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.run.cache import MISSING, Missing, cache_dir_for
-from asynccfg_lint.run.config import ConfigError, plugin_settings
+from asynccfg_lint.run.pyproject import ConfigError, find_config
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
-from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex
 from asynccfg_lint.run.project import package_project, package_root, package_sinks
 from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
@@ -63,6 +63,8 @@ _ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
 #: how an ACC001 message starts when Python itself rejects the file (flake8 reports E999 then)
 PYTHON_REJECTS = (acc001.not_analysed("syntax error"), acc001.not_analysed("cannot decode"))
 LOG = logging.getLogger(__name__)
+#: the options the plugin reads; the others (globs, selection) are the CLI's and not validated here
+PLUGIN_KEYS = ("extra-sinks", "sanitizers", "types")
 
 
 #: top-level package folder -> the files under it named on flake8's command line (absolute paths)
@@ -75,6 +77,37 @@ def result_cache_dir() -> str | None:
     """The result cache folder of this flake8 run (:func:`~asynccfg_lint.run.cache.cache_dir_for` of the
     plugin's options; the CLI's default when the plugin is used without flake8's option parsing)."""
     return cache_dir_for() if isinstance(_CACHE_DIR, Missing) else _CACHE_DIR
+
+
+@functools.lru_cache(maxsize=256)
+def _plugin_settings_for_folder(folder: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]]:
+    pyproject = find_config(folder)
+    if pyproject is None:
+        return BUILTIN_SINKS, frozenset()
+    # imported here: without a table (the usual case) the plugin's start builds none of the settings classes
+    from asynccfg_lint.run.config import load_settings
+
+    settings = load_settings(pyproject, only=PLUGIN_KEYS)
+    return settings.sinks, settings.sanitizers
+
+
+def plugin_settings(filename: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]]:
+    """The sinks (built-in and ``extra-sinks``) and ``sanitizers`` for the plugin checking ``filename``.
+
+    Read from the nearest ``pyproject.toml`` with a ``[tool.asynccfg-lint]`` table above the
+    file (above the current directory for stdin); flake8's own options decide selection. Only
+    the keys the plugin reads are validated (and an unknown key): a malformed glob or rule code,
+    which only the CLI uses, does not stop a flake8 run. ``extend`` is followed as in the CLI.
+
+    Raises:
+        ConfigError: when that file is not TOML, has an unknown key, or a bad ``extra-sinks`` or
+            ``sanitizers`` entry.
+    """
+    if filename in ("-", "stdin", "") or not os.path.exists(filename):
+        folder = os.getcwd()
+    else:
+        folder = os.path.dirname(os.path.abspath(filename))
+    return _plugin_settings_for_folder(folder)
 
 
 @functools.lru_cache(maxsize=8)

@@ -1,6 +1,6 @@
 """Configuration: ``[tool.asynccfg-lint]`` in ``pyproject.toml``, found and layered as ruff does it.
 
-Discovery: for each checked file, the nearest ``pyproject.toml`` that has a
+Discovery (:mod:`asynccfg_lint.run.pyproject`): for each checked file, the nearest ``pyproject.toml`` that has a
 ``[tool.asynccfg-lint]`` table, walking up from the file's folder (a ``pyproject.toml`` without
 the table is passed over, as ruff passes over one without ``[tool.ruff]``). A file with no such
 ancestor uses the configuration found from the current directory, else the defaults.
@@ -42,7 +42,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,15 +50,9 @@ from typing import Any
 from asynccfg_lint.run.discovery import SKIPPED_DIRS, GitIgnore, Missing, walk
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
 from asynccfg_lint.rules import RULES
+from asynccfg_lint.run.pyproject import PYPROJECT, TABLE, ConfigError, find_config, has_table, read_toml, table_of, toml
 from asynccfg_lint.run.selection import Selection, parse_code_list
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
-TABLE = "asynccfg-lint"
-PYPROJECT = "pyproject.toml"
 #: names excluded from the directory walk unless ``exclude`` replaces them (virtual environments,
 #: folders holding ``pyvenv.cfg``, are always skipped)
 DEFAULT_EXCLUDE: tuple[str, ...] = (*sorted(SKIPPED_DIRS), "*.egg-info")
@@ -70,14 +63,6 @@ KNOWN_KEYS = (
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUALNAME = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})*")
 _SINK = re.compile(rf"(?P<qualname>{_QUALNAME.pattern}):(?P<param>{_IDENTIFIER})(@(?P<position>\d+))?")
-
-
-class ConfigError(Exception):
-    """A configuration file or option that cannot be used; ``str(exc)`` is the message shown (exit 2)."""
-
-    def __repr__(self) -> str:
-        # flake8 prints a plugin's exception with !r: keep the message readable there, unquoted
-        return f"{type(self).__name__}: {self}"
 
 
 # ---------------------------------------------------------------------------------------- globs
@@ -475,44 +460,10 @@ def globs(patterns: Iterable[str] | None, root: str, key: str = "exclude") -> tu
     return result
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    """Parse the TOML file ``path`` (cached while its size and modification time stay the same)."""
-    try:
-        stat = os.stat(path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return _parse_toml(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@functools.lru_cache(maxsize=64)
-def _parse_toml(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-
-
-def _table(document: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    tool = document.get("tool")
-    return tool.get(TABLE) if isinstance(tool, Mapping) else None
-
-
-def has_table(pyproject: Path) -> bool:
-    """True when ``pyproject`` has a ``[tool.asynccfg-lint]`` table.
-
-    Raises:
-        ConfigError: when it cannot be read or is not valid TOML.
-    """
-    return _table(_read_toml(pyproject)) is not None
-
-
 def _options_of(path: Path) -> Mapping[str, Any]:
     """The options table of ``path``: a ``pyproject.toml``'s ``[tool.asynccfg-lint]`` (none: empty), else the top level."""
-    document = _read_toml(path)
-    return (_table(document) or {}) if path.name == PYPROJECT else document
+    document = read_toml(path)
+    return (table_of(document) or {}) if path.name == PYPROJECT else document
 
 
 def load_settings(path: Path, root: str | None = None, _chain: tuple[Path, ...] = (),
@@ -564,6 +515,7 @@ def parse_inline_options(texts: Iterable[str]) -> Settings | None:
         ConfigError: when a text is not TOML or names an unknown option or a bad value.
     """
     layer: Settings | None = None
+    tomllib = toml()
     for text in texts:
         try:
             table = tomllib.loads(text)
@@ -583,20 +535,6 @@ def parse_inline_options(texts: Iterable[str]) -> Settings | None:
 def is_inline_option(text: str) -> bool:
     """True when a ``--config`` value is a ``KEY = VALUE`` option rather than a file (ruff's rule: not a file, has ``=``)."""
     return not os.path.isfile(text) and "=" in text
-
-
-def find_config(folder: str) -> Path | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.asynccfg-lint]`` table in ``folder`` or its ancestors.
-
-    Raises:
-        ConfigError: when a ``pyproject.toml`` on the way is not valid TOML.
-    """
-    current = Path(folder).resolve()
-    for candidate in (current, *current.parents):
-        pyproject = candidate / PYPROJECT
-        if pyproject.is_file() and has_table(pyproject):
-            return pyproject
-    return None
 
 
 class Resolver:
@@ -767,35 +705,3 @@ def iter_files(paths: Iterable[str], resolver: Resolver) -> Iterator[str | Missi
     force = resolver.overrides.force_exclude
     return walk(paths, resolver.is_skipped_in_walk,
                 resolver.is_excluded_with_ancestors if force else lambda path: False)
-
-
-#: the options the flake8 plugin reads; the others (globs, selection) are the CLI's and not validated there
-PLUGIN_KEYS = ("extra-sinks", "sanitizers", "types")
-
-
-@functools.lru_cache(maxsize=256)
-def _plugin_settings_for_folder(folder: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]]:
-    pyproject = find_config(folder)
-    if pyproject is None:
-        return BUILTIN_SINKS, frozenset()
-    settings = load_settings(pyproject, only=PLUGIN_KEYS)
-    return settings.sinks, settings.sanitizers
-
-
-def plugin_settings(filename: str) -> tuple[tuple[SinkSpec, ...], frozenset[str]]:
-    """The sinks (built-in and ``extra-sinks``) and ``sanitizers`` for the flake8 plugin checking ``filename``.
-
-    Read from the nearest ``pyproject.toml`` with a ``[tool.asynccfg-lint]`` table above the
-    file (above the current directory for stdin); flake8's own options decide selection. Only
-    the keys the plugin reads are validated (and an unknown key): a malformed glob or rule code,
-    which only the CLI uses, does not stop a flake8 run. ``extend`` is followed as in the CLI.
-
-    Raises:
-        ConfigError: when that file is not TOML, has an unknown key, or a bad ``extra-sinks`` or
-            ``sanitizers`` entry.
-    """
-    if filename in ("-", "stdin", "") or not os.path.exists(filename):
-        folder = os.getcwd()
-    else:
-        folder = os.path.dirname(os.path.abspath(filename))
-    return _plugin_settings_for_folder(folder)
