@@ -18,6 +18,7 @@ import libcst
 
 from asynccfg_lint.analysis import parse, prefilter
 from asynccfg_lint.run import cache as cache_module
+from asynccfg_lint.run import project as project_module
 from asynccfg_lint.run.cache import MISSING, ResultCache
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind, SinkSpec
@@ -219,6 +220,28 @@ def test_sink_names_give_up_as_soon_as_the_names_pass_the_limit(tmp_path):
                       lambda path, source: read.append(Path(path).name) or prefilter.module_units(source))
     assert names.homes is None  # expect: gave up (every module may matter)
     assert read == ["routes.py"]  # expect: impl.py, which names the sink too, is never read with ast
+
+
+def test_a_package_past_the_limit_is_recorded_and_not_searched_again_until_its_files_change(tmp_path, monkeypatch):
+    # jax's names pass the limit: a one-file run there would search them again each time to give up again
+    package = write_package(tmp_path)
+    (package / "routes.py").write_text(ROUTES)
+    cache = ResultCache(str(tmp_path / "cache"))
+    searched: list[int] = []
+    real_sink_names = project_module.SinkNames
+    monkeypatch.setattr(project_module, "SinkNames", lambda *args: searched.append(1) or real_sink_names(*args))
+    assert project_of(package, cache).scope(BUILTIN_SINKS, [USER]) is None  # expect: every module may matter
+    assert project_of(package, cache).scope(BUILTIN_SINKS, [USER]) is None  # expect: the same answer...
+    assert searched == [1]  # expect: ...from the record, without a second search
+    (package / "more.py").write_text(UNRELATED)
+    assert project_of(package, cache).scope(BUILTIN_SINKS, [USER]) is None
+    assert searched == [1, 1]  # expect: another list of files is searched again
+    (package / "routes.py").unlink()
+    (package / "more.py").unlink()
+    assert project_of(package, cache).scope(BUILTIN_SINKS, [USER]) == {str(package / "relay.py"), str(package / "impl.py")}
+    assert searched == [1, 1, 1]  # expect: under the limit nothing is recorded: searched each time
+    assert project_of(package, cache).scope(BUILTIN_SINKS, [USER]) == {str(package / "relay.py"), str(package / "impl.py")}
+    assert searched == [1, 1, 1, 1]
 
 
 def test_a_package_past_the_limit_still_gives_each_front_end_the_finding_two_modules_away(tmp_path):

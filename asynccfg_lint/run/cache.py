@@ -19,7 +19,8 @@ stored the second time a run parses the same bytes (the first leaves a marker), 
 package pays nothing for it. A parse is a pickle, signed with a key of this user's (HMAC-SHA256, the
 key in the user cache folder, never in the result cache), and loaded only when the signature
 matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
-Last, ``packages/`` keeps every sink of a project (its wrappers too) under a digest of its files' states
+``names/`` records the packages (by their list of files) whose names that lead to a sink grew past the
+prefilter's limit, so a one-file run there does not look for them again. Last, ``packages/`` keeps every sink of a project (its wrappers too) under a digest of its files' states
 (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`), so a file that calls none of them is answered
 from a ``stat`` of the package's files, none of them read.
 """
@@ -195,6 +196,21 @@ class ResultCache:
 
     def _packages_entry(self, key: str) -> Path:
         return self.entries / "packages" / key[:2] / f"{key}.json"
+
+    def names_overflow(self, key: str) -> bool:
+        """True when :meth:`put_names_overflow` recorded ``key`` (absent or unreadable: ``False``)."""
+        try:
+            return self._read(self._names_entry(key))["overflow"] is True
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+
+    def put_names_overflow(self, key: str) -> None:
+        """Record that the names leading to a sink grew past the prefilter's limit in the package of ``key``
+        (:meth:`~asynccfg_lint.run.project.Project.scope`); skipped when unwritable."""
+        self._write(self._names_entry(key), {"overflow": True})
+
+    def _names_entry(self, key: str) -> Path:
+        return self.entries / "names" / key[:2] / f"{key}.json"
 
     def binding_units(self, digest: str) -> list[Unit] | None | Missing:
         """The stored :func:`~asynccfg_lint.analysis.prefilter.module_units` of the module whose bytes have the

@@ -189,7 +189,7 @@ class Project:
         self._states: dict[str, FileState | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
-        self._names: dict[tuple[SinkSpec, ...], SinkNames] = {}
+        self._names: dict[tuple[SinkSpec, ...], SinkNames | None] = {}  # None: past the limit, as recorded
         self._stored: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...] | None] = {}
         self._naming: dict[str, tuple[str, ...]] = {}
         #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
@@ -343,14 +343,24 @@ class Project:
         """The project files whose summaries code with the texts ``texts`` may need (``None``: all of them).
 
         Found without libcst by :class:`~asynccfg_lint.analysis.prefilter.SinkNames`: the modules that
-        bind a name through which a sink can be called, as far as the texts reach them.
+        bind a name through which a sink can be called, as far as the texts reach them. When those names
+        grow past its limit (jax's do), the result cache records it for the project's list of files, and
+        later runs over the same files answer ``None`` without reading them: all of them is never wrong,
+        only slower for a package whose names shrank back below the limit, until a file is added or removed.
         """
         builtin = tuple(builtin)
         if builtin not in self._names:
-            sources = {path: source for path in self.files if (source := self.source(path)) is not None}
-            self._names[builtin] = SinkNames(sources, {path: self._module(path) for path in sources}, builtin,
-                                             self._binding_units)
-        reached = self._names[builtin].reach(texts)
+            key = _names_key(builtin, self.files_digest()) if self.cache is not None else None
+            if key is not None and self.cache is not None and self.cache.names_overflow(key):
+                self._names[builtin] = None
+            else:
+                sources = {path: source for path in self.files if (source := self.source(path)) is not None}
+                names = SinkNames(sources, {path: self._module(path) for path in sources}, builtin, self._binding_units)
+                if names.homes is None and key is not None and self.cache is not None and not interrupted():
+                    self.cache.put_names_overflow(key)
+                self._names[builtin] = names
+        names = self._names[builtin]
+        reached = names.reach(texts) if names is not None else None
         return frozenset(reached) if reached is not None else None
 
     def _binding_units(self, path: str, source: bytes) -> list[Unit] | None:
@@ -616,11 +626,21 @@ def _analyse_in_worker(task: FileTask) -> FileOutcome:
 def _package_key(builtin: tuple[SinkSpec, ...], states: Mapping[str, FileState | None]) -> str:
     """The hex digest naming a project's stored sinks (:meth:`Project.stored_sinks`): the sinks it started
     from and every file's path and state."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps(sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in builtin)).encode())
+    digest = hashlib.sha256(_specs_text(builtin))
     for path, state in sorted((os.path.abspath(path), state) for path, state in states.items()):  # (a CLI run
         digest.update(f"{path}\0{state}\0".encode("utf-8", "surrogateescape"))  # names them relative, flake8 not)
     return digest.hexdigest()
+
+
+def _names_key(builtin: tuple[SinkSpec, ...], files_digest: str) -> str:
+    """The hex digest naming a project's record that its names leading to a sink pass the prefilter's
+    limit (:meth:`Project.scope`): the sinks it started from and its list of files."""
+    return hashlib.sha256(_specs_text(builtin) + files_digest.encode()).hexdigest()
+
+
+def _specs_text(specs: Iterable[SinkSpec]) -> bytes:
+    """``specs`` as JSON text in a stable order (whatever order they come in), for a digest."""
+    return json.dumps(sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in specs)).encode()
 
 
 def _spec_order(spec: SinkSpec) -> tuple[list[str], str]:
