@@ -14,6 +14,8 @@ from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 
 
+#: per module: id of a name access -> :func:`bindings_of_name` of it
+_BINDINGS: ModuleMemo[dict[int, list[Binding] | None]] = ModuleMemo(dict)
 #: per module: the comprehension scopes with a walrus target of each name; each node's children
 #: in source order (by ``id``); every attribute write by attribute name
 _WALRUS_SCOPES: ModuleMemo[dict[str, list[ComprehensionScope]]] = ModuleMemo(dict)
@@ -253,20 +255,24 @@ def bindings_of_name(parsed: ParsedModule, name: cst.Name) -> list[Binding] | No
     """Return the bindings the name access ``name`` may refer to.
 
     Returns ``None`` when some referent cannot be described (an import or builtin: use its
-    qualified name instead) or the name is not an access libcst recorded.
+    qualified name instead) or the name is not an access libcst recorded. The list is kept per
+    module and shared by every caller asking about ``name``: it is not to be changed.
     """
     scope = parsed.scopes.get(name)
     if scope is None:
         return None
+    known = _BINDINGS.of(parsed)  # (a module's summary rounds ask again about each of its calls' names)
+    if id(name) in known:  # (a node of the module's tree: its id stays its own while the module lives)
+        return known[id(name)]
     accesses = scope.accesses[name]
-    if not accesses:
-        return None
     referents = [referent for access in accesses for referent in access.referents]
-    if not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
+    if accesses and not referents:  # `[(last := f(v)) for v in vs]` binds `last` in the enclosing scope (PEP 572)
         referents = _leaked_walrus_targets(parsed, scope, name.value)
     # libcst keeps accesses and referents in sets of objects hashed by identity: put them in source
     # order (a scope's assignment count when each was made), so every run follows them alike
-    return _described(parsed, sorted(dict.fromkeys(referents), key=_source_order))
+    found = _described(parsed, sorted(dict.fromkeys(referents), key=_source_order)) if accesses else None
+    known[id(name)] = found
+    return found
 
 
 def _source_order(assignment: BaseAssignment) -> int:
