@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import sys
+from pathlib import Path
 
+import libcst
 import pytest
 
-from asynccfg_lint.analysis.parse import module_name_for, parse_source
+from asynccfg_lint.analysis import parse
+from asynccfg_lint.analysis.parse import module_name_for, parse_source, parse_unvalidated
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 
 
@@ -237,3 +241,37 @@ def test_the_depth_of_a_tree_counts_the_nodes_of_its_longest_path():
     assert _depth(ast.parse("x")) == 4  # expect: Module, Expr, Name, Load
     assert _depth(ast.parse("def f():\n    return [a + b]\n")) == 7  # expect: ... Return, List, BinOp, Name, Load
     assert _depth(ast.parse("x = " + " + ".join(["y"] * 500))) == 503  # expect: 499 BinOps deep, no recursion
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+#: libcst's own CSTNode.__post_init__ (validation), as the import of libcst left it
+LIBCST_POST_INIT = libcst.CSTNode.__post_init__
+
+
+def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after():
+    # parse_unvalidated spares libcst's per-node _validate; the tree must be the one parse_module builds
+    sources = [path.read_bytes() for path in sorted(FIXTURES.rglob("*.py"))]
+    assert len(sources) > 100  # expect: the fixtures, every form the analysis knows
+    compared = 0
+    for source in sources:
+        try:
+            if parse._depth(ast.parse(source)) > parse.DEEP_TREE_DEPTH:
+                continue  # (deep trees are parsed on a large stack: tests above; deep_equals would recurse)
+            expected = libcst.parse_module(source)
+            same = parse_unvalidated(source).deep_equals(expected)
+        except (SyntaxError, ValueError, RecursionError, libcst.ParserSyntaxError):
+            continue  # (files Python or libcst refuse)
+        assert same
+        compared += 1
+    assert compared > 100
+    assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT  # expect: restored after each parse
+    with pytest.raises(libcst.CSTValidationError, match="Cannot have empty name identifier"):
+        libcst.Name("")  # expect: a node made after the parses is validated
+
+
+def test_validation_comes_back_after_a_parse_that_fails():
+    with pytest.raises(libcst.ParserSyntaxError):
+        parse_unvalidated("def f(:\n")
+    assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT
+    with pytest.raises(libcst.CSTValidationError, match="Number is not a valid integer"):
+        libcst.Integer("abc")

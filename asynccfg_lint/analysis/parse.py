@@ -529,12 +529,48 @@ def _encoding(source: bytes) -> str:
         return "utf-8"
 
 
+#: the parses running now (:func:`parse_unvalidated`), and the lock of that count and of the switch
+_UNVALIDATED = [0]
+_UNVALIDATED_LOCK = threading.Lock()
+_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
+
+
+def _no_validation(node: cst.CSTNode) -> None:
+    """A libcst node's ``__post_init__`` while a parse runs: no ``_validate``."""
+
+
+def parse_unvalidated(source: str | bytes) -> cst.Module:
+    """``libcst.parse_module(source)`` without libcst's validation of each node it builds.
+
+    libcst runs every node's ``_validate`` when it is made (``CSTNode.__post_init__``, libcst
+    1.9.0), also for the nodes of its own parser, whose grammar builds none that fails it (its own
+    comment there: the work belongs in a visitor, to spare parses). About a fifth of a parse of
+    ``jax/_src/lax/parallel.py``. Only source CPython compiled reaches here (:func:`_parse_source`),
+    and the two checks that raise on such source are repaired anyway (:func:`repair_validation`).
+    While any parse runs, nodes other threads make skip it too; they are the fixes' nodes, whose
+    text is compiled again before a fix is kept.
+
+    Raises:
+        libcst.ParserSyntaxError: as ``parse_module``.
+    """
+    with _UNVALIDATED_LOCK:
+        _UNVALIDATED[0] += 1
+        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
+    try:
+        return cst.parse_module(source)
+    finally:
+        with _UNVALIDATED_LOCK:
+            _UNVALIDATED[0] -= 1
+            if not _UNVALIDATED[0]:
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
+
+
 def _parse(source: str | bytes, positions: bool = False) -> tuple:
     """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
     positions, the text it parsed, and the text libcst gives back: generated (on the same stack:
     code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`), else the
     text itself."""
-    module = cst.parse_module(source)
+    module = parse_unvalidated(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = module_scopes(module)
     parents, calls = index_tree(module)
