@@ -81,6 +81,13 @@ _INFO_FUNCTIONS = frozenset(f"{module}.{kind}" for module in ("numpy", "jax.nump
 _SET_OPERATORS = (cst.Subtract, cst.BitOr, cst.BitAnd, cst.BitXor,
                   cst.SubtractAssign, cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)
 
+#: a builtin class an ``isinstance`` test names -> the names of the types whose values are its instances
+#: (numpy.float64 and numpy.str_ derive from float and str; bool from int), as Python 3.12 and numpy 2 have them
+_BUILTIN_INSTANCES: dict[str, frozenset[str]] = {
+    f"builtins.{cls}": frozenset(t.name for t in types) for cls, types in {
+        "set": (T.SET,), "frozenset": (T.FROZENSET,), "dict": (T.DICT,), "list": (T.LIST,), "tuple": (T.TUPLE,),
+        "str": (T.STR, T.NUMPY_STR), "int": (T.INT, T.BOOL), "bool": (T.BOOL,), "float": (T.FLOAT, T.NUMPY_FLOAT64),
+        "complex": (T.COMPLEX,)}.items()}
 #: a dict's set-like views: ``d.keys() | {16}``, ``d.items() & other`` are sets (CPython 3.12)
 _SET_LIKE_VIEWS = frozenset({T.DICT_KEYS.name, T.DICT_ITEMS.name, "odict_keys", "odict_items"})
 
@@ -489,8 +496,9 @@ class InferenceWalk:
         ``enum.Enum``/``enum.Flag``/``enum.IntEnum``/``enum.StrEnum``/``enum.IntFlag``/``enum.ReprEnum``/``int``/
         ``str`` as Python 3.12's enum module derives them): a ``Mode`` member is no ``Fmt``, a plain ``Flag``
         member no ``IntFlag`` (measured on jax 0.12.0.1, ``tests/fixtures/programs/extpkg/narrowed_elsewhere.py``).
-        A member whose class is not found is one of ``enum.Enum``, and of ``enum.Flag`` for a flag. Anything
-        else: ``False``.
+        A member whose class is not found is one of ``enum.Enum``, and of ``enum.Flag`` for a flag. A value of
+        a builtin type is an instance of that builtin class and of those it derives from (:data:`_BUILTIN_INSTANCES`).
+        Anything else: ``False``.
         """
         inferred = origin.inferred
         pytype = inferred.type
@@ -500,6 +508,8 @@ class InferenceWalk:
         if isinstance(cls, IsNone):
             return pytype is T.NONE
         names = qualified_names(self.parsed, cls)
+        if pytype is not None and any(pytype.name in _BUILTIN_INSTANCES.get(name, ()) for name in names):
+            return True  # `isinstance(obj, set)` of a set display
         own = inferred.member_of or inferred.cls
         ancestry = self._ancestry(own, origin.home) if own is not None else None
         if ancestry is not None:  # decided by the value's class and its bases, as isinstance does
