@@ -17,6 +17,7 @@ from asynccfg_lint.analysis.resolution import (
     local_definition,
     module_bindings,
     narrowing_rebinds,
+    reaching,
     required_classes,
     string_value,
 )
@@ -49,10 +50,14 @@ def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.B
 
 
 def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
-    """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any."""
+    """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any:
+    its only binding that may hold there (:func:`~asynccfg_lint.analysis.resolution.reaching`: the value
+    of ``cfg = dict(cfg)`` reads the parameter, which that assignment then replaces)."""
     if not isinstance(name, cst.Name):
         return None
     bindings = bindings_of_name(parsed, name)
+    if bindings and len(bindings) > 1:
+        bindings = reaching(parsed, name, bindings)
     if not bindings or len(bindings) != 1:
         return None
     node = bindings[0].assignment.node
