@@ -515,8 +515,8 @@ def parse_inline_options(texts: Iterable[str]) -> Settings | None:
         ConfigError: when a text is not TOML or names an unknown option or a bad value.
     """
     layer: Settings | None = None
-    tomllib = toml()
     for text in texts:
+        tomllib = toml()  # (imported only when there is an option to read)
         try:
             table = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
