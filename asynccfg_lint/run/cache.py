@@ -20,7 +20,8 @@ package pays nothing for it. A parse is a pickle, signed with a key of this user
 key in the user cache folder, never in the result cache), and loaded only when the signature
 matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
 ``names/`` records the packages (by their list of files) whose names that lead to a sink grew past the
-prefilter's limit, so a one-file run there does not look for them again. Last, ``packages/`` keeps every sink of a project (its wrappers too) under a digest of its files' states
+prefilter's limit, so a one-file run there does not look for them again. Last, ``packages/`` keeps every
+sink of a project (its wrappers too) under a digest of its files' states
 (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`), so a file that calls none of them is answered
 from a ``stat`` of the package's files, none of them read.
 """
