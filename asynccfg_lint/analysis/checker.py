@@ -10,6 +10,7 @@ import libcst as cst
 from libcst.metadata import CodePosition
 
 from asynccfg_lint.run.boundary import internal_error
+from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.analysis.classifier import ConfigPath, Finding, ValueClassifier, hashable_fix, hashable_message
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
@@ -590,9 +591,10 @@ def check_source(
         if not may_call_any(source, module_name_for(path).name, sinks):
             return []
         try:
-            parsed = parsed or parse_source(source, path)
-            return parsed.run(lambda: [item.diagnostic for item in check_parsed(
-                parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
+            with collector_paused():  # (see analyse_task)
+                parsed = parsed or parse_source(source, path)
+                return parsed.run(lambda: [item.diagnostic for item in check_parsed(
+                    parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
         except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
             if not selection.is_enabled("ACC001"):
                 return []

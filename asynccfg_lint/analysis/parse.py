@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import ast
-import contextlib
 import dataclasses
-import gc
 import io
 import os
 import re
 import threading
 import tokenize
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -20,6 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata import QualifiedName
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
+from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import repair_validation
@@ -397,18 +396,6 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
     """
     with collector_paused():
         return _parse_source(source, path)
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the garbage collector (if it runs) while building objects that all live on (a parse, a stored parse read back)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _parse_source(source: str | bytes, path: str | None) -> ParsedModule:

@@ -238,7 +238,8 @@ class ResultCache:
         key = _signing_key()
         if key is None:
             return None
-        from asynccfg_lint.analysis.parse import ParsedModule, collector_paused
+        from asynccfg_lint.analysis.parse import ParsedModule
+        from asynccfg_lint.run.collector import collector_paused
 
         try:
             with open(self._parse_entry(path, digest, ".pickle"), "rb") as handle:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
 from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.selection import Selection
 
 if TYPE_CHECKING:
@@ -175,7 +176,8 @@ def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOut
     processes: the libcst-based stages are imported here, on the first file that needs them.
     """
     try:
-        return _analyse(task, modules)
+        with collector_paused():  # the file's tree and scopes are freed together when it resumes
+            return _analyse(task, modules)
     except Exception as error:  # noqa: BLE001 - the per-file error boundary: this file's ACC001, the run goes on
         from asynccfg_lint.run.boundary import internal_error
 
