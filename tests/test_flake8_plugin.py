@@ -85,6 +85,24 @@ def test_unparsable_file_is_e999_not_acc001(tmp_path):
     assert result.stderr == ""
 
 
+def test_undecodable_file_is_acc001_as_in_the_cli(tmp_path):
+    """flake8 reads a file that does not decode as latin-1 and gives no E999 (Python rejects it: ``SyntaxError:
+    Non-UTF-8 code``); the plugin says ACC001 as the CLI does, not the findings of flake8's latin-1 text."""
+    (tmp_path / "latin.py").write_bytes(SINK_IMPORT.encode() + b'emit("t", 1, 2, {"caf\xe9": {1, 2}})\n')
+    rows = parse_text(run_flake8("--select", "ACC,E999", "latin.py", cwd=tmp_path).stdout)
+    assert [(r.line, r.column, r.code) for r in rows] == [(2, 1, "ACC001")]  # the line of the bad byte
+    assert rows[0].message == "file not analysed: cannot decode the file as utf-8: invalid continuation byte at byte 93"
+    assert run_cli("latin.py", cwd=tmp_path).stdout == run_flake8("--select", "ACC", "latin.py", cwd=tmp_path).stdout
+
+
+def test_undecodable_byte_in_a_comment_is_analysed_as_in_the_cli(tmp_path):
+    """Python accepts a bad byte in a comment (its tokenizer skips comments): both front ends analyse the file."""
+    (tmp_path / "comment.py").write_bytes(SINK_IMPORT.encode() + b'# caf\xe9\nemit("t", 1, 2, {"groups": {1, 2}})\n')
+    rows = parse_text(run_flake8("--select", "ACC,E999", "comment.py", cwd=tmp_path).stdout)
+    assert [(r.line, r.column, r.code) for r in rows] == [(3, 28, "ACC101")]
+    assert run_cli("comment.py", cwd=tmp_path).stdout == run_flake8("--select", "ACC", "comment.py", cwd=tmp_path).stdout
+
+
 def test_stdin_with_display_name():
     source = (CLI_FIXTURES / "findings.py").read_bytes()
     result = run_flake8("--select", "ACC", "--stdin-display-name", "pkg/lowering.py", "-", stdin=source)

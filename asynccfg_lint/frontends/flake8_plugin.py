@@ -60,8 +60,10 @@ from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
 
 #: every code, so that flake8's own select/ignore decides what is shown
 _ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
-#: how an ACC001 message starts when Python itself rejects the file (flake8 reports E999 then)
-PYTHON_REJECTS = (acc001.not_analysed("syntax error"), acc001.not_analysed("cannot decode"))
+#: how an ACC001 message starts when Python itself rejects the file's syntax (flake8 reports E999 then). Not
+#: "cannot decode": flake8 reads a file that does not decode as latin-1 and reports nothing about it
+#: (``FileProcessor.read_lines``, flake8 7), so the plugin's ACC001 says it, as the CLI's does
+PYTHON_REJECTS = (acc001.not_analysed("syntax error"),)
 LOG = logging.getLogger(__name__)
 #: the options the plugin reads; the others (globs, selection) are the CLI's and not validated here
 PLUGIN_KEYS = ("extra-sinks", "sanitizers", "types")
@@ -139,6 +141,15 @@ def _disk_text(path: str) -> str | None:
         return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
         return None
+
+
+def _disk_bytes(path: str) -> bytes | str:
+    """The file's bytes, or ``""`` when it cannot be read (nothing to analyse)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return ""
 
 
 class AsyncCfgChecker:
@@ -225,7 +236,11 @@ class AsyncCfgChecker:
         sinks, project, root = package_sinks(self.filename, self.sinks, text, result_cache_dir())
         if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
-        if project is not None and root is not None and text == _disk_text(self.filename):
+        disk = _disk_text(self.filename)
+        source: str | bytes = text
+        if disk is None and self.filename != "-" and os.path.isfile(self.filename):
+            source = _disk_bytes(self.filename)  # flake8 read it as latin-1: its bytes give Python's verdict
+        elif project is not None and root is not None and text == disk:
             path = os.path.abspath(self.filename)
             named = _NAMED.get(root, frozenset())
             outcomes = package_analysis(root, tuple(self.sinks), self.sanitizers,
@@ -234,7 +249,7 @@ class AsyncCfgChecker:
             return outcome.diagnostics if outcome is not None else ()
         from asynccfg_lint.analysis.checker import check_source
 
-        return check_source(text, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
+        return check_source(source, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
                             modules=project)
 
 
