@@ -327,20 +327,41 @@ def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | No
 
 def _depth(tree: ast.AST) -> int:
     """The number of nodes on ``tree``'s longest path from the root: its levels, one list at a time (the
-    tree may be deep; ``ast.iter_child_nodes`` per node cost about three times this on ``parallel.py``)."""
+    tree may be deep; ``ast.iter_child_nodes`` per node cost about three times this on ``parallel.py``).
+
+    The leaves every name, operation and comparison has (``ctx``, ``op``, ``ops``: ``Load()``, ``Add()``,
+    singletons) are counted, not walked: a level that holds such a node has one more below it.
+    """
     depth, level = 0, [tree]
     while level:
         depth += 1
         below: list[ast.AST] = []
+        leaves = False
         for node in level:
-            for name in node._fields:
+            names, with_leaves = _AST_FIELDS.get(type(node)) or _ast_fields(type(node))
+            leaves = leaves or with_leaves
+            for name in names:
                 value = getattr(node, name, None)
-                if isinstance(value, list):
+                if type(value) is list:
                     below.extend([item for item in value if isinstance(item, ast.AST)])
                 elif isinstance(value, ast.AST):
                     below.append(value)
+        if leaves and not below:
+            depth += 1
         level = below
     return depth
+
+
+#: ``ast`` node type -> (the fields that may hold nodes, whether it has singleton leaves: ``ctx``, ``op``, ``ops``)
+_AST_FIELDS: dict[type, tuple[tuple[str, ...], bool]] = {}
+_AST_LEAVES = frozenset({"ctx", "op", "ops"})
+
+
+def _ast_fields(kind: type) -> tuple[tuple[str, ...], bool]:
+    fields = getattr(kind, "_fields", ())
+    found = _AST_FIELDS[kind] = (tuple(name for name in fields if name not in _AST_LEAVES),
+                                 bool(_AST_LEAVES.intersection(fields)))
+    return found
 
 
 #: the position libcst's native parser writes into its message ("error at 8:38902", 0-based column)
