@@ -116,6 +116,40 @@ def test_binding_forms_match_libcst() -> None:
                                                   "a.b.c", "cast", "g", "osp", "outer", "sibling", "x"]
 
 
+#: calls libcst reads as typing.cast / TypeVar / NewType (their string arguments are names) under every
+#: spelling of the callee the walk tells apart without resolving it, and look-alikes that are not
+HINT_CALLS = '''
+import typing as t
+import typing
+from typing import cast as c, TypeVar as TV, NewType
+from other import cast as not_typing
+Foo = Bar = Baz = Qux = Quux = None
+A = c("Foo", 1)
+B = TV("B", "Bar")
+C = t.cast("Baz", 2)
+D = NewType("D", "Qux")
+E = typing.cast("Quux", 3)
+F = not_typing("Foo", 4)
+G = c[int]("Bar", 5)
+def f():
+    from typing import cast as inner
+    return inner("Baz", 6), c.attr("Qux", 7)
+typing = None
+H = typing.cast("Quux", 8)
+'''
+
+
+def test_hint_calls_match_libcst() -> None:
+    """Only calls whose callee ends with ``cast``/``TypeVar``/``NewType`` or is an import alias of one have
+    their qualified names resolved (the rest cannot be those calls); libcst resolves every call's."""
+    module = cst.parse_module(HINT_CALLS)
+    _check(module)
+    hints = sorted(a.node.value for s in {id(s): s for s in module_scopes(module).values()}.values()
+                   for a in s.accesses if a.is_type_hint)
+    # expect: as libcst (checked above): not "Foo" of not_typing nor "Qux" of c.attr; `c[int]` is a hint too
+    assert hints == ['"Bar"', '"Bar"', '"Baz"', '"Baz"', '"Foo"', '"Quux"', '"Quux"', '"Qux"', "c", "int"]
+
+
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_fixture_scopes_match_libcst(path: Path) -> None:
     _check(cst.parse_module(path.read_bytes()))

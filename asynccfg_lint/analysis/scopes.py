@@ -65,6 +65,9 @@ _STORE_FIELDS: dict[type, tuple[str, int]] = {
 
 _ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)
 _TYPE_HINT_CALLS = frozenset({"typing.NewType", "typing.TypeVar"})
+#: the last components of ``_TYPE_HINT_CALLS`` and ``typing.cast``: a call whose callee's dotted name ends
+#: otherwise (and is no import alias of one) has none of those qualified names
+_HINT_CALL_NAMES = frozenset({"NewType", "TypeVar", "cast"})
 _LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
 
 
@@ -112,6 +115,8 @@ class _ScopeWalk:
         self.string_annotation: cst.BaseString | None = None
         #: inside a parsed string annotation: libcst has no expression context there, every name is an access
         self.contextless = False
+        #: names imported under an alias from a name in :data:`_HINT_CALL_NAMES` (``from typing import cast as c``)
+        self.hint_aliases: set[str] = set()
 
     # ----------------------------------------------------------------- the walk
 
@@ -174,8 +179,8 @@ class _ScopeWalk:
     def call(self, node: cst.Call, context: int) -> None:
         self.top_attribute.append(None)
         self.in_type_hint.append(False)
-        names = {q.name for q in self.scope.get_qualified_names_for(node)}
-        if names & _TYPE_HINT_CALLS:
+        names = {q.name for q in self.scope.get_qualified_names_for(node)} if self.may_be_hint_call(node) else ()
+        if _TYPE_HINT_CALLS.intersection(names):
             self.visit(node.func, context)
             self.in_type_hint[-1] = True
             for arg in node.args[1:]:
@@ -194,6 +199,17 @@ class _ScopeWalk:
                 self.visit(arg, context)
         self.top_attribute.pop()
         self.in_type_hint.pop()
+
+    def may_be_hint_call(self, node: cst.Call) -> bool:
+        """Whether libcst's qualified names of the call may include ``typing.cast``, ``NewType`` or ``TypeVar``:
+        the callee's dotted name (as ``get_full_name_for_node`` spells it) ends with one of their names, or is
+        an import alias of one. Resolving every call's names cost a quarter of the walk."""
+        func = node.func
+        while type(func) is cst.Call or type(func) is cst.Subscript:
+            func = func.func if type(func) is cst.Call else func.value
+        if type(func) is cst.Name:
+            return func.value in _HINT_CALL_NAMES or func.value in self.hint_aliases
+        return type(func) is cst.Attribute and func.attr.value in _HINT_CALL_NAMES
 
     def arg(self, node: cst.Arg, context: int) -> None:
         self.visit(node.value, context)  # the keyword is neither an assignment nor an access
@@ -240,6 +256,9 @@ class _ScopeWalk:
         for alias in node.names:
             self.scopes[alias] = self.scope
             bound = alias.asname.name if alias.asname is not None else alias.name
+            imported = alias.name.attr.value if isinstance(alias.name, cst.Attribute) else alias.name.value
+            if alias.asname is not None and imported in _HINT_CALL_NAMES and isinstance(bound, cst.Name):
+                self.hint_aliases.add(bound.value)
             for dotted, _ in _gen_dotted_names(bound):
                 self.scope.record_import_assignment(dotted, node, bound)
 
