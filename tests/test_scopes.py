@@ -136,6 +136,13 @@ def f():
     return inner("Baz", 6), c.attr("Qux", 7)
 typing = None
 H = typing.cast("Quux", 8)
+from typing import Optional as Opt, Literal
+from typing_extensions import Annotated
+from .typing import Optional as NotTyping
+import typing.re as tre
+cfg = {}
+I: Opt["Foo"] = Literal["Bar"]
+J = Annotated["Baz", "meta"], NotTyping["Qux"], cfg["Quux"], tre["Foo"]
 '''
 
 
@@ -146,8 +153,10 @@ def test_hint_calls_match_libcst() -> None:
     _check(module)
     hints = sorted(a.node.value for s in {id(s): s for s in module_scopes(module).values()}.values()
                    for a in s.accesses if a.is_type_hint)
-    # expect: as libcst (checked above): not "Foo" of not_typing nor "Qux" of c.attr; `c[int]` is a hint too
-    assert hints == ['"Bar"', '"Bar"', '"Baz"', '"Baz"', '"Foo"', '"Quux"', '"Quux"', '"Qux"', "c", "int"]
+    # expect: as libcst (checked above): not "Foo" of not_typing, "Qux" of c.attr or NotTyping (a relative
+    # import), "Quux" of cfg; `c[int]` and the subscripts of names imported from typing modules are hints
+    assert hints == ['"Bar"', '"Bar"', '"Baz"', '"Baz"', '"Baz"', '"Foo"', '"Foo"', '"Foo"', '"Quux"', '"Quux"',
+                     '"Qux"', '"meta"', "Annotated", "Literal", "Opt", "c", "int", "tre"]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))

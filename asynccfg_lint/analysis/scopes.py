@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata.scope_provider import (
     _ASSIGNMENT_LIKE_NODES,
     Access,
@@ -117,6 +118,9 @@ class _ScopeWalk:
         self.contextless = False
         #: names imported under an alias from a name in :data:`_HINT_CALL_NAMES` (``from typing import cast as c``)
         self.hint_aliases: set[str] = set()
+        #: names bound by an import from a module whose name starts with ``typing`` (``typing_extensions`` too): only
+        #: such a name's qualified names start with ``typing.`` (a subscript of it is a type hint, as libcst decides)
+        self.typing_names: set[str] = set()
 
     # ----------------------------------------------------------------- the walk
 
@@ -164,7 +168,7 @@ class _ScopeWalk:
 
     def subscript(self, node: cst.Subscript, context: int) -> None:
         type_hint = False
-        if isinstance(node.value, cst.Name):
+        if type(node.value) is cst.Name and node.value.value in self.typing_names:
             names = {q.name for q in self.scope.get_qualified_names_for(node.value)}
             type_hint = any(n.startswith(("typing.", "typing_extensions.")) for n in names)
             if names & _LITERALS:
@@ -253,12 +257,17 @@ class _ScopeWalk:
     def import_(self, node: cst.Import | cst.ImportFrom, context: int) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
+        module = get_full_name_for_node(node.module) if type(node) is cst.ImportFrom and node.module else None
+        from_typing = module is not None and not node.relative and module.startswith("typing")
         for alias in node.names:
             self.scopes[alias] = self.scope
             bound = alias.asname.name if alias.asname is not None else alias.name
             imported = alias.name.attr.value if isinstance(alias.name, cst.Attribute) else alias.name.value
-            if alias.asname is not None and imported in _HINT_CALL_NAMES and isinstance(bound, cst.Name):
-                self.hint_aliases.add(bound.value)
+            if isinstance(bound, cst.Name):
+                if alias.asname is not None and imported in _HINT_CALL_NAMES:
+                    self.hint_aliases.add(bound.value)
+                if from_typing or alias.asname is not None and get_full_name_for_node(alias.name).startswith("typing"):
+                    self.typing_names.add(bound.value)
             for dotted, _ in _gen_dotted_names(bound):
                 self.scope.record_import_assignment(dotted, node, bound)
 
