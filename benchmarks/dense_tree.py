@@ -188,6 +188,54 @@ def write_wrapper_package(root: Path, files: int) -> Path:
     return package
 
 
+_RULES_HEADER = '''"""Generated module of the scaling benchmark: {rules} primitives, each with a lowering rule and a bind."""
+import enum
+
+import numpy as np
+from jax._src import core
+from jax._src.lax import parallel
+from jax.interpreters import mlir
+
+
+class Sched(enum.Enum):
+    RING = "ring"
+'''
+
+_RULE = '''
+
+p{index} = core.Primitive("rules{index}_start")
+
+
+def _rule{index}(ctx, x, *, depth, mode):
+    cfg = {{"permutation": [[0, 0]], "depth": depth, "mode": mode, "i": {index}}}
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+mlir.register_lowering(p{index}, _rule{index})
+
+
+def user{index}(x):
+    return p{index}.bind(x, depth={index}, mode={mode})
+'''
+
+
+def write_rules_module(root: Path, rules: int) -> Path:
+    """Write ``root/rules_<rules>.py``: one module of ``rules`` primitives, each with a lowering rule that
+    puts its bind keywords into the config, its registration and a ``bind`` (every third one passes an
+    enum member: a finding at the bind). Returns the file.
+
+    The scaling benchmark within one file: what the analysis asks about each rule (is its primitive bound?
+    is a name serialised before its use?) must not scan the whole module each time.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f"rules_{rules}.py"
+    modes = ("Sched.RING", "Sched.RING.value", '"tree"')
+    text = _RULES_HEADER.format(rules=rules) + "".join(
+        _RULE.format(index=index, mode=modes[index % 3]) for index in range(rules))
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def sink_free_source() -> str:
     """A realistic module without any sink (the start-up benchmark checks it)."""
     return '"""An ordinary module: nothing here reaches an async collective."""\nimport math\n' + "".join(

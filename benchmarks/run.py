@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dense_tree import sink_free_source, write_dense_tree, write_wrapper_package
+from dense_tree import sink_free_source, write_dense_tree, write_rules_module, write_wrapper_package
 
 HERE = Path(__file__).resolve().parent
 FLOOR = HERE / "floor.py"
@@ -71,6 +71,8 @@ SINK_FILE = "_src/lax/parallel.py"
 SINK_FREE_FILE = "_src/lax/fft.py"
 #: modules of the scaling rows' wrapper packages
 SCALING_SIZES = (500, 2000)
+#: rules of the scaling rows' single modules (dense_tree.write_rules_module)
+RULES_SIZES = (250, 1000)
 #: rows whose runs all take less than this many seconds (start-up rows) are not cut by the time budget
 CHEAP_RUN_S = 1.0
 
@@ -513,9 +515,16 @@ def lsp_facts(runner: Runner, argv: list[str]) -> dict:
             "lsp_parse_cpu_s": facts["parse_cpu_s"], "lsp_open_wall_s": facts["open_wall_s"]}
 
 
-def scaling_rows(tools: Tools, packages: dict[int, Path], runs: int) -> list[Row]:
-    """``check -j 1`` of the wrapper packages (``dense_tree.write_wrapper_package``), cold and warm."""
+def scaling_rows(tools: Tools, packages: dict[int, Path], modules: dict[int, Path], runs: int) -> list[Row]:
+    """``check -j 1`` of the wrapper packages (``dense_tree.write_wrapper_package``), cold and warm, and of the
+    single modules of many rules (``dense_tree.write_rules_module``), cold, with ACC201 on (every rule's
+    parameters are then asked about)."""
     rows = []
+    fewest = min(modules)
+    for size, module in sorted(modules.items()):
+        rows.append(Row("scaling", f"rules_{size}", f"check -j 1 --extend-select ACC201, one module of {size} rules",
+                        [*tools.check([str(module)], jobs=1), "--extend-select", "ACC201"],
+                        None if size == fewest else f"rules_{fewest}", runs=1))
     small = min(packages)
     for size, package in sorted(packages.items()):
         reference = None if size == small else f"cold_{small}"
@@ -674,6 +683,9 @@ def evaluate_targets(rows: list[Row]) -> list[dict]:
          lambda v: v <= 4.6, _times),
         (f"scaling, warm: {SCALING_SIZES[1]} vs. {SCALING_SIZES[0]} wrapper modules (cpu)", "<= 4.6x",
          ratio(rows, "scaling", f"warm_{SCALING_SIZES[1]}", f"warm_{SCALING_SIZES[0]}", "median_cpu"),
+         lambda v: v <= 4.6, _times),
+        (f"scaling within one module: {RULES_SIZES[1]} vs. {RULES_SIZES[0]} rules (cpu)", "<= 4.6x",
+         ratio(rows, "scaling", f"rules_{RULES_SIZES[1]}", f"rules_{RULES_SIZES[0]}", "median_cpu"),
          lambda v: v <= 4.6, _times),
         (f"scaling, warm run over {SCALING_SIZES[1]} modules", "< 1 s wall",
          median_wall(rows, "scaling", f"warm_{SCALING_SIZES[1]}"), lambda v: v < 1, lambda v: f"{v:.3f} s"),
@@ -962,7 +974,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows += onefile_rows(tools, package, outside, args.runs)
         if "scaling" in args.sections:
             packages = {size: write_wrapper_package(workdir / f"scaling_{size}", size) for size in SCALING_SIZES}
-            rows += scaling_rows(tools, packages, args.runs)
+            modules = {size: write_rules_module(workdir / "rules", size) for size in RULES_SIZES}
+            rows += scaling_rows(tools, packages, modules, args.runs)
         measure(rows, runner, args.budget, started)
         if "onefile" in args.sections:
             lsp = find_row(rows, "onefile", "lsp")

@@ -17,7 +17,7 @@ from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, read_method
-from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
@@ -429,13 +429,26 @@ def _read_at_binds(parsed: ParsedModule, classifier: ValueClassifier, node: cst.
     """True when ``node`` is where a registered rule reads a keyword (``knobs.level``: a read sink of
     :func:`~asynccfg_lint.analysis.programs.read_sinks`) that only other modules' binds pass
     (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference.read_at_binds`)."""
-    for (_, key), use in sink_uses(parsed).items():
-        if use is node and "." in key:  # (a read sink's use is keyed `param.how`)
-            name = read_receiver(use)
-            bindings = bindings_of_name(parsed, name) if isinstance(name, cst.Name) else None
-            param = bindings[0].assignment.node if bindings and bindings[0].assignment is not None else None
-            return isinstance(param, cst.Param) and classifier.read_at_binds(param)
-    return False
+    if id(node) not in _read_sink_uses(parsed):
+        return False
+    name = read_receiver(node)
+    bindings = bindings_of_name(parsed, name) if isinstance(name, cst.Name) else None
+    param = bindings[0].assignment.node if bindings and bindings[0].assignment is not None else None
+    return isinstance(param, cst.Param) and classifier.read_at_binds(param)
+
+
+#: per module: the number of its sink uses when indexed, and the ids of the nodes of its read sinks' uses
+_READ_SINK_USES: ModuleMemo[tuple[int, frozenset[int]] | None] = ModuleMemo(lambda: None)
+
+
+def _read_sink_uses(parsed: ParsedModule) -> frozenset[int]:
+    """The ids of the nodes where ``parsed``'s read sinks are used (:func:`~asynccfg_lint.analysis.summaries.sink_uses`
+    keyed ``param.how``), indexed again only when sink uses were added (a scan per finding was quadratic)."""
+    uses = sink_uses(parsed)
+    known = _READ_SINK_USES.known(parsed)
+    if known is None or known[0] != len(uses):
+        known = _READ_SINK_USES.put(parsed, (len(uses), frozenset(id(use) for (_, key), use in uses.items() if "." in key)))
+    return known[1]
 
 
 def _is_wrapper_parameter(parsed: ParsedModule, node: cst.CSTNode, checked_at_calls: set[tuple[str, str]]) -> bool:

@@ -111,6 +111,15 @@ class ParsedModule:
     _qualnames: dict = field(default_factory=dict, repr=False)
     #: each stage's facts about the module, by its :class:`ModuleMemo` (read and written only through it)
     _memos: dict = field(default_factory=dict, repr=False)
+    _text_has: dict = field(default_factory=dict, repr=False)
+
+    def text_has(self, needle: str) -> bool:
+        """Whether :attr:`text` contains ``needle``, searched once per module and string: the analysis asks per
+        name used (``cfg.items()``), and a search per question was quadratic in a module of thousands of rules."""
+        found = self._text_has.get(needle)
+        if found is None:
+            found = self._text_has[needle] = needle in self.text
+        return found
 
     @property
     def positions(self) -> Mapping:

@@ -48,6 +48,8 @@ PARTIAL = frozenset({"functools.partial"})
 _REGISTRATIONS: ModuleMemo[tuple[list[Registration], dict[str, ParsedModule | None] | None]] = \
     ModuleMemo(lambda: ([], None))
 _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = ModuleMemo(dict)
+#: the qualified names the module's ``bind`` receivers may be (:func:`bind_visible`)
+_BIND_NAMES: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
 #: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
 _FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
 
@@ -864,19 +866,28 @@ def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lam
                                                   else r.function is function)]
 
 
-def _may_be(parsed: ParsedModule, receiver: cst.BaseExpression, primitive: frozenset[str]) -> bool:
-    """True when ``receiver`` names the primitive, or is a name bound to an expression that names it
-    (``prim = a_p if is_async else b_p; prim.bind(...)``, as ``jax/_src/lax/parallel.py`` writes it)."""
-    if qualified_names(parsed, receiver) & primitive:
-        return True
-    bindings = bindings_of_name(parsed, receiver) if isinstance(receiver, cst.Name) else None
-    pending = [b.value for b in bindings or () if b.value is not None]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (cst.Name, cst.Attribute)) and qualified_names(parsed, node) & primitive:
-            return True
-        pending.extend(node.children)
-    return False
+def _bound_primitive_names(parsed: ParsedModule) -> frozenset[str]:
+    """Every qualified name a ``bind`` receiver of ``parsed`` may be: the receiver's own (``all_gather_p.bind``),
+    and, for a name, those of each name and attribute in the expressions bound to it (``prim = a_p if
+    is_async else b_p; prim.bind(...)``, as ``jax/_src/lax/parallel.py`` writes it). Made once per module:
+    a module of 1,000 rules asked about each rule's primitive across all its calls (quadratic)."""
+    known = _BIND_NAMES.known(parsed)
+    if known is not None:
+        return known
+    names: set[str] = set()
+    for call in parsed.calls:
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
+            continue
+        receiver = call.func.value
+        names |= qualified_names(parsed, receiver)
+        bindings = bindings_of_name(parsed, receiver) if isinstance(receiver, cst.Name) else None
+        pending = [b.value for b in bindings or () if b.value is not None]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                names |= qualified_names(parsed, node)
+            pending.extend(node.children)
+    return _BIND_NAMES.put(parsed, frozenset(names))
 
 
 def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Callable[[str, str], bool]) -> bool:
@@ -886,8 +897,6 @@ def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Ca
 
     Without one, what the rule's parameters hold is known to no analysed code (ACC201 where it is used).
     """
-    for call in parsed.calls:
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind" \
-                and _may_be(parsed, call.func.value, registration.primitive):
-            return True
+    if not _bound_primitive_names(parsed).isdisjoint(registration.primitive):
+        return True
     return any(elsewhere(name.rpartition(".")[2], name.rpartition(".")[0]) for name in registration.primitive)

@@ -705,7 +705,7 @@ def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> 
     again (``try: json.dumps(cfg) except (TypeError, ValueError): cfg = {...}``). When the call raises, the
     use is not reached with that value. A call with ``default=`` or ``cls=`` proves nothing; nor does one
     after a statement of the ``try`` body that may bind the name again."""
-    start = _own_start(parsed, use, binding) if f"dumps({use.value}" in parsed.text else None
+    start = _own_start(parsed, use, binding) if parsed.text_has(f"dumps({use.value}") else None
     if start is None:
         return False
 
@@ -738,7 +738,8 @@ def normalised_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) ->
     statement ``for k, v in <name>.items():`` (or ``list(<name>.items())``) of a block holding ``use``, after the
     binding, whose whole body is ``if isinstance(v, X): <name>[k] = <value>`` (no ``else``). Every entry the
     binding made whose value is an ``X`` holds ``<value>`` at ``use`` instead. ``[]`` when there is no such loop."""
-    start = _own_start(parsed, use, binding) if f"{use.value}.items()" in parsed.text and "isinstance" in parsed.text else None
+    start = _own_start(parsed, use, binding) \
+        if parsed.text_has(f"{use.value}.items()") and parsed.text_has("isinstance") else None
     if start is None:
         return []
     classes: list[cst.BaseExpression] = []

@@ -271,7 +271,7 @@ class ClassInference:
         ``enum.Flag``, the names a string or a list or tuple of strings): a plain member, which JAX's default
         hook rejects (measured on jax 0.12.0.1, ``tests/fixtures/programs/enum_forms.py``). ``None`` for
         anything else (an ``IntEnum``/``StrEnum`` made so serializes; a name not among the members)."""
-        if not isinstance(expr.value, cst.Name) or not ("Enum(" in self.parsed.text or "Flag(" in self.parsed.text):
+        if not isinstance(expr.value, cst.Name) or not (self.parsed.text_has("Enum(") or self.parsed.text_has("Flag(")):
             return None
         bindings = bindings_of_name(self.parsed, expr.value)
         call = bindings[0].value if bindings and len(bindings) == 1 else None
