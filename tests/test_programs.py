@@ -307,7 +307,7 @@ def _served(root: Path, path: Path) -> list[tuple[int, int, str, str]]:
                                   "library_and_numpy_values.py", "converted_fields.py", "replaced_objects.py",
                                   "channel_objects.py", "narrowing_forms.py", "enum_forms.py", "container_mutations.py",
                                   "sanitizers.py", "converted_keywords.py", "table_helpers.py", "builtin_narrowing.py",
-                                  "copied_configs.py"])
+                                  "copied_configs.py", "tolist_shapes.py"])
 def test_text_json_flake8_and_the_language_server_agree(name):
     """The CLI's text and JSON, flake8 and the language server give the same rows for a program fixture
     (its ``# expect:`` rows), and the JSON's fix is the edit ``fix`` makes."""

@@ -274,9 +274,18 @@ class ArrayInference:
         origins = self.origins(receiver, depth + 1)
         if not origins or any(o.home is not None or o.inferred.model is not None
                               or T.array_kind(o.inferred.type) is not T.NUMPY_ARRAY or not o.inferred.elements
+                              or o.inferred.ndim != 1 and not self._holds_rejected(o.inferred.elements, depth)
                               for o in origins):
             return None
         return [Origin(expr, Inferred(T.LIST, elements=o.inferred.elements)) for o in origins]
+
+    def _holds_rejected(self, elements: tuple[cst.BaseExpression, ...], depth: int) -> bool:
+        """True when one of an array's ``elements`` may be a value JAX's serializer rejects (an Enum member in an
+        object array). The elements are the array's leaves: the ``.tolist()`` of an array of more (or unknown)
+        dimensions is lists of them (``np.arange(8).reshape(1, 8).tolist()`` is ``[[0, ..., 7]]``, a replica
+        group list), so it is a list of its leaves only for what its leaves are, not for its shape."""
+        return any(o.inferred.type is not None and not o.inferred.type.serializes
+                   for element in elements for o in self.origins(element, depth + 1))
 
     def _structured_dtype(self, dtype: cst.BaseExpression) -> bool:
         """True for a structured dtype: a list of ``(name, type)`` fields, as such or in ``np.dtype(...)``."""
