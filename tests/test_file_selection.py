@@ -205,6 +205,16 @@ def test_show_settings_prints_the_resolved_options_of_the_first_file(tmp_path):
     assert "respect-gitignore = false" in lines
 
 
+def test_show_settings_prints_types_apart_from_sanitizers(tmp_path):
+    """``[tool.asynccfg-lint.types]`` rows are shown as the table they are written as, not among the sanitizers."""
+    make_repo(tmp_path, {"m.py": ONE_FINDING, "pyproject.toml": '[tool.asynccfg-lint]\nsanitizers = ["mypkg.io.clean"]\n'
+                                                              '[tool.asynccfg-lint.types]\n'
+                                                              '"mypkg.io.cache_root" = "pathlib.Path"\n'})
+    lines = run_cli("--show-settings", "m.py", cwd=tmp_path).stdout.splitlines()
+    assert 'sanitizers = ["mypkg.io.clean"]' in lines
+    assert 'types = {"mypkg.io.cache_root" = "pathlib.Path"}' in lines
+
+
 def test_a_gitignore_line_git_cannot_use_is_skipped_not_the_whole_file(tmp_path):
     make_repo(tmp_path, {".gitignore": "a.py\n[z-a]\nfoo\\\n", "a.py": ONE_FINDING, "b.py": ONE_FINDING})
     assert git_unignored(tmp_path) == ["./b.py"]  # expect: git still ignores a.py

@@ -234,6 +234,8 @@ class Settings:
 
     def describe(self) -> list[str]:
         """``key = value`` lines of every option as it applies (``--show-settings``), TOML-like."""
+        from asynccfg_lint.analysis.infer.catalog import USER_ROW_SEPARATOR
+
         exclude = self.exclude if self.exclude is not None else _default_exclude(self.root)
         return [
             f"select = {_toml_list(self.select) if self.select is not None else 'default'}",
@@ -247,7 +249,9 @@ class Settings:
             f"respect-gitignore = {'false' if self.respect_gitignore is False else 'true'}",
             f"unsafe-fixes = {'true' if self.unsafe_fixes else 'false'}",
             f"extra-sinks = {_toml_list(_sink_text(sink) for sink in self.extra_sinks)}",
-            f"sanitizers = {_toml_list(sorted(self.sanitizers))}",
+            f"sanitizers = {_toml_list(sorted(s for s in self.sanitizers if USER_ROW_SEPARATOR not in s))}",
+            "types = {" + ", ".join(f"{_quote(name)} = {_quote(kind)}" for name, kind in sorted(
+                s.split(USER_ROW_SEPARATOR, 1) for s in self.sanitizers if USER_ROW_SEPARATOR in s)) + "}",
         ]
 
 
