@@ -18,6 +18,7 @@ from asynccfg_lint.analysis.infer.folding import (
     FLOAT_CONSTRUCTORS,
     FOLDED_MATH,
     INT_CONSTRUCTORS,
+    decimal_float,
     float_inferred,
     int_of,
     math_call,
@@ -207,6 +208,10 @@ class CallInference:
                 if value is not None:  # float("nan"), float("1e309"), np.float32("1e39")
                     return self._one(expr, float_inferred(T.CALL_RESULTS[name], value))
                 if name == "builtins.float" and text is None and len(positional) == len(expr.args) == 1:
+                    decimal_text = self._decimal_literal(positional[0])
+                    value = decimal_float(decimal_text) if decimal_text is not None else None
+                    if value is not None:  # float(Decimal("NaN")) is nan, float(Decimal("1e400")) inf
+                        return self._one(expr, float_inferred(T.CALL_RESULTS[name], value))
                     converted = self._float_of_number(expr, positional[0], depth)
                     if converted is not None:  # float(np.array([]).mean()) is nan: float() keeps a NaN or inf
                         return converted
@@ -697,6 +702,13 @@ class CallInference:
         passed = call.args[index].value if index < len(call.args) and call.args[index].keyword is None else next(
             (a.value for a in call.args if a.keyword is not None and a.keyword.value == positional[index].name.value), None)
         return (passed, steps) if isinstance(passed, cst.Name) else None
+
+    def _decimal_literal(self, expr: cst.BaseExpression) -> str | None:
+        """The string of ``decimal.Decimal("<literal>")`` (``expr``), else ``None``."""
+        if not isinstance(expr, cst.Call) or len(expr.args) != 1 or expr.args[0].keyword is not None \
+                or expr.args[0].star or "decimal.Decimal" not in qualified_names(self.parsed, expr.func):
+            return None
+        return string_value(expr.args[0].value)
 
     def _method(self, expr: cst.Call, depth: int) -> list[Origin]:
         assert isinstance(expr.func, cst.Attribute)

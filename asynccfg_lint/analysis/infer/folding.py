@@ -141,6 +141,18 @@ def parse_float(text: str, width: str | None) -> float | None:
     return value
 
 
+def decimal_float(text: str) -> float | None:
+    """``float(decimal.Decimal(text))`` as Python computes it (``"NaN"`` is nan, ``"1e400"`` is inf: the
+    value a fix ``float(x)`` of a Decimal gives); ``None`` when the Decimal or the conversion raises
+    (``"sNaN"``, a string that is no number)."""
+    import decimal  # noqa: PLC0415 - only for a Decimal of a string literal
+
+    try:
+        return float(decimal.Decimal(text))
+    except (ArithmeticError, ValueError):
+        return None
+
+
 def int_of(number: object) -> Inferred | None:
     """``int(number)`` of a known Python or numpy number (``int(np.uint64(2**64 - 1))``); ``None`` when it
     raises (a NaN or an infinity) or ``number`` is no real number."""
