@@ -445,6 +445,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         fix = inferred.type.fix if inferred.type is not None else None
         if fix is T.SORTED_FIX and not self._orderable(inferred.elements, depth):
             return T.SET_LIST_FIX  # sorted({0, "all"}) raises TypeError; list() keeps the elements to check
+        if fix is T.DECODE_FIX and not _decodes(origin.node):
+            return None  # b"\xff".decode() raises UnicodeDecodeError
         if fix is not T.ENUM_VALUE_FIX:
             return fix
         if inferred.member_value is None:  # Schedule(x), a parameter annotated Schedule, Flag.A | Flag.B
@@ -564,6 +566,18 @@ _TUPLE_FIXES = {T.SORTED_FIX: T.SORTED_TUPLE_FIX, T.SET_LIST_FIX: T.SET_TUPLE_FI
 #: jax.numpy integer scalar types: (unsigned, bits)
 _JNP_INT_BITS = {f"{'u' if unsigned else ''}int{bits}": (unsigned, bits)
                  for unsigned in (False, True) for bits in (8, 16, 32, 64)}
+
+
+def _decodes(node: cst.CSTNode) -> bool:
+    """False for a bytes literal whose bytes are not UTF-8 (what ``x.decode()`` assumes); True otherwise."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        if isinstance(value, bytes):
+            try:
+                value.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+    return True
 
 
 def hashable_fix(fix: T.FixTemplate | None) -> T.FixTemplate | None:
