@@ -515,3 +515,33 @@ def test_values_of_another_modules_constants_are_fixed_at_their_use(tmp_path):
     for root, verdict in ((tmp_path / "before", "ACC101"), (tmp_path, CLEAN)):
         cases = program_cases(root / "xring" / "ring.py", "xring.ring")
         assert {c.id: run_programs([str(root)], cases)[c.id].verdict for c in cases} == {"xring.ring.case_ring": verdict}
+
+
+#: a rule whose keyword's default is an Enum member: put into the config as it is, and (in the second
+#: rule) also compared with the member, which a `.value` default would turn false (the "depth" key lost)
+DEFAULT_RULES = SINK_IMPORT + '''import enum
+
+
+class Sched(enum.Enum):
+    TREE = "tree"
+
+
+def only_config(ctx, x, *, v=Sched.TREE):
+    return emit("t", ctx, x, {"v": v})
+
+
+def also_compared(ctx, x, *, v=Sched.TREE):
+    cfg = {"v": v}
+    if v == Sched.TREE:
+        cfg["depth"] = 2
+    return emit("t", ctx, x, cfg)
+'''
+
+
+def test_a_defaults_fix_is_kept_only_when_every_use_puts_the_parameter_into_a_config():
+    """A fix in a parameter's default changes what every use sees when no caller passes one (a new-user
+    trial: ``v=Sched.TREE.value`` made ``v == Sched.TREE`` false), as a fix at a call does."""
+    found = check_source(DEFAULT_RULES, "m.py", with_fixes=True)
+    assert [(d.line, d.column, d.code) for d in found] == [(9, 30, "ACC101"), (13, 32, "ACC101")]
+    assert found[0].fix is not None and found[0].fix.replacement == "Sched.TREE.value"
+    assert found[1].fix is None  # expect: the comparison needs the member

@@ -96,6 +96,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                          and not _default_overridden(parsed, workspace, rule, f)]
         if spec.wrapper_module is not None or spec.used_at is not None:  # a caller's argument: does the function take its fix?
             found = [argument_fixes.at_argument(f, sink_call) for f in found]
+        found = [argument_fixes.at_default(f) for f in found]  # a parameter's default: does every use take its fix?
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
             # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)

@@ -87,6 +87,23 @@ class ArgumentFixes:
                 return replace(finding, fix=None)
         return finding
 
+    def at_default(self, finding: Finding) -> Finding:
+        """``finding`` in the default of a parameter of a function of the checked module (``def rule(ctx, x, *,
+        mode=Mode.TREE)``), without its fix unless every use of the parameter only puts it into a config: the
+        fix changes what each use sees when no caller passes the parameter (a rule that also compares
+        ``mode == Mode.TREE`` would take the other branch, and leave a key out)."""
+        if finding.fix is None:
+            return finding
+        child, node = finding.node, self.parsed.parents.get(finding.node)
+        while node is not None and not (type(node) is cst.Param and node.default is child):
+            child, node = node, self.parsed.parents.get(node)
+        if node is None:
+            return finding
+        function = self.parsed.parents.get(self.parsed.parents.get(node))  # Param -> Parameters -> the function
+        if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+            return finding
+        return finding if self._kept((self.parsed, function, node.name.value, None, False)) else replace(finding, fix=None)
+
     def _wrapper_reads_kept(self, sink_call: SinkCall) -> bool:
         """False when the function ``sink_call`` calls takes the argument's keyword in its ``**kwargs`` and
         reads it there otherwise than to put it into a config (see :func:`keyword_reads_put_as_they_are`)."""
