@@ -116,7 +116,8 @@ class ReturnedParameter:
 
 
 #: builtins that copy the elements of what they are given into a new container, by the container they make
-_ELEMENT_COPIES = {"builtins.list": T.LIST, "builtins.sorted": T.LIST, "builtins.tuple": T.TUPLE}
+_ELEMENT_COPIES = {"builtins.list": T.LIST, "builtins.sorted": T.LIST, "builtins.tuple": T.TUPLE,
+                   "collections.deque": T.CALL_RESULTS["collections.deque"]}
 #: the containers whose ``Inferred.elements`` are all their elements (displays and comprehensions)
 #: ndarray methods whose result over the whole array is one of its elements
 _ELEMENT_METHODS = frozenset({"max", "min"})
@@ -124,7 +125,8 @@ _ELEMENT_METHODS = frozenset({"max", "min"})
 #: ``cast(T, v)``: returns ``v`` itself (typing.py: ``def cast(typ, val): return val``)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
-_ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name})
+_ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name,
+                                 T.CALL_RESULTS["collections.deque"].name})
 
 
 class CallInference:
