@@ -385,15 +385,18 @@ class CallInference:
         nodes, its ``home``): a ``kind`` holding those same elements, checked one by one; ``None``
         when ``argument`` may be anything else (a dict gives its keys, an array numpy scalars)."""
         inner = self.origins(argument, depth + 1)
-        if not inner or any(o.inferred.type is None or o.inferred.type.name not in _ELEMENT_CONTAINERS for o in inner):
+        known = [o for o in inner if o.inferred.type is not None]
+        if not known or any(o.inferred.type.name not in _ELEMENT_CONTAINERS for o in known):
             return None
-        copied = Inferred(kind, elements=tuple(e for o in inner for e in o.inferred.elements))
+        copied = Inferred(kind, elements=tuple(e for o in known for e in o.inferred.elements))
         if len(inner) == 1 and inner[0].home is not None and inner[0].source is not None:
             # tuple(PERM) of another module's list display: its elements, judged there
             return [Origin(expr, copied, inner[0].home, inner[0].source)]
-        if any(o.home is not None for o in inner):
+        if any(o.home is not None for o in known):
             return None
-        return self._one(expr, copied)
+        # a value not known besides (a rule's keyword that other modules' binds may pass too): a copy of
+        # unknown elements, beside the copy of what is known (this module's bind of (Sched.TREE,))
+        return self._one(expr, copied) + ([Origin(expr, Inferred(kind))] if len(known) < len(inner) else [])
 
     def _read_through(self, call: cst.Call, passed: list[Origin], chain: tuple[str, ...]) -> list[Origin] | None:
         """The catalog's types of ``value.<chain[0]>.<chain[1]>...`` for every value ``passed`` (at ``call``):
