@@ -118,13 +118,13 @@ class ReturnedParameter:
 #: builtins that copy the elements of what they are given into a new container, by the container they make
 _ELEMENT_COPIES = {"builtins.list": T.LIST, "builtins.sorted": T.LIST, "builtins.tuple": T.TUPLE,
                    "collections.deque": T.CALL_RESULTS["collections.deque"]}
-#: the containers whose ``Inferred.elements`` are all their elements (displays and comprehensions)
 #: ndarray methods whose result over the whole array is one of its elements
 _ELEMENT_METHODS = frozenset({"max", "min"})
 
 #: ``cast(T, v)``: returns ``v`` itself (typing.py: ``def cast(typ, val): return val``)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
+#: the containers whose ``Inferred.elements`` are all their elements (displays, comprehensions, copies of them)
 _ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name,
                                  T.CALL_RESULTS["collections.deque"].name})
 
@@ -382,8 +382,9 @@ class CallInference:
                          depth: int) -> list[Origin] | None:
         """``list(s)``, ``sorted(s)``, ``tuple(s)`` of a list, tuple or set whose elements the code shows
         (``sorted({Mode.PUSH})``, also a display of another module: the copy's elements are that module's
-        nodes, its ``home``): a ``kind`` holding those same elements, checked one by one; ``None``
-        when ``argument`` may be anything else (a dict gives its keys, an array numpy scalars)."""
+        nodes, its ``home``): a ``kind`` holding those same elements, checked one by one, and beside it a
+        ``kind`` of unknown elements when ``argument`` may also be a value of unknown type; ``None`` when it
+        may be anything else (a dict gives its keys, an array numpy scalars)."""
         inner = self.origins(argument, depth + 1)
         known = [o for o in inner if o.inferred.type is not None]
         if not known or any(o.inferred.type.name not in _ELEMENT_CONTAINERS for o in known):
