@@ -132,24 +132,22 @@ def package_analysis(root: str, sinks: tuple[SinkSpec, ...], sanitizers: frozens
     return {os.path.abspath(path): outcome for path, outcome in outcomes.items()}
 
 
-def _disk_text(path: str) -> str | None:
-    """The file's text as flake8 reads it (its encoding, universal newlines), or ``None``."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-        return None
-
-
-def _disk_bytes(path: str) -> bytes | str:
-    """The file's bytes, or ``""`` when it cannot be read (nothing to analyse)."""
+def _disk_bytes(path: str) -> bytes | None:
+    """The bytes of the file ``path``, or ``None`` when it cannot be read (``-``: stdin, a folder, gone)."""
     try:
         with open(path, "rb") as handle:
             return handle.read()
     except OSError:
-        return ""
+        return None
+
+
+def _as_flake8_reads(data: bytes) -> str | None:
+    """``data`` as flake8 reads a file (its encoding, universal newlines), or ``None`` when it does not decode."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
 
 
 class AsyncCfgChecker:
@@ -236,10 +234,11 @@ class AsyncCfgChecker:
         sinks, project, root = package_sinks(self.filename, self.sinks, text, result_cache_dir())
         if not SinkIndex(sinks).matching(text, module_name_for(self.filename).name):
             return ()
-        disk = _disk_text(self.filename)
+        data = _disk_bytes(self.filename)
+        disk = _as_flake8_reads(data) if data is not None else None
         source: str | bytes = text
-        if disk is None and self.filename != "-" and os.path.isfile(self.filename):
-            source = _disk_bytes(self.filename)  # flake8 read it as latin-1: its bytes give Python's verdict
+        if data is not None and disk is None:
+            source = data  # flake8 read it as latin-1: its bytes give Python's verdict
         elif project is not None and root is not None and text == disk:
             path = os.path.abspath(self.filename)
             named = _NAMED.get(root, frozenset())
