@@ -12,14 +12,10 @@ import sys
 from pathlib import Path
 
 from asynccfg_lint.run.project import POOL_THRESHOLD_BYTES
+from tests.cache_entries import overwrite, stored
 from tests.expectations import expected_diagnostics
 from tests.frontend_runs import CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_program
 from tests.test_project import PROJECT, expected
-
-
-def entries(cache: Path) -> list[Path]:
-    """The cache's entry files (outcomes), sorted."""
-    return sorted(cache.glob("*/*/*.json"))
 
 
 def copy_fixtures(tmp_path: Path) -> Path:
@@ -33,13 +29,16 @@ def test_a_warm_run_prints_what_the_cold_run_printed(tmp_path):
     cache = tmp_path / "cache"
     cold = run_cli("--isolated", "--cache-dir", str(cache), "findings.py", "clean.py", cwd=tree)
     assert sorted(row.expected for row in parse_text(cold.stdout)) == sorted(expected_diagnostics(tree / "findings.py"))
-    stored = entries(cache)
+    outcomes = stored(cache)
     # per file (both name the sink): its outcome, and its wrappers under the key of a summary-only
     # task, which a later run that only summarises it (a sibling of a checked file) reads
-    assert len(stored) == 4
+    assert len(outcomes) == 4
+    # expect: every entry in one database file, no file per entry
+    assert sorted(path.name for path in cache.rglob("*") if path.is_file()) == [".gitignore", "CACHEDIR.TAG",
+                                                                                "entries.sqlite"]
     warm = run_cli("--isolated", "--cache-dir", str(cache), "findings.py", "clean.py", cwd=tree)
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
-    assert entries(cache) == stored
+    assert stored(cache) == outcomes
     assert (cache / ".gitignore").read_text() == "# created by asynccfg-lint\n*\n"
     assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
 
@@ -53,7 +52,7 @@ def test_an_edited_file_is_analysed_again(tmp_path):
     module.write_text(SINK_IMPORT + 'emit("t", 0, 0, {"groups": sorted({1, 2})})\n')
     second = run_cli("--isolated", "--cache-dir", str(cache), "mod.py", cwd=tmp_path)
     assert (second.returncode, second.stdout) == (0, "")
-    assert len(entries(cache)) == 4  # each version: its outcome and its summary's
+    assert len(stored(cache)) == 4  # each version: its outcome and its summary's
 
 
 def test_the_selection_is_part_of_the_key(tmp_path):
@@ -69,8 +68,9 @@ def test_a_malformed_entry_is_a_miss(tmp_path):
     tree = copy_fixtures(tmp_path)
     cache = tmp_path / "cache"
     cold = run_cli("--isolated", "--cache-dir", str(cache), ".", cwd=tree)
-    for entry in entries(cache):
-        entry.write_text('{"diagnostics": [{"path": 1}]')  # truncated, as after a crash mid-write
+    assert stored(cache)
+    for key in stored(cache):
+        overwrite(cache, "outcomes", key, b'{"diagnostics": [{"path": 1}]')  # truncated JSON
     again = run_cli("--isolated", "--cache-dir", str(cache), ".", cwd=tree)
     assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout)
 

@@ -9,16 +9,19 @@ language server's verdict on a document follows the package summaries stored in 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from asynccfg_lint.run.cache import CACHE_DIR_ENV
 from asynccfg_lint.run.project import RACY_SECONDS
+from tests.cache_entries import databases, overwrite, stored
 from tests.frontend_runs import SINK_IMPORT, run_flake8
 
 #: the package: a wrapper in one module, its caller in another, and a module that names no sink
@@ -43,11 +46,6 @@ def write_package(root: Path) -> Path:
     return package
 
 
-def entries(cache: Path) -> list[Path]:
-    """The outcome entries of the cache folder ``cache`` (``<fingerprint>/<xx>/<key>.json``), sorted."""
-    return sorted(cache.glob("*/??/*.json"))
-
-
 def flake8_importing(cwd: Path, *args: str) -> tuple[str, bool]:
     """Run flake8 (one job, so every analysis happens in this one process) with the default cache folder;
     return its output and whether libcst was imported."""
@@ -68,12 +66,12 @@ def test_flake8_writes_the_default_cache_reads_it_back_and_sees_an_edit_of_anoth
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg") == (USER_ROW, True)
     assert (cache / ".gitignore").read_text() == "# created by asynccfg-lint\n*\n"
     assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
-    stored = entries(cache)
-    assert stored  # expect: the outcomes of wrappers.py and user.py, and their summaries
+    outcomes = stored(cache)
+    assert len(outcomes) == 4  # expect: the outcomes of wrappers.py and user.py, and their summaries
     # expect: the same output, read from the cache alone (libcst never imported), nothing new stored
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg") == (USER_ROW, False)
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg/user.py") == (USER_ROW, False)
-    assert entries(cache) == stored
+    assert stored(cache) == outcomes
     # the wrapper no longer passes its parameter on: the unchanged user.py is analysed again, clean now
     (package / "wrappers.py").write_text(WRAPPERS.replace("x, cfg)\n", "x, {})\n"))
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg/user.py") == ("", True)
@@ -89,7 +87,7 @@ def test_flake8_no_cache_option_writes_nothing_and_the_cache_dir_option_moves_it
     moved = run_flake8("--select", "ACC", "--asynccfg-cache-dir", "elsewhere", "pkg", cwd=tmp_path,
                        env=DEFAULT_FOLDER)
     assert (moved.returncode, moved.stdout) == (1, USER_ROW)
-    assert entries(tmp_path / "elsewhere") and not (tmp_path / ".asynccfg_lint_cache").exists()
+    assert stored(tmp_path / "elsewhere") and not (tmp_path / ".asynccfg_lint_cache").exists()
 
 
 def test_flake8_no_cache_from_its_configuration_file(tmp_path):
@@ -117,9 +115,14 @@ def test_concurrent_flake8_runs_writing_one_cache_agree(tmp_path):
     with ThreadPoolExecutor(max_workers=3) as pool:
         assert list(pool.map(run, range(3))) == [(1, expected)] * 3
     cache = tmp_path / ".asynccfg_lint_cache"
-    assert not list(cache.rglob("*.tmp"))  # expect: every temporary file renamed into place
-    for entry in entries(cache):
-        json.loads(entry.read_text())  # expect: each entry whole
+    [database] = databases(cache)
+    with closing(sqlite3.connect(database)) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert not list(cache.rglob("*-journal"))  # expect: every transaction ended
+    outcomes = stored(cache)
+    assert len(outcomes) == 16  # expect: each of the 8 modules' outcome and its summary's
+    for value in outcomes.values():
+        json.loads(value)  # expect: each entry whole
     assert run(0) == (1, expected)
 
 
@@ -154,10 +157,10 @@ def test_the_language_server_reads_the_summaries_flake8_stored_in_the_workspace_
     assert not (elsewhere / ".asynccfg_lint_cache").exists()  # expect: the workspace's cache, not the cwd's
     # the stored summaries of wrappers.py now say it defines no wrapper: a server reading them sees no sink
     edited = 0
-    for entry in entries(cache):
-        data = json.loads(entry.read_text())
+    for key, value in stored(cache).items():
+        data = json.loads(value)
         if any(wrapper["wrapper_module"] == "pkg.wrappers" for wrapper in data["wrappers"]):
-            entry.write_text(json.dumps({**data, "wrappers": []}))
+            overwrite(cache, "outcomes", key, json.dumps({**data, "wrappers": []}).encode())
             edited += 1
     assert edited == 2  # expect: wrappers.py's checked outcome (flake8 named it) and its summary's
     assert published_for(tmp_path, elsewhere, uri, USER) == []
@@ -166,7 +169,7 @@ def test_the_language_server_reads_the_summaries_flake8_stored_in_the_workspace_
 
 
 def test_a_stored_package_state_is_used_only_while_no_file_of_the_package_changed(tmp_path):
-    """The package's sinks stored under its files' states (``packages/``) answer for a file that calls
+    """The package's sinks stored under its files' states (``packages`` entries) answer for a file that calls
     none of them; an edit of any file (here one keeping its size) is seen."""
     package = write_package(tmp_path)
     relay = "def relay(ctx, x, cfg):\n    return iter(\"t\", ctx, x, cfg)\n"  # not a wrapper yet: no sink reached
@@ -176,7 +179,7 @@ def test_a_stored_package_state_is_used_only_while_no_file_of_the_package_change
     time.sleep(RACY_SECONDS + 0.2)  # expect: older than the racy window, so the first run stores the state
     cache = tmp_path / ".asynccfg_lint_cache"
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg") == (USER_ROW, True)
-    assert len(list(cache.glob("*/packages/*/*.json"))) == 1
+    assert len(stored(cache, "packages")) == 1
     assert flake8_importing(tmp_path, "--select", "ACC", "pkg/plain.py") == ("", False)
     # relay now passes cfg on to the sink: same size, but the module changed, so plain.py is analysed again
     edited = relay.replace("iter(", "emit(")

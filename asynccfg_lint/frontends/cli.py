@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import difflib
 import json
 import os
 import sys
@@ -91,6 +90,8 @@ class _Parser(argparse.ArgumentParser):
         if message.startswith("unrecognized arguments: "):
             options = [option for action in self._actions for option in action.option_strings]
             for word in message.removeprefix("unrecognized arguments: ").split():
+                import difflib  # (only for a mistyped option)
+
                 close = difflib.get_close_matches(word.split("=")[0], options, n=1)
                 if word.startswith("-") and close:
                     message += f"\n  tip: a similar option exists: '{close[0]}'"

@@ -29,7 +29,8 @@ directory (``$ASYNCCFG_LINT_CACHE_DIR``, else ``.asynccfg_lint_cache`` in the ne
 ``pyproject.toml``, else the working directory), so a second flake8 run reads the package's summaries
 instead of analysing them again. ``--asynccfg-no-cache`` (or ``asynccfg-no-cache = true`` in flake8's
 configuration) turns it off, as ``--no-cache`` does for the CLI; ``--asynccfg-cache-dir`` moves it. flake8's
-workers write entries concurrently: each is written atomically (:class:`~asynccfg_lint.run.cache.ResultCache`).
+workers write entries concurrently: each writes its analysis's entries in one SQLite transaction
+(:class:`~asynccfg_lint.run.entry_store.EntryStore`).
 """
 
 from __future__ import annotations

@@ -5,22 +5,22 @@ each of its own modules, so an edited checkout never reads a stale entry), the f
 path and bytes, the sinks it may call and its check settings. A changed file, setting or
 wrapper gives a new key; nothing is ever invalidated in place. An outcome also lists the other
 modules its analysis looked up (with their digests); the project uses it only while they are
-unchanged. Entries are JSON files written
-atomically (a temporary file, then ``os.replace``), so concurrent runs at worst write the same
-entry twice; an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
+unchanged. Entries are JSON in one SQLite database, ``entries.sqlite``, written in batches
+(:class:`~asynccfg_lint.run.entry_store.EntryStore`: a file per entry cost a file creation each);
+concurrent runs at worst write the same entry twice, and an unreadable or malformed entry is a miss. The folder holds a ``.gitignore`` and
 a ``CACHEDIR.TAG`` (as ruff's and pytest's caches do), and ``asynccfg-lint clean`` removes it.
-Beside the outcomes, ``units/`` keeps each module's binding units (what the prefilter reads with
+Beside the outcomes, the ``units`` entries keep each module's binding units (what the prefilter reads with
 ``ast`` to find the modules a file may reach, :class:`~asynccfg_lint.analysis.prefilter.SinkNames`), keyed
 by the digest of its bytes, so a run over one changed file does not read the package again.
-And ``parses/`` keeps the libcst parse (with its scopes and parents) of a module that runs keep having to
+And the folder ``parses/`` keeps the libcst parse (with its scopes and parents) of a module that runs keep having to
 parse although it is unchanged: another module the checked file's analysis looks up (a builder, a
 helper, a constant of it), so a one-file run reads ``pxla.py`` instead of parsing it again. A parse is
-stored the second time a run parses the same bytes (the first leaves a marker), so a cold run over a
+stored the second time a run parses the same bytes (the first leaves a ``wanted`` entry), so a cold run over a
 package pays nothing for it. A parse is a pickle, signed with a key of this user's (HMAC-SHA256, the
 key in the user cache folder, never in the result cache), and loaded only when the signature
 matches: a cache folder that someone else wrote, or that came with a repository, is a miss.
-``names/`` records the packages (by their list of files) whose names that lead to a sink grew past the
-prefilter's limit, so a one-file run there does not look for them again. Last, ``packages/`` keeps every
+``names`` entries record the packages (by their list of files) whose names that lead to a sink grew past the
+prefilter's limit, so a one-file run there does not look for them again. Last, ``packages`` entries keep every
 sink of a project (its wrappers too) under a digest of its files' states
 (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`), so a file that calls none of them is answered
 from a ``stat`` of the package's files, none of them read.
@@ -33,10 +33,7 @@ import hashlib
 import hmac
 import json
 import os
-import pickle
-import shutil
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +42,7 @@ from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.run.discovery import iter_python_files
+from asynccfg_lint.run.entry_store import EntryStore
 from asynccfg_lint.analysis.prefilter import Unit
 from asynccfg_lint.run.tasks import FileOutcome, FileTask
 
@@ -154,6 +152,10 @@ def task_key(task: FileTask) -> str:
     return digest.hexdigest()
 
 
+#: kinds of the entries in ``entries.sqlite`` (see the module's docstring)
+OUTCOMES, UNITS, NAMES, PACKAGES, WANTED = "outcomes", "units", "names", "packages", "wanted"
+
+
 class ResultCache:
     """File outcomes on disk under ``folder/<fingerprint>/``.
 
@@ -164,73 +166,67 @@ class ResultCache:
     def __init__(self, folder: str) -> None:
         self.folder = Path(folder)
         self.entries = self.folder / tool_fingerprint()
+        self.store = EntryStore(str(self.entries / "entries.sqlite"), functools.partial(self._prepare, self.entries))
 
     def key(self, task: FileTask) -> str:
         """The hex digest naming ``task``'s entry (:func:`task_key`)."""
         return task_key(task)
 
-    def _entry(self, key: str) -> Path:
-        return self.entries / key[:2] / f"{key}.json"
+    def flush(self) -> None:
+        """Write the entries stored since the last flush (:meth:`EntryStore.flush`); never raises."""
+        self.store.flush()
 
     def get(self, key: str) -> FileOutcome | None:
         """The stored outcome of ``key``, or ``None`` (absent, unreadable or malformed)."""
         try:
-            return outcome_from_json(self._read(self._entry(key)))
-        except (OSError, ValueError, KeyError, TypeError):
+            return outcome_from_json(self._read(OUTCOMES, key))
+        except (ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, outcome: FileOutcome) -> None:
-        """Store ``outcome`` under ``key`` atomically; a cache that cannot be written is skipped silently."""
-        self._write(self._entry(key), outcome_to_json(outcome))
+        """Store ``outcome`` under ``key`` (written at the next :meth:`flush`); a cache that cannot be written
+        is skipped silently."""
+        self._write(OUTCOMES, key, outcome_to_json(outcome))
 
     def package_sinks(self, key: str) -> tuple[SinkSpec, ...] | None:
         """The sinks stored by :meth:`put_package_sinks` under ``key``, or ``None`` (absent, unreadable or malformed)."""
         try:
-            return tuple(spec_from_json(item) for item in self._read(self._packages_entry(key))["sinks"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return tuple(spec_from_json(item) for item in self._read(PACKAGES, key)["sinks"])
+        except (ValueError, KeyError, TypeError):
             return None
 
     def put_package_sinks(self, key: str, sinks: tuple[SinkSpec, ...]) -> None:
         """Store every sink of a package (its wrappers included) under ``key``, a digest of the state of its
         files (:meth:`~asynccfg_lint.run.project.Project.stored_sinks`); skipped when unwritable."""
-        self._write(self._packages_entry(key), {"sinks": [spec_json(spec) for spec in sinks]})
-
-    def _packages_entry(self, key: str) -> Path:
-        return self.entries / "packages" / key[:2] / f"{key}.json"
+        self._write(PACKAGES, key, {"sinks": [spec_json(spec) for spec in sinks]})
 
     def names_overflow(self, key: str) -> bool:
         """True when :meth:`put_names_overflow` recorded ``key`` (absent or unreadable: ``False``)."""
         try:
-            return self._read(self._names_entry(key))["overflow"] is True
-        except (OSError, ValueError, KeyError, TypeError):
+            return self._read(NAMES, key)["overflow"] is True
+        except (ValueError, KeyError, TypeError):
             return False
 
     def put_names_overflow(self, key: str) -> None:
         """Record that the names leading to a sink grew past the prefilter's limit in the package of ``key``
         (:meth:`~asynccfg_lint.run.project.Project.scope`); skipped when unwritable."""
-        self._write(self._names_entry(key), {"overflow": True})
-
-    def _names_entry(self, key: str) -> Path:
-        return self.entries / "names" / key[:2] / f"{key}.json"
+        self._write(NAMES, key, {"overflow": True})
 
     def binding_units(self, digest: str) -> list[Unit] | None | Missing:
         """The stored :func:`~asynccfg_lint.analysis.prefilter.module_units` of the module whose bytes have the
         SHA-256 hex ``digest`` (``None``: Python cannot parse it), or :data:`MISSING`."""
         try:
-            data = self._read(self._units_entry(digest))["units"]
+            data = self._read(UNITS, digest)["units"]
             if data is None:
                 return None
             return [(frozenset(bound), frozenset(mentioned)) for bound, mentioned in data]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):
             return MISSING
 
     def put_binding_units(self, digest: str, units: list[Unit] | None) -> None:
         """Store ``units`` for the module bytes of ``digest`` (see :meth:`binding_units`); skipped when unwritable."""
         data = None if units is None else [[sorted(bound), sorted(mentioned)] for bound, mentioned in units]
-        self._write(self._units_entry(digest), {"units": data})
-
-    def _units_entry(self, digest: str) -> Path:
-        return self.entries / "units" / digest[:2] / f"{digest}.json"
+        self._write(UNITS, digest, {"units": data})
 
     def parsed_module(self, path: str, digest: str) -> ParsedModule | None:
         """The stored parse of ``path`` whose bytes have the SHA-256 hex ``digest`` (see :meth:`put_parsed_module`),
@@ -255,16 +251,18 @@ class ResultCache:
 
     def put_parsed_module(self, digest: str, parsed: ParsedModule) -> None:
         """Keep the fresh parse ``parsed`` (of bytes with the SHA-256 hex ``digest``) for a later run, the second
-        time a run asks to: the first call leaves a marker only. Skipped for a deep module (parsed on a
+        time a run asks to: the first call leaves a ``wanted`` entry only. Skipped for a deep module (parsed on a
         large stack), one that does not pickle, and when the cache or the key cannot be written."""
-        marker = self._parse_entry(parsed.path, digest, ".wanted")
-        if not marker.exists():
-            self._write(marker, None)
+        marker = self._parse_entry(parsed.path, digest, "").name
+        if self.store.get(WANTED, marker) is None:
+            self._write(WANTED, marker, None)
             return
         key = _signing_key()
         if key is None or parsed.deep:
             return
         try:
+            import pickle  # (pickle, tempfile, shutil: imported where used, not by every run's start-up)
+
             payload = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - a tree too deep for the pickler, or an unpicklable part: not kept
             return
@@ -277,17 +275,25 @@ class ResultCache:
             "utf-8", "surrogateescape")).hexdigest()
         return self.entries / "parses" / name[:2] / f"{name}{suffix}"
 
-    @staticmethod
-    def _read(entry: Path) -> Any:
-        with open(entry, encoding="utf-8") as handle:
-            return json.load(handle)
+    def _read(self, kind: str, key: str) -> Any:
+        """The JSON value of entry (``kind``, ``key``).
 
-    def _write(self, entry: Path, data: Any) -> None:
-        """Write ``data`` as JSON to ``entry`` atomically (see :meth:`_write_bytes`); never raises OSError."""
-        self._write_bytes(entry, json.dumps(data).encode("utf-8"))
+        Raises:
+            KeyError: no such entry (or an unreadable database); ValueError: not JSON.
+        """
+        value = self.store.get(kind, key)
+        if value is None:
+            raise KeyError(key)
+        return json.loads(value)
+
+    def _write(self, kind: str, key: str, data: Any) -> None:
+        """Keep ``data`` as JSON under (``kind``, ``key``), written at the next :meth:`flush`."""
+        self.store.put(kind, key, json.dumps(data).encode("utf-8"))
 
     def _write_bytes(self, entry: Path, data: bytes) -> None:
         """Write ``data`` to ``entry`` atomically (a temporary file, then ``os.replace``); never raises OSError."""
+        import tempfile
+
         try:
             self._prepare(entry.parent)
             descriptor, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.stem[:8]}.", suffix=".tmp")
@@ -317,6 +323,8 @@ def _loads_on_a_fresh_stack(payload: bytes) -> Any:
     as soon as its last frame returns, so when the caller's stack happens to end near a chunk's end every
     call maps and unmaps one (measured: 44.5 k ``munmap`` of one 16 KiB address in one run, 0.1-0.15 s of
     system time). A new thread's stack starts empty, so the calls fit in its first chunk whatever the caller."""
+    import pickle
+
     result: list[Any] = []
     errors: list[BaseException] = []
 
@@ -372,6 +380,8 @@ def user_cache_folder() -> str:
 @functools.lru_cache(maxsize=4)
 def _key_at(path: str) -> bytes | None:
     """The key of :func:`_signing_key` at ``path``, read or made once per process."""
+    import tempfile
+
     for _ in range(2):
         try:
             with open(path, "rb") as handle:
@@ -425,5 +435,7 @@ def clean(folder: str) -> bool:
     if not is_cache_folder(folder):
         raise NotACacheError(f"{folder} is not an asynccfg-lint cache (it has no CACHEDIR.TAG written by "
                              f"asynccfg-lint); nothing removed")
+    import shutil
+
     shutil.rmtree(folder)
     return True

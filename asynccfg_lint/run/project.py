@@ -369,6 +369,8 @@ class Project:
                 names = SinkNames(sources, {path: self._module(path) for path in sources}, builtin, self._binding_units)
                 if names.homes is None and key is not None and self.cache is not None and not interrupted():
                     self.cache.put_names_overflow(key)
+                if self.cache is not None:
+                    self.cache.flush()  # the binding units read, before flake8 forks its workers
                 self._names[builtin] = names
         names = self._names[builtin]
         reached = names.reach(texts) if names is not None else None
@@ -407,7 +409,11 @@ class Project:
                 if not any(index.matching(source, "") for path in checked if (source := self.source(path)) is not None):
                     return {}  # the checked files call none of the package's sinks: nothing to report
             scope = self.scope(builtin, [source for path in checked if (source := self.source(path)) is not None])
-        return self._rounds(builtin, checked, scope)
+        try:
+            return self._rounds(builtin, checked, scope)
+        finally:
+            if self.cache is not None:
+                self.cache.flush()  # this analysis's entries, in one transaction
 
     def _rounds(self, builtin: tuple[SinkSpec, ...], checked: Mapping[str, CheckSettings],
                 scope: frozenset[str] | None) -> dict[str, FileOutcome]:
@@ -631,7 +637,11 @@ def worker_project() -> Project | None:
 
 
 def _analyse_in_worker(task: FileTask) -> FileOutcome:
-    return analyse_task(task, _worker_project)
+    try:
+        return analyse_task(task, _worker_project)
+    finally:
+        if _worker_project is not None and _worker_project.cache is not None:
+            _worker_project.cache.flush()  # what the task stored (parses, units), before the pool may end this process
 
 
 def _package_key(builtin: tuple[SinkSpec, ...], states: Mapping[str, FileState | None]) -> str:
