@@ -187,3 +187,34 @@ def test_a_stored_package_state_is_used_only_while_no_file_of_the_package_change
     (package / "wrappers.py").write_text(WRAPPERS + "\n\n" + edited)
     found, _ = flake8_importing(tmp_path, "--select", "ACC", "pkg/plain.py")
     assert found == USER_ROW.replace("user.py", "plain.py").replace(":36:", ":37:")
+
+
+def test_the_language_server_writes_its_entries_when_a_check_ends(tmp_path, monkeypatch):
+    """A server runs for hours: what a check stored (the package's summaries, the marker of a module it looked
+    up) is written when the check ends, not at exit; the next server stores that module's parse."""
+    package = write_package(tmp_path)
+    (package / "helpers.py").write_text("def groups():\n    return {1, 2}\n")
+    user = ("from pkg.helpers import groups\nfrom pkg.wrappers import send\n\n\n"
+            "def lower(ctx, x):\n    return send(ctx, x, {\"groups\": groups()})\n")
+    (package / "user.py").write_text(user)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))  # where the parses' signing key is made
+    monkeypatch.delenv(CACHE_DIR_ENV)
+    cache = tmp_path / ".asynccfg_lint_cache"
+    client = LspClient(cwd=tmp_path)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": (package / "user.py").as_uri(), "languageId": "python", "version": 1, "text": user}})
+        found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+        # the set the helper returns, reported at its call: line 6, column 36 (0-based: 5, 35)
+        assert [(d["code"], d["range"]["start"]) for d in found] == [("ACC101", {"line": 5, "character": 35})]
+        # expect, with the server still running: the summary of wrappers.py (the document's own outcome is not
+        # kept: its text may be unsaved) and the markers of the two modules parsed, wrappers.py and helpers.py
+        assert (len(stored(cache)), len(stored(cache, "wanted"))) == (1, 2)
+    finally:
+        client.close()
+    assert not list(cache.glob("*/parses/*/*.pickle"))  # expect: a module's parse is kept the second time only
+    second = published_for(tmp_path, tmp_path, (package / "user.py").as_uri(), user)
+    assert [(d["code"], d["range"]["start"]) for d in second] == [("ACC101", {"line": 5, "character": 35})]
+    assert len(list(cache.glob("*/parses/*/*.pickle"))) == 2  # expect: their parses, for the next server

@@ -249,8 +249,12 @@ class AsyncCfgChecker:
             return outcome.diagnostics if outcome is not None else ()
         from asynccfg_lint.analysis.checker import check_source
 
-        return check_source(source, self.filename, _ALL_CODES, sinks, apply_noqa=False, sanitizers=self.sanitizers,
-                            modules=project)
+        try:
+            return check_source(source, self.filename, _ALL_CODES, sinks, apply_noqa=False,
+                                sanitizers=self.sanitizers, modules=project)
+        finally:
+            if project is not None:
+                project.save_cache()  # the parses of other modules the check looked up
 
 
 def _package_files(paths: Sequence[str]) -> dict[str, list[str]]:

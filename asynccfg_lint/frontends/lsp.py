@@ -479,6 +479,8 @@ class AsyncCfgLanguageServer(LanguageServer):
             diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
                                        with_fixes=True, sanitizers=settings.sanitizers, parsed=view.saved,
                                        modules=view.modules)
+            if isinstance(view.modules, Project):
+                view.modules.save_cache()  # the parses of other modules the check looked up
         except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001
             self.log_internal_error(uri)
             diagnostics = [internal_error(self.display_path(uri), error)]

@@ -369,8 +369,7 @@ class Project:
                 names = SinkNames(sources, {path: self._module(path) for path in sources}, builtin, self._binding_units)
                 if names.homes is None and key is not None and self.cache is not None and not interrupted():
                     self.cache.put_names_overflow(key)
-                if self.cache is not None:
-                    self.cache.flush()  # the binding units read, before flake8 forks its workers
+                self.save_cache()  # the binding units read, before flake8 forks its workers
                 self._names[builtin] = names
         names = self._names[builtin]
         reached = names.reach(texts) if names is not None else None
@@ -409,15 +408,24 @@ class Project:
                 if not any(index.matching(source, "") for path in checked if (source := self.source(path)) is not None):
                     return {}  # the checked files call none of the package's sinks: nothing to report
             scope = self.scope(builtin, [source for path in checked if (source := self.source(path)) is not None])
-        try:
-            return self._rounds(builtin, checked, scope)
-        finally:
-            if self.cache is not None:
-                self.cache.flush()  # this analysis's entries, in one transaction
+        return self._rounds(builtin, checked, scope)
+
+    def save_cache(self) -> None:
+        """Write what was stored in the result cache since the last call (outcomes, parse markers, binding
+        units) in one transaction (:meth:`ResultCache.flush`); each analysis ends with it. No cache: no-op."""
+        if self.cache is not None:
+            self.cache.flush()
 
     def _rounds(self, builtin: tuple[SinkSpec, ...], checked: Mapping[str, CheckSettings],
                 scope: frozenset[str] | None) -> dict[str, FileOutcome]:
         """The rounds of :meth:`analyse` over ``checked`` and the files of ``scope`` (``None``: every file)."""
+        try:
+            return self._rounds_unsaved(builtin, checked, scope)
+        finally:
+            self.save_cache()
+
+    def _rounds_unsaved(self, builtin: tuple[SinkSpec, ...], checked: Mapping[str, CheckSettings],
+                        scope: frozenset[str] | None) -> dict[str, FileOutcome]:
         files = self.files if scope is None else [path for path in self.files if path in scope or path in checked]
         known = set(builtin)
         added = SinkIndex(builtin)
@@ -640,8 +648,8 @@ def _analyse_in_worker(task: FileTask) -> FileOutcome:
     try:
         return analyse_task(task, _worker_project)
     finally:
-        if _worker_project is not None and _worker_project.cache is not None:
-            _worker_project.cache.flush()  # what the task stored (parses, units), before the pool may end this process
+        if _worker_project is not None:
+            _worker_project.save_cache()  # what the task stored (parses, units), before the pool may end this process
 
 
 def _package_key(builtin: tuple[SinkSpec, ...], states: Mapping[str, FileState | None]) -> str:
