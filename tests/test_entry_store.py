@@ -77,6 +77,17 @@ def test_a_database_that_is_not_one_is_a_miss_and_its_writes_are_skipped(tmp_pat
     store.flush()  # expect: no error
     assert database.read_bytes().startswith(b"not a database")  # expect: left as it was
     assert store_in(tmp_path).get("outcomes", "k") is None
+    store.put("outcomes", "k2", b"v2")
+    assert store.get("outcomes", "k2") is None  # expect: after a failed write, no more entries are kept
+
+
+def test_a_folder_that_cannot_be_made_is_a_skipped_write(tmp_path):
+    (tmp_path / "fp").write_text("a file where the cache's folder should be")
+    store = EntryStore(str(tmp_path / "fp" / "entries.sqlite"), lambda: (tmp_path / "fp").mkdir(parents=True, exist_ok=True))
+    store.put("outcomes", "k", b"v")
+    store.flush()  # expect: no error (the folder cannot be made)
+    assert (tmp_path / "fp").read_text() == "a file where the cache's folder should be"
+    assert store.get("outcomes", "k") is None
 
 
 def test_an_entry_written_by_another_connection_is_read(tmp_path):

@@ -47,6 +47,9 @@ class EntryStore:
         self._connection: sqlite3.Connection | None = None
         self._pid = os.getpid()
         self._exit_hook = False
+        #: a write failed (no folder, a read-only or corrupt database, a lock held past the timeout): this
+        #: process keeps no more entries, rather than wait for a lock again at every flush
+        self._unwritable = False
 
     def __getstate__(self) -> dict[str, Any]:
         """What a worker started by pickling (``spawn``) gets: the place, no connection, nothing pending."""
@@ -73,8 +76,10 @@ class EntryStore:
 
     def put(self, kind: str, key: str, value: bytes) -> None:
         """Keep ``value`` under (``kind``, ``key``), written at the next :meth:`flush` (or once
-        :data:`BATCH` entries wait, or at exit)."""
+        :data:`BATCH` entries wait, or at exit); dropped once a write has failed in this process."""
         self._own()
+        if self._unwritable:
+            return
         self._pending[kind, key] = value
         if not self._exit_hook:
             atexit.register(self.flush)
@@ -91,6 +96,7 @@ class EntryStore:
         pending, self._pending = self._pending, {}
         connection = self._connect(create=True)
         if connection is None:
+            self._unwritable = True
             return
         try:
             connection.execute("BEGIN IMMEDIATE")  # (the connection is in autocommit mode: one transaction here)
@@ -102,7 +108,7 @@ class EntryStore:
                 connection.execute("ROLLBACK")
                 raise
         except sqlite3.Error:
-            pass
+            self._unwritable = True
 
     def _own(self) -> None:
         """In a process forked from the one that last used this store: leave that process's connection alone
