@@ -140,6 +140,23 @@ def test_a_fix_left_out_is_tried_again_once_the_others_are_in():
     assert (again.changed, again.applied) == (False, 0)
 
 
+def test_a_node_libcst_refuses_to_build_again_is_copied_by_the_analysis_and_the_fix():
+    """``{k: (v)for k, v in d.items()}`` compiles and libcst parses it, but libcst's validation refuses to
+    build that node again ("Must have at least one space before 'for' keyword"), and a libcst visitor copies
+    every node it passes (the analysis's search for writes of ``Mode.PUSH``, a fix's transform): they run
+    unvalidated, and the member's fix applies. It was ACC001 "internal error"."""
+    from asynccfg_lint.fixing.fixer import FixOptions, fix_source
+
+    source = (SINK_IMPORT + "import enum\n\n\nclass Mode(enum.Enum):\n    PUSH = 'push'\n\n\n"
+              "def lower(ctx, x, d):\n    names = {k: (v.value if isinstance(v, Mode) else v)for k, v in d.items()}\n"
+              "    return emit('t', ctx, x, {'mode': Mode.PUSH, 'n': len(names)})\n").encode()
+    result = fix_source(source, "m.py", FixOptions(unsafe=True))
+    assert (result.applied, result.failure, result.remaining) == (1, None, ())
+    assert result.fixed.decode().splitlines()[-2:] == [
+        "    names = {k: (v.value if isinstance(v, Mode) else v)for k, v in d.items()}",
+        "    return emit('t', ctx, x, {'mode': Mode.PUSH.value, 'n': len(names)})"]
+
+
 def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
     """The diagnostic stays at the value; its fix edits the config's use of the name."""
     source = (SINK_IMPORT + "import jax.numpy as jnp\n\ndef lower(ctx, x):\n    level = jnp.int16(4)\n"

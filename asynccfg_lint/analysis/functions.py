@@ -7,9 +7,9 @@ from typing import TypeVar
 
 import libcst as cst
 
-from asynccfg_lint.analysis.node_types import NODE_TYPES, instance_types
+from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.scopes import walked_fields
+from asynccfg_lint.analysis.scopes import walked_children
 from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     excluded_classes,
@@ -224,6 +224,85 @@ def yields_of(function: cst.FunctionDef) -> list[cst.Yield]:
     return _own_nodes(function, cst.Yield)
 
 
+def rewrites_kwargs_values(function: cst.FunctionDef, name: str) -> bool:
+    """True when ``function`` may replace the values of its ``**name`` dict before passing it on, so that what a
+    caller passes does not arrive as it is: it rebinds ``name`` to anything but a copy that keeps the values
+    (:func:`_keeps_values`: ``kw = {k: getattr(v, "value", v) for k, v in kw.items()}`` converts), writes
+    ``name[key] = ...`` under a key that is not a string literal (``for k, v in list(kw.items()): kw[k] = v.value``),
+    or updates it from anything but keywords and string-keyed displays. A string-keyed write (``kw["mode"] = v``,
+    ``kw.update(mode=v)``) replaces that key only, and is checked where it is written. Statements of nested
+    functions are not read."""
+    for assign in _own_nodes(function, cst.Assign):
+        for target in assign.targets:
+            if _rewrites(target.target, name, assign.value):
+                return True
+    for annotated in _own_nodes(function, cst.AnnAssign):
+        if annotated.value is not None and _rewrites(annotated.target, name, annotated.value):
+            return True
+    for augmented in _own_nodes(function, cst.AugAssign):  # kw |= {...}
+        if _names(augmented.target, name) and not _string_keyed(augmented.value):
+            return True
+    for call in _own_nodes(function, cst.Call):
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and _names(func.value, name)):
+            continue
+        method = func.attr.value
+        if method == "update" and any(arg.keyword is None and not _string_keyed(arg.value) for arg in call.args):
+            return True
+        if method == "__setitem__" and (not call.args or call.args[0].keyword is not None
+                                        or not isinstance(call.args[0].value, cst.SimpleString)):
+            return True
+    return False
+
+
+def _names(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _rewrites(target: cst.BaseExpression, name: str, value: cst.BaseExpression) -> bool:
+    """Whether assigning ``value`` to ``target`` may replace values of the dict ``name`` (see :func:`rewrites_kwargs_values`)."""
+    if _names(target, name):
+        return not _keeps_values(value, name)
+    if isinstance(target, cst.Subscript) and _names(target.value, name):
+        index = target.slice[0].slice if len(target.slice) == 1 else None
+        return not (isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString))
+    if isinstance(target, (cst.Tuple, cst.List)):  # kw, extra = ...
+        return any(_names(element.value, name) or _rewrites(element.value, name, value) for element in target.elements)
+    return False
+
+
+def _string_keyed(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` is a dict display whose every key is a string literal (no ``**`` spread)."""
+    return isinstance(value, cst.Dict) and all(
+        isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) for element in value.elements)
+
+
+def _keeps_values(value: cst.BaseExpression, name: str) -> bool:
+    """Whether ``value`` is a copy of the dict ``name`` that keeps its values: ``dict(name)`` (keywords may add
+    keys), ``{**name}``, ``name.copy()``, or ``{k: v for k, v in name.items() if ...}``."""
+    if isinstance(value, cst.Call):
+        if _names(value.func, "dict") and value.args and (
+                (value.args[0].keyword is None and value.args[0].star == "" and _names(value.args[0].value, name))
+                or (value.args[0].star == "**" and _names(value.args[0].value, name))):
+            return all(arg.keyword is not None for arg in value.args[1:])
+        return (isinstance(value.func, cst.Attribute) and _names(value.func.value, name)
+                and value.func.attr.value == "copy" and not value.args)
+    if isinstance(value, cst.Dict):
+        return len(value.elements) == 1 and isinstance(value.elements[0], cst.StarredDictElement) \
+            and _names(value.elements[0].value, name)
+    if isinstance(value, cst.DictComp):
+        loop = value.for_in
+        target = loop.target
+        return (loop.inner_for_in is None and isinstance(target, cst.Tuple) and len(target.elements) == 2
+                and all(isinstance(element.value, cst.Name) for element in target.elements)
+                and _names(value.key, target.elements[0].value.value)  # type: ignore[attr-defined]
+                and _names(value.value, target.elements[1].value.value)  # type: ignore[attr-defined]
+                and isinstance(loop.iter, cst.Call) and not loop.iter.args
+                and isinstance(loop.iter.func, cst.Attribute) and _names(loop.iter.func.value, name)
+                and loop.iter.func.attr.value == "items")
+    return False
+
+
 #: what :func:`_own_nodes` does not enter: nested functions, lambdas and classes
 _NESTED = instance_types((cst.FunctionDef, cst.ClassDef, cst.Lambda))
 
@@ -241,14 +320,7 @@ def _own_nodes(function: cst.FunctionDef, kind: type[_Node]) -> list[_Node]:
             found.append(node)
         if type(node) in _NESTED:
             continue
-        children: list[cst.CSTNode] = []
-        for name in walked_fields(type(node)):
-            value = getattr(node, name)
-            if type(value) is tuple or type(value) is list:
-                children.extend(item for item in value if type(item) in NODE_TYPES)
-            elif type(value) in NODE_TYPES:
-                children.append(value)
-        stack.extend(reversed(children))
+        stack.extend(reversed(walked_children(node)))
     return found
 
 

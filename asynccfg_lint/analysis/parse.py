@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import io
 import os
 import re
 import threading
 import tokenize
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -188,16 +189,21 @@ class ParsedModule:
         in the modules' ``facts`` is complete or added to the same way again (each fact is written
         once it is known, or with ``setdefault``).
 
+        The stage runs with libcst's node validation paused (:func:`validation_paused`): a libcst visitor
+        builds a copy of every node it passes, and some of libcst's checks reject copies of code CPython
+        compiles (``{k: (v)for k, v in d.items()}``).
+
         Raises:
             what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
             :data:`~asynccfg_lint.analysis.large_stack.DEEP_ANALYSIS_SECONDS`.
         """
-        if not self.deep:
-            try:
-                return function()
-            except RecursionError:
-                pass
-        return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
+        with validation_paused():
+            if not self.deep:
+                try:
+                    return function()
+                except RecursionError:
+                    pass
+            return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
 
 
 #: the names of each node class's dataclass fields
@@ -546,14 +552,36 @@ def _encoding(source: bytes) -> str:
         return "utf-8"
 
 
-#: the parses running now (:func:`parse_unvalidated`), and the lock of that count and of the switch
+#: the parses and transforms running now (:func:`validation_paused`), and the lock of that count and of the switch
 _UNVALIDATED = [0]
 _UNVALIDATED_LOCK = threading.Lock()
 _VALIDATING_POST_INIT = cst.CSTNode.__post_init__
 
 
 def _no_validation(node: cst.CSTNode) -> None:
-    """A libcst node's ``__post_init__`` while a parse runs: no ``_validate``."""
+    """A libcst node's ``__post_init__`` while a parse or a fix's transform runs: no ``_validate``."""
+
+
+@contextlib.contextmanager
+def validation_paused() -> Iterator[None]:
+    """libcst builds nodes without validating them in the ``with`` body (in every thread, while any body runs).
+
+    libcst runs every node's ``_validate`` when it is made (``CSTNode.__post_init__``, libcst 1.9.0). Some
+    checks raise on code CPython compiles: ``{k: (v)for k, v in d.items()}`` ("Must have at least one space
+    before 'for' keyword"), and a libcst visitor copies every node it passes, so a visit of such a node (the
+    analysis's ``module.visit(visitor)``, a fix's transform) failed on a valid file. Nothing built here is
+    trusted unchecked: a parse's source was compiled first, a fix's text is parsed and checked again.
+    """
+    with _UNVALIDATED_LOCK:
+        _UNVALIDATED[0] += 1
+        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        with _UNVALIDATED_LOCK:
+            _UNVALIDATED[0] -= 1
+            if not _UNVALIDATED[0]:
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def parse_unvalidated(source: str | bytes) -> cst.Module:
@@ -570,16 +598,8 @@ def parse_unvalidated(source: str | bytes) -> cst.Module:
     Raises:
         libcst.ParserSyntaxError: as ``parse_module``.
     """
-    with _UNVALIDATED_LOCK:
-        _UNVALIDATED[0] += 1
-        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
-    try:
+    with validation_paused():
         return cst.parse_module(source)
-    finally:
-        with _UNVALIDATED_LOCK:
-            _UNVALIDATED[0] -= 1
-            if not _UNVALIDATED[0]:
-                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def _parse(source: str | bytes, positions: bool = False) -> tuple:

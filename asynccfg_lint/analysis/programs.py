@@ -28,6 +28,7 @@ from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, 
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
+from asynccfg_lint.analysis.scopes import walked_children
 
 if TYPE_CHECKING:
     from asynccfg_lint.analysis.tracer import ForeignBinding
@@ -886,7 +887,7 @@ def _bound_primitive_names(parsed: ParsedModule) -> frozenset[str]:
             node = pending.pop()
             if isinstance(node, (cst.Name, cst.Attribute)):
                 names |= qualified_names(parsed, node)
-            pending.extend(node.children)
+            pending.extend(walked_children(node))
     return _BIND_NAMES.put(parsed, frozenset(names))
 
 

@@ -11,6 +11,7 @@ import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, ImportAssignment
 
 from asynccfg_lint.analysis.node_types import instance_types
+from asynccfg_lint.analysis.scopes import walked_children
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 
 
@@ -391,7 +392,7 @@ def _child_order(parsed: ParsedModule, node: cst.CSTNode) -> dict[int, int]:
     """id(child) -> its index among ``node``'s children in source order (kept per module)."""
     orders = _CHILD_ORDERS.of(parsed)
     if id(node) not in orders:
-        orders[id(node)] = {id(child): index for index, child in enumerate(node.children)}
+        orders[id(node)] = {id(child): index for index, child in enumerate(walked_children(node))}
     return orders[id(node)]
 
 

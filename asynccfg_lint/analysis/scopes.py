@@ -87,6 +87,21 @@ def walked_fields(kind: type) -> tuple[str, ...]:
     return fields
 
 
+def walked_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of ``node`` in the fields :func:`walked_fields` gives, in source order: libcst's
+    ``children`` without whitespace, punctuation and operator nodes, and without its cost or its failure:
+    that property builds a copy of ``node`` through a visitor, and the copy's validation raises on code
+    CPython accepts (``{k: (v)for k, v in d.items()}``: "Must have at least one space before 'for' keyword")."""
+    children: list[cst.CSTNode] = []
+    for name in walked_fields(type(node)):
+        value = getattr(node, name)
+        if type(value) is tuple or type(value) is list:
+            children.extend(item for item in value if type(item) in NODE_TYPES)
+        elif type(value) in NODE_TYPES:
+            children.append(value)
+    return children
+
+
 def module_scopes(module: cst.Module) -> dict[cst.CSTNode, Scope]:
     """Node -> the libcst ``Scope`` it is evaluated in, for every node of ``module`` that can hold a name.
 

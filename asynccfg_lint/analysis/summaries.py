@@ -29,6 +29,7 @@ from asynccfg_lint.analysis.functions import (
     narrowed_parameter,
     narrows_returned,
     parameter_of,
+    rewrites_kwargs_values,
     summarised_name,
 )
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
@@ -113,9 +114,12 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
     if not isinstance(params.star_kwarg, cst.Param):
         return None
     named = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
-    forwarded = any(arg.star == "**" and isinstance(arg.value, cst.Name)
-                    and arg.value.value == params.star_kwarg.name.value for arg in call.args)
-    return keyword if forwarded and keyword not in named else None
+    star = params.star_kwarg.name.value
+    forwarded = any(arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == star
+                    for arg in call.args)
+    # a caller's keyword that the function may convert first (`kw = {k: getattr(v, "value", v) ...}`) is
+    # not followed: it may lower whatever was passed (what the function writes is checked where it is written)
+    return keyword if forwarded and keyword not in named and not rewrites_kwargs_values(function, star) else None
 
 
 def _passed_on(function: cst.FunctionDef, call: SinkCall) -> list[str]:

@@ -262,7 +262,7 @@ def _attempt(parsed: ParsedModule, source: bytes, path: str, options: FixOptions
     findings of ``located`` that ``fixed_findings`` leaves (no diff yet: most attempts are dropped);
     else why not (a sentence ending in ``not written``)."""
     transformer = ApplyFixes(chosen)
-    new_module = parsed.module.visit(transformer)
+    new_module = parsed.module.visit(transformer)  # (inside ParsedModule.run: unvalidated, see validation_paused)
     fixed = new_module.bytes
     if transformer.applied != len(chosen):
         return f"only {transformer.applied} of {len(chosen)} fixes found their node"
