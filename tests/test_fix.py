@@ -157,6 +157,18 @@ def test_a_node_libcst_refuses_to_build_again_is_copied_by_the_analysis_and_the_
         "    return emit('t', ctx, x, {'mode': Mode.PUSH.value, 'n': len(names)})"]
 
 
+def test_a_wrapper_binding_two_primitives_keeps_no_fix_the_other_rule_would_not_take():
+    """``start(x, Sched.TREE)`` binds ``sched`` to two primitives: one rule serializes it (ACC101), the other
+    looks it up in ``{Sched.TREE: 2, ...}`` (its ``.value`` raises KeyError there: see the fixture). The fix
+    is kept only when every use of the wrapper's parameter takes it, not only the rule the finding names."""
+    from asynccfg_lint.fixing.fixer import FixOptions, fix_source
+
+    source = (FIXTURES / "programs" / "two_rules_one_keyword.py").read_bytes()
+    result = fix_source(source, "two_rules_one_keyword.py", FixOptions(unsafe=True))
+    assert (result.applied, result.changed, result.failure) == (0, False, None)
+    assert [(d.line, d.column, d.code, d.fix) for d in result.remaining] == [(53, 21, "ACC101", None)]
+
+
 def test_fix_data_of_a_binding_read_elsewhere_points_at_the_config(tmp_path):
     """The diagnostic stays at the value; its fix edits the config's use of the name."""
     source = (SINK_IMPORT + "import jax.numpy as jnp\n\ndef lower(ctx, x):\n    level = jnp.int16(4)\n"

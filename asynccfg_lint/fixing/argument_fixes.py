@@ -64,7 +64,14 @@ class ArgumentFixes:
         callee = self._callee(self.parsed, sink_call.spec)
         if callee is None and not self._builtin(sink_call.spec) and not self._alias_of_builtin(sink_call.spec):
             return replace(finding, fix=None)
-        return finding if callee is None or self._kept(callee) else replace(finding, fix=None)
+        if callee is not None and not self._kept(callee):
+            return replace(finding, fix=None)
+        # the function the call passes the argument to may use it on other ways than the one the sink names
+        # (a wrapper binding two primitives: `{Sched.TREE: 2}[sched]` in the other rule, trial 27)
+        wrapper = self._called_function(self.parsed, sink_call.call, sink_call.argument)
+        if wrapper is not None and (callee is None or wrapper[1] is not callee[1]) and not self._kept(wrapper):
+            return replace(finding, fix=None)
+        return finding
 
     def at_bind(self, finding: Finding, rule: cst.FunctionDef, binds: list[cst.Call]) -> Finding:
         """``finding`` of ``rule``'s config whose value the ``binds`` calls of this module write (``finding.node``
