@@ -8,6 +8,7 @@ only its own entries, and a database that is not one is a miss and a skipped wri
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -99,3 +100,36 @@ def test_an_entry_written_by_another_connection_is_read(tmp_path):
     with closing(sqlite3.connect(tmp_path / "fp" / "entries.sqlite")) as connection, connection:
         connection.execute("UPDATE entries SET value = ? WHERE key = ?", (b"new", "k"))
     assert reader.get("outcomes", "k") == b"new"  # expect: each read sees what is committed now
+
+
+def test_a_database_locked_past_the_timeout_is_given_up_for_the_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(entry_store, "BUSY_TIMEOUT_SECONDS", 0.05)
+    writer = store_in(tmp_path)
+    writer.put("outcomes", "k", b"v")
+    writer.flush()
+    database = tmp_path / "fp" / "entries.sqlite"
+    with closing(sqlite3.connect(database, isolation_level=None)) as holder:
+        holder.execute("BEGIN EXCLUSIVE")  # as a process stopped in the middle of its write
+        store = store_in(tmp_path)
+        assert store.get("outcomes", "k") is None  # expect: a miss once the wait is over
+        holder.execute("COMMIT")
+    assert store.get("outcomes", "k") is None  # expect: given up, not waited for again at each lookup
+    store.put("outcomes", "k2", b"v2")
+    store.flush()
+    assert stored(tmp_path) == {"k": b"v"}  # expect: nothing written by the store that gave up
+    assert store_in(tmp_path).get("outcomes", "k") == b"v"  # expect: another process reads it
+
+
+def test_a_database_removed_while_a_store_is_open_is_made_again_at_the_next_flush(tmp_path):
+    server = store_in(tmp_path)  # as a language server, open for hours
+    server.put("outcomes", "before", b"1")
+    server.flush()
+    assert server.get("outcomes", "before") == b"1"
+    shutil.rmtree(tmp_path / "fp")  # `asynccfg-lint clean`
+    cli = store_in(tmp_path)
+    cli.put("outcomes", "cli", b"2")
+    cli.flush()
+    server.put("outcomes", "after", b"3")
+    server.flush()  # expect: into the new database, not the removed file
+    assert stored(tmp_path) == {"after": b"3", "cli": b"2"}
+    assert server.get("outcomes", "cli") == b"2"  # expect: the server reads the new database

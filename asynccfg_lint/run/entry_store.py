@@ -9,7 +9,9 @@ analysis), when :data:`BATCH` of them are waiting, and at the process's exit. Ea
 atomic and SQLite's locks serialise concurrent runs (flake8's workers, a pre-commit run beside an
 editor), each waiting up to :data:`BUSY_TIMEOUT_SECONDS` for the other. A database that cannot be
 opened, read or written (locked for longer, corrupt, on a file system without locks) is a miss
-and a skipped write, never the run's failure.
+and a skipped write, never the run's failure, and the process then leaves the cache alone (one
+wait for a lock, not one per lookup). A database removed or replaced meanwhile (``asynccfg-lint
+clean`` beside a running language server) is opened again at the next flush.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS entries (kind TEXT NOT NULL, key TEXT NOT
            "PRIMARY KEY (kind, key)) WITHOUT ROWID")
 #: entries waiting in memory before they are written without being asked to
 BATCH = 512
-#: how long a transaction waits for another process's to end before it is given up
-BUSY_TIMEOUT_SECONDS = 10.0
+#: how long a read or a transaction waits for another process's transaction to end before the cache is
+#: given up for this process (the transactions here take milliseconds: a longer one is a stopped process)
+BUSY_TIMEOUT_SECONDS = 5.0
 #: connections opened by a process this one was forked from: never used or closed here (SQLite forbids
 #: using a connection across a fork), only kept referenced so that their finalizer does not close them
 _inherited: list[sqlite3.Connection] = []
@@ -47,9 +50,13 @@ class EntryStore:
         self._connection: sqlite3.Connection | None = None
         self._pid = os.getpid()
         self._exit_hook = False
-        #: a write failed (no folder, a read-only or corrupt database, a lock held past the timeout): this
-        #: process keeps no more entries, rather than wait for a lock again at every flush
-        self._unwritable = False
+        #: a read or write failed (no folder, a read-only or corrupt database, a lock held past the timeout):
+        #: this process neither reads nor keeps entries any more, rather than wait for the lock at every one
+        self._failed = False
+        #: (device, inode) of the database file the connection opened, to see it removed or replaced
+        self._identity: tuple[int, int] | None = None
+        #: whether the connection's file was checked since the last flush (see :meth:`_connect`)
+        self._checked = False
 
     def __getstate__(self) -> dict[str, Any]:
         """What a worker started by pickling (``spawn``) gets: the place, no connection, nothing pending."""
@@ -71,14 +78,15 @@ class EntryStore:
         try:
             row = connection.execute("SELECT value FROM entries WHERE kind = ? AND key = ?", (kind, key)).fetchone()
         except sqlite3.Error:
+            self._failed = True
             return None
         return None if row is None else bytes(row[0])
 
     def put(self, kind: str, key: str, value: bytes) -> None:
         """Keep ``value`` under (``kind``, ``key``), written at the next :meth:`flush` (or once
-        :data:`BATCH` entries wait, or at exit); dropped once a write has failed in this process."""
+        :data:`BATCH` entries wait, or at exit); dropped once a read or write has failed in this process."""
         self._own()
-        if self._unwritable:
+        if self._failed:
             return
         self._pending[kind, key] = value
         if not self._exit_hook:
@@ -89,14 +97,16 @@ class EntryStore:
 
     def flush(self) -> None:
         """Write the waiting entries in one transaction (a write that fails is dropped: the cache is
-        only ever a saving); no-op when none wait."""
+        only ever a saving); none waiting: nothing is written. Either way the database file is checked
+        again before the next use (:meth:`_connect`): a flush ends each analysis."""
         self._own()
+        self._checked = False
         if not self._pending:
             return
         pending, self._pending = self._pending, {}
         connection = self._connect(create=True)
         if connection is None:
-            self._unwritable = True
+            self._failed = True
             return
         try:
             connection.execute("BEGIN IMMEDIATE")  # (the connection is in autocommit mode: one transaction here)
@@ -108,7 +118,7 @@ class EntryStore:
                 connection.execute("ROLLBACK")
                 raise
         except sqlite3.Error:
-            self._unwritable = True
+            self._failed = True
 
     def _own(self) -> None:
         """In a process forked from the one that last used this store: leave that process's connection alone
@@ -122,8 +132,17 @@ class EntryStore:
         self._pid = os.getpid()
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
-        """This process's connection, opened on first use; ``None`` when the database is absent (and
-        ``create`` is false) or cannot be opened."""
+        """This process's connection, opened on first use; ``None`` when the cache failed in this process,
+        or the database is absent (and ``create`` is false) or cannot be opened. Before the first use after
+        each flush, the connection's file is checked to still be the one at :attr:`path` (one ``stat``):
+        a connection to a removed or replaced file is closed and the database opened again."""
+        if self._failed:
+            return None
+        if self._connection is not None and not self._checked:
+            self._checked = True
+            if self._file_identity() != self._identity:
+                self._connection.close()
+                self._connection = None
         if self._connection is not None:
             return self._connection
         if not create and not os.path.exists(self.path):
@@ -135,6 +154,15 @@ class EntryStore:
                                          check_same_thread=False)
             connection.execute(_SCHEMA)
         except (OSError, sqlite3.Error):
+            self._failed = True
             return None
-        self._connection = connection
+        self._connection, self._identity, self._checked = connection, self._file_identity(), True
         return connection
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the file at :attr:`path`, ``None`` when there is none."""
+        try:
+            status = os.stat(self.path)
+        except OSError:
+            return None
+        return status.st_dev, status.st_ino
