@@ -19,7 +19,7 @@ import pytest
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkKind
 from asynccfg_lint.run.project import Project
 from tests.expectations import FIXTURES, Expected, expected_diagnostics
-from tests.frontend_runs import acc_rows, parse_text, run_cli, run_flake8, run_program
+from tests.frontend_runs import SINK_IMPORT, acc_rows, parse_text, run_cli, run_flake8, run_program
 
 PROJECT = FIXTURES / "project"
 PACKAGE = sorted((PROJECT / "pkg").glob("*.py"))
@@ -93,6 +93,29 @@ def test_summaries_of_the_package():
     }
     send_kw = next(spec for spec in Project(files).sinks(BUILTIN_SINKS) if "pkg.wrappers.send_kw" in spec.qualnames)
     assert send_kw.named == {"ctx", "x", "chunk"}
+
+
+def test_values_written_in_two_modules_that_arrive_through_one_call_are_each_reported(tmp_path):
+    """``base_config(dim)`` returns a member written in ``consts.py`` and a set written in ``builders.py``: two
+    findings at the call, one per place written (the second was dropped as a repeat of the call's finding)."""
+    from asynccfg_lint.run.tasks import CheckSettings
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    sources = {
+        "__init__": "",
+        "consts": "import enum\n\n\nclass Mode(enum.Enum):\n    PUSH = 'push'\n\n\nMODE = Mode.PUSH\n",
+        "builders": "from pkg.consts import MODE\n\n\ndef base_config(dim):\n"
+                    "    return {'dim': dim, 'mode': MODE, 'extra': {1, 2}}\n",
+        "rules": SINK_IMPORT + "from pkg.builders import base_config\n\n\ndef lower(ctx, x, dim):\n"
+                 "    return emit('all-gather-start', ctx, x, base_config(dim))\n",
+    }
+    for name, text in sources.items():
+        (package / f"{name}.py").write_text(text)
+    rules = str(package / "rules.py")
+    outcome = Project(sorted(str(path) for path in package.glob("*.py"))).analyse(BUILTIN_SINKS, {rules: CheckSettings()})
+    assert [(d.line, d.column, d.code, d.message.rpartition("(written at ")[2]) for d in outcome[rules].diagnostics] == [
+        (6, 45, "ACC101", f"{package / 'consts.py'}:8)"), (6, 45, "ACC101", f"{package / 'builders.py'}:5)")]
 
 
 def test_a_single_file_without_the_package_sees_no_wrapper(tmp_path):

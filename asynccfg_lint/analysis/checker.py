@@ -70,7 +70,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                         if spec.kind is not SinkKind.PARAMETERS}
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str, str | None]] = set()
     places: dict[tuple[str, str], Callable[[], str]] = {}
     argument_fixes = ArgumentFixes(parsed, workspace, sinks)
     # a bind's hashability-only sinks last: where a keyword also reaches a config, that finding names its use
@@ -99,8 +99,11 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
         found = [argument_fixes.at_default(f) for f in found]  # a parameter's default: does every use take its fix?
         for finding in found:
             # one diagnostic per value and code: a bind argument two rules use, a dict that holds itself
-            # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths)
-            key = (id(finding.node), finding.code)
+            # (`cfg = dict(cfg, w=cfg)` in a loop reaches the same value under ever longer paths); values
+            # written in other modules arrive through one node here (`base_config(dim)`): one per message
+            # (its key and type), whichever of the places that write it comes first
+            key = (id(finding.node), finding.code, None if finding.written_at is None
+                   else finding.message.removesuffix(wording.written_at("", finding.written_at)))
             used_at: Callable[[], str] | None = None
             if spec.used_at is not None and spec.kind is not SinkKind.PARAMETERS:
                 if selection is not None and not selection.is_enabled(finding.code):
