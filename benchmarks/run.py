@@ -504,7 +504,12 @@ def lsp_command(tools: Tools, file: Path, edits: int = 3) -> list[str]:
 
 
 def lsp_facts(runner: Runner, argv: list[str]) -> dict:
-    """Run ``lsp_timing.py`` (``argv``) once more, untimed, and keep the server's open and edit CPU it prints."""
+    """Run ``lsp_timing.py`` (``argv``) twice more, untimed, and keep the server's open and edit CPU the second
+    run prints. The target asks for the package's other modules from memory or the cache: the timed runs
+    each had a cache home of their own (``XDG_CACHE_HOME``, where the key that signs stored parses is), so
+    the first of these two, under the user's home, stores the parses of the modules the check looks up
+    (``pxla.py``, ``util.py``, ``tree_util.py``) and the second reads them, as a server started again does."""
+    runner.output(argv)
     result = runner.output(argv)
     try:
         facts = json.loads(result.stdout.strip().splitlines()[-1])
