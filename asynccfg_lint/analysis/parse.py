@@ -559,7 +559,7 @@ _VALIDATING_POST_INIT = cst.CSTNode.__post_init__
 
 
 def _no_validation(node: cst.CSTNode) -> None:
-    """A libcst node's ``__post_init__`` while a parse or a fix's transform runs: no ``_validate``."""
+    """A libcst node's ``__post_init__`` while validation is paused (:func:`validation_paused`): no ``_validate``."""
 
 
 @contextlib.contextmanager

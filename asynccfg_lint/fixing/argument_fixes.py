@@ -66,8 +66,8 @@ class ArgumentFixes:
             return replace(finding, fix=None)
         if callee is not None and not self._kept(callee):
             return replace(finding, fix=None)
-        # the function the call passes the argument to may use it on other ways than the one the sink names
-        # (a wrapper binding two primitives: `{Sched.TREE: 2}[sched]` in the other rule, trial 27)
+        # the function the call passes the argument to may use it in other ways than the one the sink names
+        # (a wrapper binding two primitives, the other rule doing `{Sched.TREE: 2}[sched]`: stop 27's trial)
         wrapper = self._called_function(self.parsed, sink_call.call, sink_call.argument)
         if wrapper is not None and (callee is None or wrapper[1] is not callee[1]) and not self._kept(wrapper):
             return replace(finding, fix=None)
