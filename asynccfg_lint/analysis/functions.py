@@ -8,7 +8,7 @@ from typing import TypeVar
 import libcst as cst
 
 from asynccfg_lint.analysis.node_types import instance_types
-from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.parse import ParsedModule, subscript_index
 from asynccfg_lint.analysis.scopes import walked_children
 from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
@@ -264,8 +264,7 @@ def _rewrites(target: cst.BaseExpression, name: str, value: cst.BaseExpression) 
     if _names(target, name):
         return not _keeps_values(value, name)
     if isinstance(target, cst.Subscript) and _names(target.value, name):
-        index = target.slice[0].slice if len(target.slice) == 1 else None
-        return not (isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString))
+        return not isinstance(subscript_index(target), cst.SimpleString)
     if isinstance(target, (cst.Tuple, cst.List)):  # kw, extra = ...
         return any(_names(element.value, name) or _rewrites(element.value, name, value) for element in target.elements)
     return False
