@@ -24,6 +24,7 @@ from asynccfg_lint import __version__
 from asynccfg_lint.run.boundary import show_tracebacks
 from asynccfg_lint.run.interrupts import interrupt_latch, interrupts_deferred, raise_if_interrupted
 from asynccfg_lint.run.cache import NotACacheError, ResultCache, cache_dir_for, clean, default_cache_dir
+from asynccfg_lint.run.collector import defer_collection_until_exit
 from asynccfg_lint.run.config import (
     ConfigError,
     FileSettings,
@@ -824,8 +825,12 @@ def _run_command(args: argparse.Namespace) -> int:
     return _run_check(args, resolver)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, ends_process: bool = False) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
+
+    ``ends_process``: the caller ends the process with ``os._exit`` right after (:func:`console_main`),
+    so a ``check`` or ``fix`` leaves the last file's garbage uncollected
+    (:func:`~asynccfg_lint.run.collector.defer_collection_until_exit`).
 
     ``check``: 0 no findings, 1 findings (0 with ``--exit-zero``). ``fix`` (``check --fix``): 0 when
     nothing is left to report, 1 when findings remain, when ``--diff`` shows changes, or with
@@ -844,6 +849,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_clean(args)
     if args.verbose:  # the boundary logs each internal error's traceback (forked workers inherit the handler)
         show_tracebacks()
+    if ends_process:
+        defer_collection_until_exit()
     try:
         with interrupt_latch():  # every Ctrl-C ends the run, also one that the code it landed in swallowed
             code = _run_command(args)
@@ -880,7 +887,7 @@ def console_main() -> None:
     Raises:
         SystemExit: with :func:`main`'s exit code, only when another thread is still running.
     """
-    code = main()
+    code = main(ends_process=True)
     if threading.active_count() > 1:
         sys.exit(code)
     try:

@@ -6,6 +6,11 @@ the collector, not by reference counting, once its file is done. Left running, t
 walks the tree while it is alive, every time its younger generations fill (a sixth of ``check -j 1``
 over the benchmark's dense tree of 500 modules); paused for the file, it walks the file's objects
 once, when it resumes and most of them are garbage.
+
+A process that ends with ``os._exit`` once its work is done (the CLI) need not free the last
+file's objects at all: :func:`defer_collection_until_exit` moves each walk to the start of the
+next pause, so the last one never runs (on a one-file check of ``jax/_src/lax/parallel.py`` it
+walked 87 k objects, 0.06-0.08 s of a 0.9 s run).
 """
 
 from __future__ import annotations
@@ -14,16 +19,48 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
+#: set by :func:`defer_collection_until_exit`: a pause's end leaves the collector off, its garbage pending
+_DEFERRING = [False]
+#: a pause ended while deferring and its garbage is not collected yet
+_PENDING = [False]
+
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause the garbage collector (if it runs) for the ``with`` body: a parse, a stored parse read
     back, or one file's whole analysis. Nested uses resume it only at the outermost exit; objects
-    that become garbage meanwhile are freed when it resumes (their memory is the file's, at most)."""
-    collecting = gc.isenabled()
+    that become garbage meanwhile are freed when it resumes (their memory is the file's, at most),
+    or, after :func:`defer_collection_until_exit`, when the next pause begins."""
+    collecting = gc.isenabled() or _PENDING[0]
+    if _PENDING[0]:  # the previous pause's garbage, before this one makes more
+        _PENDING[0] = False
+        _collect_as_scheduled()
     gc.disable()
     try:
         yield
     finally:
         if collecting:
-            gc.enable()
+            if _DEFERRING[0]:
+                _PENDING[0] = True
+            else:
+                gc.enable()
+
+
+def defer_collection_until_exit() -> None:
+    """From now on, collect a pause's garbage when the next pause begins, not when it ends.
+
+    Only for a process that ends without the interpreter's shutdown (``os._exit``, as the CLI's
+    :func:`~asynccfg_lint.frontends.cli.console_main`): the collector stays off between pauses, so
+    the garbage of the last one is left to the end of the process. Memory stays bounded as before:
+    each file's objects are freed before the next file is parsed.
+    """
+    _DEFERRING[0] = True
+
+
+def _collect_as_scheduled() -> None:
+    """Collect the generation CPython's scheduler would collect next (the oldest whose count passed its
+    threshold; at least the youngest), so the older generations are still walked now and then while the
+    collector is off between pauses."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    generation = next((index for index in (2, 1) if thresholds[index] and counts[index] > thresholds[index]), 0)
+    gc.collect(generation)
