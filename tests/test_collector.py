@@ -1,6 +1,6 @@
-"""The garbage collector's pauses (``run/collector.py``), and the CLI's deferred collection.
+"""The garbage collector's pauses (``run/collector.py``), and the deferred collections of the CLI and the server.
 
-A deferral lasts for the rest of its process, so those cases run in a child interpreter; the
+The CLI's deferral lasts for the rest of its process, so those cases run in a child interpreter; the
 CLI's own use is checked through ``python -m asynccfg_lint`` with a probe that counts the
 collections of its last file.
 """
@@ -14,7 +14,7 @@ import sys
 import textwrap
 import weakref
 
-from asynccfg_lint.run.collector import collector_paused
+from asynccfg_lint.run.collector import collect_pending, collection_deferred, collector_paused
 
 
 class _Node:
@@ -37,6 +37,24 @@ def test_a_pause_turns_the_collector_off_and_its_outermost_end_turns_it_back_on(
     assert (inner_state, after_nested, gc.isenabled()) == (False, False, True)
     gc.collect()
     assert ref() is None  # expect: the cycle made in the pause is garbage once it resumes
+
+
+def test_a_check_in_collection_deferred_keeps_its_garbage_until_collect_pending():
+    """The language server's order: the check, its diagnostics published, then the collection."""
+    try:
+        with collection_deferred():
+            with collector_paused():
+                ref = _cycle()
+            collect_pending()  # expect: no effect while still deferring
+            inside = (gc.isenabled(), ref() is not None)
+        after = (gc.isenabled(), ref() is not None)
+        collect_pending()
+        resumed = gc.isenabled()
+    finally:
+        collect_pending()
+        gc.enable()
+    gc.collect()
+    assert (inside, after, resumed, ref()) == ((False, True), (False, True), True, None)
 
 
 _DEFERRED = textwrap.dedent("""

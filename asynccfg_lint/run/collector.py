@@ -57,6 +57,28 @@ def defer_collection_until_exit() -> None:
     _DEFERRING[0] = True
 
 
+@contextlib.contextmanager
+def collection_deferred() -> Iterator[None]:
+    """In the ``with`` body, a pause's end leaves its garbage pending, as after :func:`defer_collection_until_exit`.
+
+    For work whose result someone is waiting for (the language server's check of a document): the
+    collection runs at :func:`collect_pending`, once the result is delivered, or when the next pause begins.
+    """
+    deferring = _DEFERRING[0]
+    _DEFERRING[0] = True
+    try:
+        yield
+    finally:
+        _DEFERRING[0] = deferring
+
+
+def collect_pending() -> None:
+    """Turn the collector back on if a deferred pause left it off (its garbage goes at the next allocations)."""
+    if _PENDING[0] and not _DEFERRING[0]:
+        _PENDING[0] = False
+        gc.enable()
+
+
 def _collect_as_scheduled() -> None:
     """Collect the generation CPython's scheduler would collect next (the oldest whose count passed its
     threshold; at least the youngest), so the older generations are still walked now and then while the
