@@ -17,6 +17,7 @@ from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
 IMPORTS = ("import numpy as np; import jax; import jax.numpy as jnp; import jax.extend.core; from jax._src import core; "
+           "import jax._src.dtypes; import jax.dtypes; "
            "from jax._src.interpreters import mlir; import jax.interpreters.mlir; "
            "from jax._src import sharding_impls, mesh as mesh_lib; import jax.sharding")
 
@@ -93,6 +94,17 @@ ROWS = (
     CallRow("jax.local_device_count", "builtins.int", "jax.local_device_count() is an int",
             "jax.local_device_count()"),
     CallRow("jax.numpy.dtype", "numpy.dtype", "jnp.dtype(...) is a numpy.dtype", "jnp.dtype('float32')"),
+    CallRow("jax.numpy.result_type", "numpy.dtype", "jnp.result_type(...) is a numpy.dtype",
+            "jnp.result_type(np.float32, np.int32)"),
+    CallRow("jax.numpy.promote_types", "numpy.dtype", "jnp.promote_types(a, b) is a numpy.dtype",
+            "jnp.promote_types(np.float32, np.int32)"),
+    # jax._src.dtypes (and its public face jax.dtypes): a numpy.dtype also of an ml_dtypes type (bfloat16's
+    # here); canonicalize_dtype(t, allow_extended_dtype=True) of a key type is an ExtendedDType, rejected too
+    *(CallRow(f"{module}.{name}", "numpy.dtype", f"{module}.{name}(...) is a numpy.dtype",
+              f"{module}.{name}('bfloat16')")
+      for module in ("jax._src.dtypes", "jax.dtypes") for name in ("canonicalize_dtype", "result_type")),
+    CallRow("jax._src.dtypes.dtype", "numpy.dtype", "jax._src.dtypes.dtype(...) is a numpy.dtype",
+            "jax._src.dtypes.dtype('float32')"),
     CallRow("jax.default_backend", "builtins.str", "jax.default_backend() is a str", "jax.default_backend()"),
     TypeRow("jax.Array", T.JAX_ARRAY, "jax.Array", "jnp.arange(3)", "a jax.Array is rejected by the default hook"),
     # a primitive: `prim.bind(x, ...)`'s positional arguments are its operands, jax.Arrays (under jit

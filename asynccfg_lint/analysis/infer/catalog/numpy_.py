@@ -39,6 +39,9 @@ ROWS = (
     TypeRow("numpy integer", T.NUMPY_INT, "numpy.integer", "np.unique(np.array([2, 1]))[0]",
             "a numpy integer is converted by the default hook but is not a valid key (TypeError)"),
     CallRow("numpy.dtype", "numpy.dtype", "np.dtype(...) is a dtype", "np.dtype('float32')"),
+    CallRow("numpy.result_type", "numpy.dtype", "np.result_type(...) is a dtype", "np.result_type(np.float32, 1)"),
+    CallRow("numpy.promote_types", "numpy.dtype", "np.promote_types(a, b) is a dtype",
+            "np.promote_types('f4', 'i4')"),
     # (np.all/np.any are no rows: of a jax array they are a jax.Array; asynccfg_lint.analysis.infer.arrays._reduction)
     CallRow("numpy.unique", "numpy.ndarray of numbers", "np.unique(a) is an ndarray", "np.unique(np.array([2, 1, 2]))"),
     MemberRow("numpy.ndarray of numbers", ELEMENT, "", "numpy number",
