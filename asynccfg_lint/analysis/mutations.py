@@ -6,6 +6,7 @@ iteration of a loop sees what an earlier one added); and what is added to a list
 from __future__ import annotations
 
 import libcst as cst
+from libcst.metadata import Access
 
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.parse import ParsedModule
@@ -97,71 +98,104 @@ class DictMutations:
         removed: set[str] = set()  # the literal keys any del/pop may take out
         emptied = False  # cfg.clear() / cfg.popitem(): any key may be gone
         factories = [f for f in (self._default_factory(b) for b in bindings) if f is not None]
-        seen_scopes = {id(b.assignment.scope): b.assignment.scope for b in bindings}
-        for scope in seen_scopes.values():
-            for access in scope.accesses:
-                node = access.node
-                if node is use or not isinstance(node, cst.Name) or node.value != use.value:
+        for access, elsewhere in self._mutation_accesses(use, bindings):
+            node = access.node
+            if node is use or not isinstance(node, cst.Name) or node.value != use.value:
+                continue
+            if not any(id(r) in assignments for r in access.referents):
+                continue
+            referents = frozenset(id(r) for r in access.referents)
+            # a mutation in another function may run before the use whenever it is called: what it adds
+            # may be there, what it takes out may still be there
+            before = elsewhere or starts_before(parsed, node, use)
+            if not before and not self._loops_back(node, use, bindings):
+                continue
+            ordered = before and not elsewhere
+            parent = parsed.parents.get(node)
+            if isinstance(parent, cst.Subscript) and parent.value is node:
+                replaced = self._replaced_key(parent)
+                if replaced is not None and ordered:
+                    removals.append((replaced, parent))
+                if replaced is not None and self._deletes(parent):
+                    removed.add(replaced)
+                target = parsed.parents.get(parent)
+                statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
+                indices = [element.slice for element in parent.slice]
+                if factories and statement is None and not self._deletes(parent) and len(indices) == 1 \
+                        and isinstance(indices[0], cst.Index):  # layers["a"].add(1): a new value of the factory
+                    key = indices[0].value
+                    entries += [Entry(string_value(key), key, None, annotation=factory) for factory in factories]
+                if isinstance(statement, cst.Assign) and all(isinstance(i, cst.Index) for i in indices):
+                    if len(indices) == 1:
+                        entries.append(Entry(string_value(indices[0].value), indices[0].value, statement.value))
+                        if string_value(indices[0].value) is not None and not elsewhere:
+                            writes.append((string_value(indices[0].value), statement, referents))
+                    else:  # cfg[a, b] = v: the key is the tuple (a, b)
+                        entries.append(Entry(None, indices[0].value, statement.value, tuple_key=True))
+            elif isinstance(parent, cst.Attribute) and parent.value is node:
+                call = parsed.parents.get(parent)
+                if not isinstance(call, cst.Call) or call.func is not parent:
                     continue
-                if not any(id(r) in assignments for r in access.referents):
-                    continue
-                referents = frozenset(id(r) for r in access.referents)
-                before = starts_before(parsed, node, use)
-                if not before and not self._loops_back(node, use, bindings):
-                    continue
-                parent = parsed.parents.get(node)
-                if isinstance(parent, cst.Subscript) and parent.value is node:
-                    replaced = self._replaced_key(parent)
-                    if replaced is not None and before:
-                        removals.append((replaced, parent))
-                    if replaced is not None and self._deletes(parent):
-                        removed.add(replaced)
-                    target = parsed.parents.get(parent)
-                    statement = parsed.parents.get(target) if isinstance(target, cst.AssignTarget) else None
-                    indices = [element.slice for element in parent.slice]
-                    if factories and statement is None and not self._deletes(parent) and len(indices) == 1 \
-                            and isinstance(indices[0], cst.Index):  # layers["a"].add(1): a new value of the factory
-                        key = indices[0].value
-                        entries += [Entry(string_value(key), key, None, annotation=factory) for factory in factories]
-                    if isinstance(statement, cst.Assign) and all(isinstance(i, cst.Index) for i in indices):
-                        if len(indices) == 1:
-                            entries.append(Entry(string_value(indices[0].value), indices[0].value, statement.value))
-                            if string_value(indices[0].value) is not None:
-                                writes.append((string_value(indices[0].value), statement, referents))
-                        else:  # cfg[a, b] = v: the key is the tuple (a, b)
-                            entries.append(Entry(None, indices[0].value, statement.value, tuple_key=True))
-                elif isinstance(parent, cst.Attribute) and parent.value is node:
-                    call = parsed.parents.get(parent)
-                    if not isinstance(call, cst.Call) or call.func is not parent:
-                        continue
-                    method = parent.attr.value
-                    if method == "update":
-                        inner = self._dict_call(call, depth + 1)
-                        entries.extend(inner.entries)
-                        complete &= inner.complete
-                        opaque.extend(inner.opaque)
-                    elif method == "setdefault" and len(call.args) == 2:
-                        key, value = call.args[0].value, call.args[1].value
-                        defaults.append((Entry(string_value(key), key, value), call, referents))
-                        if string_value(key) is not None:
-                            writes.append((string_value(key), call, referents))
-                    elif method == "__setitem__" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args):
-                        key, value = call.args[0].value, call.args[1].value  # as cfg[k] = v: replaces an earlier value
-                        entries.append(Entry(string_value(key), key, value))
-                        if before and string_value(key) is not None:
-                            removals.append((string_value(key), call))
-                    elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                        removed.add(string_value(call.args[0].value))
-                        if before:
-                            removals.append((string_value(call.args[0].value), call))
-                    elif method in ("clear", "popitem"):
-                        emptied = True
+                method = parent.attr.value
+                if method == "update":
+                    inner = self._dict_call(call, depth + 1)
+                    entries.extend(inner.entries)
+                    complete &= inner.complete
+                    opaque.extend(inner.opaque)
+                elif method == "setdefault" and len(call.args) == 2:
+                    key, value = call.args[0].value, call.args[1].value
+                    defaults.append((Entry(string_value(key), key, value), call, referents))
+                    if string_value(key) is not None and not elsewhere:
+                        writes.append((string_value(key), call, referents))
+                elif method == "__setitem__" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args):
+                    key, value = call.args[0].value, call.args[1].value  # as cfg[k] = v: replaces an earlier value
+                    entries.append(Entry(string_value(key), key, value))
+                    if ordered and string_value(key) is not None:
+                        removals.append((string_value(key), call))
+                elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
+                    removed.add(string_value(call.args[0].value))
+                    if ordered:
+                        removals.append((string_value(call.args[0].value), call))
+                elif method in ("clear", "popitem"):
+                    emptied = True
         entries += [entry for entry, call, referents in defaults
                     if entry.key is None or entry.key in removed or emptied
                     or not self._made_with(bindings, entry.key, depth) and not any(
                         key == entry.key and node is not call and seen == referents and starts_before(parsed, node, call)
                         and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals + self._branch_removals(removals)
+
+    def _mutation_accesses(self, use: cst.Name, bindings: list[Binding]) -> list[tuple[Access, bool]]:
+        """The accesses that may mutate what ``bindings`` give ``use``, each with whether it is *elsewhere*.
+
+        In the scope of a binding or of ``use`` an access runs in order with ``use`` (before it, or after it
+        in a loop); any other access of the same assignment is in another function (or a lambda or
+        comprehension) and may run before ``use`` whenever that is called: ``def set_default(k, v):
+        DEFAULTS[k] = v`` writes into the module's ``DEFAULTS`` a rule copies (libcst's
+        ``Assignment.references``: every access that may read the assignment, in any scope).
+        """
+        ordered = {id(b.assignment.scope): b.assignment.scope for b in bindings}
+        use_scope = self.parsed.scopes.get(use)
+        if use_scope is not None:
+            ordered.setdefault(id(use_scope), use_scope)
+        found: list[tuple[Access, bool]] = [(access, False) for scope in ordered.values() for access in scope.accesses]
+        listed = {id(access) for access, _ in found}
+        for binding in bindings:
+            for access in binding.assignment.references:
+                if id(access) not in listed and id(access.scope) not in ordered and not self._never_called(access.node):
+                    listed.add(id(access))
+                    found.append((access, True))
+        return found
+
+    def _never_called(self, node: cst.CSTNode) -> bool:
+        """True when ``node`` is in an undecorated private function (``_name``) its scope binds once and nothing refers to: code
+        no call of this module runs, and no other module should (``def _reset(): DEFAULTS["k"] = v`` never called)."""
+        function = enclosing(self.parsed, node, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or not function.name.value.startswith("_") or function.decorators:
+            return False  # (a decorator may keep the function where something calls it)
+        scope = self.parsed.scopes.get(function)
+        assignments = list(scope.assignments[function.name.value]) if scope is not None else []
+        return len(assignments) == 1 and not assignments[0].references
 
     def _made_with(self, bindings: list[Binding], key: str, depth: int) -> bool:
         """True when every binding makes the dict with a display or a builder's call that surely holds ``key``
