@@ -77,9 +77,9 @@ class DictMutations:
         return found
 
     def _mutations(
-        self, use: cst.Name, bindings: list[Binding], depth: int
+        self, use: cst.Name | None, bindings: list[Binding], depth: int, name: str = ""
     ) -> tuple[TracedDict, list[tuple[str, cst.CSTNode]]]:
-        """Mutations of the binding before ``use``.
+        """Mutations of the binding before ``use`` (``None``: once the module has run; ``name`` is then the name's).
 
         Returns:
             the entries added by ``cfg[k] = v`` (also ``cfg.__setitem__(k, v)``), ``cfg.update(...)``,
@@ -98,16 +98,17 @@ class DictMutations:
         removed: set[str] = set()  # the literal keys any del/pop may take out
         emptied = False  # cfg.clear() / cfg.popitem(): any key may be gone
         factories = [f for f in (self._default_factory(b) for b in bindings) if f is not None]
+        name = use.value if use is not None else name
         for access, elsewhere in self._mutation_accesses(use, bindings):
             node = access.node
-            if node is use or not isinstance(node, cst.Name) or node.value != use.value:
+            if node is use or not isinstance(node, cst.Name) or node.value != name:
                 continue
             if not any(id(r) in assignments for r in access.referents):
                 continue
             referents = frozenset(id(r) for r in access.referents)
             # a mutation in another function may run before the use whenever it is called: what it adds
             # may be there, what it takes out may still be there
-            before = elsewhere or starts_before(parsed, node, use)
+            before = elsewhere or use is None or starts_before(parsed, node, use)
             if not before and not self._loops_back(node, use, bindings):
                 continue
             ordered = before and not elsewhere
@@ -165,8 +166,9 @@ class DictMutations:
                         and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals + self._branch_removals(removals)
 
-    def _mutation_accesses(self, use: cst.Name, bindings: list[Binding]) -> list[tuple[Access, bool]]:
-        """The accesses that may mutate what ``bindings`` give ``use``, each with whether it is *elsewhere*.
+    def _mutation_accesses(self, use: cst.Name | None, bindings: list[Binding]) -> list[tuple[Access, bool]]:
+        """The accesses that may mutate what ``bindings`` give ``use`` (``None``: the module's end), each with
+        whether it is *elsewhere*.
 
         In the scope of a binding or of ``use`` an access runs in order with ``use`` (before it, or after it
         in a loop); any other access of the same assignment is in another function (or a lambda or
@@ -175,7 +177,7 @@ class DictMutations:
         ``Assignment.references``: every access that may read the assignment, in any scope).
         """
         ordered = {id(b.assignment.scope): b.assignment.scope for b in bindings}
-        use_scope = self.parsed.scopes.get(use)
+        use_scope = self.parsed.scopes.get(use) if use is not None else None
         if use_scope is not None:
             ordered.setdefault(id(use_scope), use_scope)
         found: list[tuple[Access, bool]] = [(access, False) for scope in ordered.values() for access in scope.accesses]
@@ -186,6 +188,22 @@ class DictMutations:
                     listed.add(id(access))
                     found.append((access, True))
         return found
+
+    def after_import(self, bindings: list[Binding], traced: TracedDict, depth: int) -> TracedDict:
+        """``traced``, what the module-level ``bindings`` of a dict give it, with every change the module makes to it:
+        what another module reads once the module has run (``CFG["mode"] = Mode.PUSH`` at the top level adds an
+        entry, ``CFG["mode"] = CFG["mode"].value`` replaces one; a function's writes may be there)."""
+        names = {b.assignment.name for b in bindings if b.assignment is not None}
+        if len(names) != 1:
+            return traced
+        mutations, removals = self._mutations(None, bindings, depth, names.pop())
+        module = self.parsed.module
+        entries = tuple(
+            entry for entry in traced.entries + mutations.entries
+            if not any(entry.key == key and starts_before(self.parsed, entry.anchor, removal) and (
+                enclosing(self.parsed, removal, _BLOCKS) is module or self._is_unconditional_before(removal, entry.anchor))
+                for key, removal in removals))
+        return TracedDict(entries, traced.complete and mutations.complete, traced.opaque + mutations.opaque)
 
     def _never_called(self, node: cst.CSTNode) -> bool:
         """True when ``node`` is in an undecorated private function (``_name``) its scope binds once and nothing refers to: code

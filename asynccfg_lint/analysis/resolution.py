@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, ImportAssignment
+from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, GlobalScope, ImportAssignment
 
 from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.scopes import walked_children
@@ -157,6 +157,8 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
     are kept (the use may run after any of them).
     """
     scope = parsed.scopes.get(use)
+    if not isinstance(scope, GlobalScope):  # a function reads the module's names once the module has run
+        bindings = after_import(parsed, bindings)
     last: Binding | None = None
     for binding in bindings:
         node = binding.assignment.node if binding.assignment is not None else None
@@ -178,6 +180,40 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
         return kept
     return [b for b in kept if b is last or b.assignment is None
             or not starts_before(parsed, b.assignment.node, last.assignment.node)]
+
+
+def after_import(parsed: ParsedModule, bindings: list[Binding]) -> list[Binding]:
+    """The module-level ``bindings`` of a name that may hold once the module has run, with the others unchanged.
+
+    A plain assignment statement of the module's own body (``MODE = MODE.value``, not under an ``if``,
+    ``try`` or loop) replaces every module-level binding of the name before it: a function called after
+    the import (a lowering rule, which JAX calls), and another module reading ``consts.MODE``, see the
+    last one's value and what comes after it. A binding inside a function (``global MODE``) is kept.
+    """
+    last: Binding | None = None
+    for binding in bindings:
+        if _module_statement(parsed, binding) and (last is None or starts_before(
+                parsed, last.assignment.node, binding.assignment.node)):
+            last = binding
+    if last is None:
+        return bindings
+    return [b for b in bindings if b is last or not isinstance(b.assignment, Assignment)
+            or not isinstance(b.assignment.scope, GlobalScope) or not isinstance(b.assignment.node, cst.CSTNode)
+            or enclosing(parsed, b.assignment.node, (cst.FunctionDef, cst.Lambda)) is not None
+            or not starts_before(parsed, b.assignment.node, last.assignment.node)]
+
+
+def _module_statement(parsed: ParsedModule, binding: Binding) -> bool:
+    """True when ``binding`` is a plain assignment statement (``=``, ``op=``, ``x: T = v``) of the module's body."""
+    node = binding.assignment.node if binding.assignment is not None else None
+    if not isinstance(node, cst.Name) or not isinstance(binding.assignment.scope, GlobalScope):
+        return False
+    parent = parsed.parents.get(node)
+    if not (isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None):
+        return False
+    statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    line = parsed.parents.get(statement)
+    return isinstance(line, cst.SimpleStatementLine) and parsed.parents.get(line) is parsed.module
 
 
 def _after_outside_loops(parsed: ParsedModule, binding: Binding, use: cst.CSTNode, scope: object) -> bool:
@@ -335,7 +371,8 @@ def module_bindings(parsed: ParsedModule, name: str) -> list[Binding] | None:
     scope = parsed.scopes.get(parsed.module)
     if scope is None or name not in scope:
         return None
-    return _described(parsed, scope[name]) or None
+    described = _described(parsed, sorted(scope[name], key=_source_order))
+    return after_import(parsed, described) if described else None
 
 
 def module_qualified_names(parsed: ParsedModule, name: str) -> set[str]:

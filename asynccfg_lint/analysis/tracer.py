@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import libcst as cst
+from libcst.metadata import GlobalScope
 
 from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
@@ -659,11 +660,19 @@ class DictTracer(DictMutations):
         found = self.workspace.foreign(self.parsed, expr) if self.workspace is not None else None
         if not found:
             return None
-        parts = [self._imported(self.workspace.tracer(item.home)._bindings([item.binding], depth + 1), item.home, expr)
+        parts = [self._imported(self.workspace.tracer(item.home)._module_dict(item.binding, depth + 1), item.home, expr)
                  for item in found]
         if all(part is None for part in parts):
             return None
         return self._merge(parts, [expr] * len(parts))
+
+    def _module_dict(self, binding: Binding, depth: int) -> TracedDict | None:
+        """What the module-level ``binding`` of this module gives a dict another module reads, with what this module
+        changes in it (:meth:`~asynccfg_lint.analysis.mutations.DictMutations.after_import`)."""
+        traced = self._bindings([binding], depth)
+        if traced is None or binding.assignment is None or not isinstance(binding.assignment.scope, GlobalScope):
+            return traced
+        return self.after_import([binding], traced, depth)
 
     def _attribute(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
         """``self.cfg`` / ``Cls.CFG`` (every assignment in the class), ``obj.__dict__``, or a dict of another module."""
