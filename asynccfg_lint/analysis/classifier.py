@@ -297,6 +297,8 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
         fix = None if scalar_key else hashable_fix(self._value_fix(origin, depth))  # a tuple is no scalar
         if T.array_kind(pytype) is T.JAX_ARRAY:  # traced at the bind: int(...) of it fails, its literal does not
             remedy, fix = acc101.JAX_ARRAY_BIND_REMEDY, self._jnp_scalar_literal(origin)
+        elif pytype.name.startswith(T.DATACLASS.name):  # (dataclasses.asdict would make a dict: unhashable too)
+            remedy, fix = acc101.HASHABLE_DATACLASS_REMEDY, None
         return Finding(origin.node, "ACC101", acc101.unhashable(where, pytype.name, remedy), fix=fix)
 
     def _jnp_scalar_literal(self, origin: Origin) -> T.FixTemplate | None:

@@ -53,6 +53,38 @@ def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
     return False
 
 
+def unhashable_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
+    """True when ``@dataclasses.dataclass`` makes ``cls``'s instances unhashable: ``eq`` true (the default), neither
+    ``frozen`` nor ``unsafe_hash`` true, and no ``__hash__`` of its own in the class body (Python's
+    ``dataclasses`` then sets ``__hash__`` to ``None``; measured on Python 3.12.1:
+    ``tests/fixtures/programs/bind_hashable_records.py``)."""
+    for decorator in cls.decorators:
+        call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+        target = call.func if call is not None else decorator.decorator
+        if not qualified_names(parsed, target) & _DATACLASS_DECORATORS:
+            continue
+        flags = {"eq": True, "frozen": False, "unsafe_hash": False}
+        for arg in call.args if call is not None else ():
+            if arg.keyword is None or arg.keyword.value not in flags:
+                continue
+            if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
+                return False  # a flag the checker cannot read
+            flags[arg.keyword.value] = arg.value.value == "True"
+        own_hash = any(isinstance(statement, cst.FunctionDef) and statement.name.value == "__hash__"
+                       or isinstance(statement, cst.SimpleStatementLine) and any(
+                           _assigns_hash(small) for small in statement.body)
+                       for statement in cls.body.body)
+        return flags["eq"] and not flags["frozen"] and not flags["unsafe_hash"] and not own_hash
+    return False
+
+
+def _assigns_hash(statement: cst.BaseSmallStatement) -> bool:
+    """Whether ``statement`` binds ``__hash__`` (``__hash__ = None``, ``__hash__: Any = object.__hash__``)."""
+    targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else \
+        [statement.target] if isinstance(statement, cst.AnnAssign) else []
+    return any(isinstance(target, cst.Name) and target.value == "__hash__" for target in targets)
+
+
 #: ``attrs.define(...)`` arguments after which the fields or the constructor are not the annotated attributes in order
 _ATTRS_CLASS_CHANGES = frozenset({"kw_only", "auto_attribs", "init", "field_transformer", "these"})
 

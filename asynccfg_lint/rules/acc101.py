@@ -34,6 +34,9 @@ JAX_ARRAY_BIND_REMEDY = ("pass a Python or numpy scalar instead (3, np.int32(3))
 HASHABLE_SEQUENCE_REMEDY = "pass a tuple instead (a tuple of tuples for a nested list)"
 #: ... holding a mapping
 HASHABLE_MAPPING_REMEDY = "pass a tuple of (key, value) pairs and build the dict in the lowering rule"
+#: ... holding an instance of a dataclass whose ``eq`` left it without ``__hash__`` (measured: the same record
+#: declared ``@dataclass(frozen=True)`` binds, and its rule's ``dataclasses.asdict(opts)`` lowers)
+HASHABLE_DATACLASS_REMEDY = "declare the dataclass @dataclass(frozen=True), which makes its instances hashable"
 
 
 def hashable_remedy(scalar_key: bool, mapping: bool) -> str:

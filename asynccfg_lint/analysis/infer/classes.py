@@ -21,7 +21,7 @@ from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE
 from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import MAX_DEPTH, _replaced  # (the one reading of a copy call)
-from asynccfg_lint.analysis.records import is_dataclass
+from asynccfg_lint.analysis.records import is_dataclass, unhashable_dataclass
 from asynccfg_lint.analysis.functions import returns_of
 
 _SPECIAL_ATTRIBUTES = frozenset(SPECIAL_KEY_ATTRIBUTE.values())
@@ -340,7 +340,8 @@ class ClassInference:
         """
         name = cls.name.value
         if is_dataclass(self.parsed, cls):
-            return T.DATACLASS.named(f"dataclass instance {name}")
+            instance = T.DATACLASS.named(f"dataclass instance {name}")
+            return replace(instance, hashable=False) if unhashable_dataclass(self.parsed, cls) else instance
         attrs = _instance_attributes(cls)
         enum_kind: bool | None = None
         flag = False
