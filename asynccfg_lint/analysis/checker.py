@@ -26,6 +26,7 @@ from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     enclosing,
     inside,
+    local_definition,
     location,
     qualified_names,
 )
@@ -233,6 +234,8 @@ def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.
                 if home is not None and all(home is not h for h in homes):
                     homes.append(home)
         binds += [(home, call) for home in homes for call in bind_calls(home, registration.primitive)]
+        if any(_handed_on(home, registration.primitive) for home in homes):
+            return None
     passed: list[tuple[ParsedModule, cst.BaseExpression]] = []
     for home, call in binds:
         values = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
@@ -240,6 +243,27 @@ def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.
             return None
         passed.append((home, values[0]))
     return passed or None
+
+
+def _handed_on(parsed: ParsedModule, primitive: frozenset[str]) -> bool:
+    """True when ``parsed`` passes the primitive (of qualified names ``primitive``) to a function that may bind it
+    out of sight: ``start(p, x, depth=2)`` of ``def start(prim, x, **kw): return prim.bind(x, **kw)``, which
+    leaves out what the caller leaves out. A function of this module whose body calls no ``bind``, and JAX's
+    own functions (``mlir.register_lowering(p, rule)``, ``ad.deflinear2(p, ...)``), do not count."""
+    for call in parsed.calls:
+        if not any(type(a.value) in (cst.Name, cst.Attribute) and qualified_names(parsed, a.value) & primitive
+                   for a in call.args):
+            continue
+        names = qualified_names(parsed, call.func)
+        if names and all(name.startswith("jax.") for name in names):
+            continue
+        definition = local_definition(parsed, call.func)
+        if isinstance(definition, cst.FunctionDef) and not any(
+                type(c.func) is cst.Attribute and c.func.attr.value == "bind" and inside(parsed, c, definition)
+                for c in parsed.calls):
+            continue
+        return True
+    return False
 
 
 def _default_overridden(parsed: ParsedModule, workspace: Workspace, rule: cst.FunctionDef, finding: Finding) -> bool:
