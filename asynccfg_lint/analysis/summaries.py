@@ -20,7 +20,7 @@ import libcst as cst
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import annotated_field_reads, bind_sinks, read_sinks
-from asynccfg_lint.analysis.resolution import enclosing, local_definition
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, local_definition, reaching
 from asynccfg_lint.analysis.functions import (
     bind_arguments,
     implicit_parameters,
@@ -214,6 +214,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             continue
         if traced is None:
             read(function, call.argument, None)  # dataclasses.asdict(opts)
+            for value in _bound_value(parsed, call.argument):  # cfg = dataclasses.asdict(opts); emit(..., cfg)
+                read(function, value, None)
             continue
         for opaque in traced.opaque:
             add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque, call.spec)
@@ -240,6 +242,16 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 read(function, entry.value, entry.key)  # {"level": knobs.level}
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)
+
+
+def _bound_value(parsed: ParsedModule, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The value of the one assignment that reaches the name ``expr`` (``cfg`` of ``cfg = dataclasses.asdict(opts)``),
+    as a one-item list; ``[]`` for anything else."""
+    bindings = bindings_of_name(parsed, expr) if isinstance(expr, cst.Name) else None
+    if not bindings or any(b.augmented is not None for b in bindings):
+        return []
+    bindings = reaching(parsed, expr, bindings)
+    return [bindings[0].value] if len(bindings) == 1 and bindings[0].value is not None else []
 
 
 def narrowing_call_parameter(parsed: ParsedModule, expr: cst.CSTNode, function: cst.FunctionDef,
