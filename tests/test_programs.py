@@ -345,7 +345,7 @@ TABLE_VALUE = ("extpkg/primitive_table_api.py", 29, 52, "ACC201")
 NORMALISED_READ = ("extpkg/scheduled.py", 49, 24, "ACC201")
 #: and another module's entry replaced at import by its own value (``FIXED["mode"] = FIXED["mode"].value``):
 #: the new value reads the dict it is written into, not typed (as in one module); real JAX lowers it
-REPLACED_AT_IMPORT = ("extpkg/module_state_rules.py", 39, 61, "ACC201")
+REPLACED_AT_IMPORT = ("extpkg/module_state_rules.py", 46, 61, "ACC201")
 #: and a rule's config named before it is passed on (``cfg = dataclasses.asdict(opts)``): opaque in the rule's
 #: module, where no bind is; the binds of assigned_reads_api.py are checked through the read
 ASSIGNED_READ = ("extpkg/assigned_reads.py", 22, 78, "ACC201")

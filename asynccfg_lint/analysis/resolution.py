@@ -157,8 +157,8 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
     are kept (the use may run after any of them).
     """
     scope = parsed.scopes.get(use)
-    if not isinstance(scope, GlobalScope):  # a function reads the module's names once the module has run
-        bindings = after_import(parsed, bindings)
+    if not isinstance(scope, GlobalScope) and enclosing(parsed, use, (cst.FunctionDef, cst.Lambda)) is not None:
+        bindings = after_import(parsed, bindings)  # a function reads the module's names once the module has run
     last: Binding | None = None
     for binding in bindings:
         node = binding.assignment.node if binding.assignment is not None else None
