@@ -161,12 +161,10 @@ def reaching(parsed: ParsedModule, use: cst.CSTNode, bindings: list[Binding]) ->
         bindings = after_import(parsed, bindings)  # a function reads the module's names once the module has run
     last: Binding | None = None
     for binding in bindings:
-        node = binding.assignment.node if binding.assignment is not None else None
-        parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
-        plain = isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None
-        if not plain or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
+        statement = _plain_statement(parsed, binding)
+        node = binding.assignment.node if statement is not None else None
+        if statement is None or binding.assignment.scope is not scope or not starts_before(parsed, node, use):
             continue
-        statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
         if inside(parsed, use, getattr(statement, "value", None)):
             continue  # `x = x + 1`, `x += x`: the value is computed before the name is bound
         block = enclosing(parsed, node, (cst.IndentedBlock, cst.Module))
@@ -198,20 +196,26 @@ def after_import(parsed: ParsedModule, bindings: list[Binding]) -> list[Binding]
     if last is None:
         return bindings
     return [b for b in bindings if b is last or not isinstance(b.assignment, Assignment)
-            or not isinstance(b.assignment.scope, GlobalScope) or not isinstance(b.assignment.node, cst.CSTNode)
+            or not isinstance(b.assignment.scope, GlobalScope)
             or enclosing(parsed, b.assignment.node, (cst.FunctionDef, cst.Lambda)) is not None
             or not starts_before(parsed, b.assignment.node, last.assignment.node)]
 
 
-def _module_statement(parsed: ParsedModule, binding: Binding) -> bool:
-    """True when ``binding`` is a plain assignment statement (``=``, ``op=``, ``x: T = v``) of the module's body."""
+def _plain_statement(parsed: ParsedModule, binding: Binding) -> cst.CSTNode | None:
+    """The statement when ``binding`` is a plain assignment of a name (``=``, ``op=``, ``x: T = v``), else ``None``."""
     node = binding.assignment.node if binding.assignment is not None else None
-    if not isinstance(node, cst.Name) or not isinstance(binding.assignment.scope, GlobalScope):
+    parent = parsed.parents.get(node) if isinstance(node, cst.Name) else None
+    if isinstance(parent, cst.AssignTarget):
+        return parsed.parents.get(parent)
+    plain = isinstance(parent, cst.AugAssign) or isinstance(parent, cst.AnnAssign) and parent.value is not None
+    return parent if plain else None
+
+
+def _module_statement(parsed: ParsedModule, binding: Binding) -> bool:
+    """True when ``binding`` is a plain assignment statement (:func:`_plain_statement`) of the module's body."""
+    statement = _plain_statement(parsed, binding)
+    if statement is None or not isinstance(binding.assignment.scope, GlobalScope):
         return False
-    parent = parsed.parents.get(node)
-    if not (isinstance(parent, (cst.AssignTarget, cst.AugAssign)) or isinstance(parent, cst.AnnAssign) and parent.value is not None):
-        return False
-    statement = parsed.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
     line = parsed.parents.get(statement)
     return isinstance(line, cst.SimpleStatementLine) and parsed.parents.get(line) is parsed.module
 
