@@ -33,12 +33,21 @@ class DictMutations:
             ancestor = self.parsed.parents.get(ancestor)
         return ancestor is block
 
-    def removes(self, removal: cst.CSTNode, entry: cst.CSTNode, use: cst.CSTNode) -> bool:
-        """True when the removal ``removal`` (before ``use``) discards what was set at ``entry`` before it: it
-        runs on every path to ``use``, or on every path from ``entry`` on (its block also encloses ``entry``:
-        ``if c: cfg |= {"k": v}; del cfg["k"]``)."""
+    def removes(self, removal: cst.CSTNode, entry: cst.CSTNode, use: cst.CSTNode | None) -> bool:
+        """True when the removal ``removal`` (before ``use``; ``None``: the module's end) discards what was set at
+        ``entry`` before it: it runs on every path to ``use`` (at the module's end: it is a statement of the module's
+        body), or on every path from ``entry`` on (its block also encloses ``entry``: ``if c: cfg |= {"k": v};
+        del cfg["k"]``)."""
+        on_every_path = enclosing(self.parsed, removal, _BLOCKS) is self.parsed.module if use is None \
+            else self._is_unconditional_before(removal, use)
         return starts_before(self.parsed, entry, removal) and (
-            self._is_unconditional_before(removal, use) or self._is_unconditional_before(removal, entry))
+            on_every_path or self._is_unconditional_before(removal, entry))
+
+    def kept(self, entries: tuple[Entry, ...], removals: list[tuple[str, cst.CSTNode]],
+             use: cst.CSTNode | None) -> tuple[Entry, ...]:
+        """The ``entries`` that no removal of :meth:`_mutations` discards before ``use`` (:meth:`removes`)."""
+        return tuple(entry for entry in entries
+                     if not any(entry.key == key and self.removes(removal, entry.anchor, use) for key, removal in removals))
 
     def _branch_removals(self, removals: list[tuple[str, cst.CSTNode]]) -> list[tuple[str, cst.CSTNode]]:
         """The ``if`` statements with an ``else`` (also through ``elif``) whose every branch removes or replaces
@@ -197,13 +206,8 @@ class DictMutations:
         if len(names) != 1:
             return traced
         mutations, removals = self._mutations(None, bindings, depth, names.pop())
-        module = self.parsed.module
-        entries = tuple(
-            entry for entry in traced.entries + mutations.entries
-            if not any(entry.key == key and starts_before(self.parsed, entry.anchor, removal) and (
-                enclosing(self.parsed, removal, _BLOCKS) is module or self._is_unconditional_before(removal, entry.anchor))
-                for key, removal in removals))
-        return TracedDict(entries, traced.complete and mutations.complete, traced.opaque + mutations.opaque)
+        return TracedDict(self.kept(traced.entries + mutations.entries, removals, None),
+                          traced.complete and mutations.complete, traced.opaque + mutations.opaque)
 
     def _never_called(self, node: cst.CSTNode) -> bool:
         """True when ``node`` is in an undecorated private function (``_name``) its scope binds once and nothing refers to: code

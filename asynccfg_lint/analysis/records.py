@@ -46,11 +46,16 @@ def is_typed_dict(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
 
 def is_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
     """True when ``cls`` is decorated with ``dataclasses.dataclass`` (called or not)."""
+    return _dataclass_decorator(parsed, cls) is not None
+
+
+def _dataclass_decorator(parsed: ParsedModule, cls: cst.ClassDef) -> cst.BaseExpression | None:
+    """``cls``'s first ``@dataclasses.dataclass`` decorator (``dataclass`` or ``dataclass(...)``), else ``None``."""
     for decorator in cls.decorators:
         target = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
         if qualified_names(parsed, target) & _DATACLASS_DECORATORS:
-            return True
-    return False
+            return decorator.decorator
+    return None
 
 
 def unhashable_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
@@ -58,24 +63,21 @@ def unhashable_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
     ``frozen`` nor ``unsafe_hash`` true, and no ``__hash__`` of its own in the class body (Python's
     ``dataclasses`` then sets ``__hash__`` to ``None``; measured on Python 3.12.1:
     ``tests/fixtures/programs/bind_hashable_records.py``)."""
-    for decorator in cls.decorators:
-        call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
-        target = call.func if call is not None else decorator.decorator
-        if not qualified_names(parsed, target) & _DATACLASS_DECORATORS:
+    decorator = _dataclass_decorator(parsed, cls)
+    if decorator is None:
+        return False
+    flags = {"eq": True, "frozen": False, "unsafe_hash": False}
+    for arg in decorator.args if isinstance(decorator, cst.Call) else ():
+        if arg.keyword is None or arg.keyword.value not in flags:
             continue
-        flags = {"eq": True, "frozen": False, "unsafe_hash": False}
-        for arg in call.args if call is not None else ():
-            if arg.keyword is None or arg.keyword.value not in flags:
-                continue
-            if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
-                return False  # a flag the checker cannot read
-            flags[arg.keyword.value] = arg.value.value == "True"
-        own_hash = any(isinstance(statement, cst.FunctionDef) and statement.name.value == "__hash__"
-                       or isinstance(statement, cst.SimpleStatementLine) and any(
-                           _assigns_hash(small) for small in statement.body)
-                       for statement in cls.body.body)
-        return flags["eq"] and not flags["frozen"] and not flags["unsafe_hash"] and not own_hash
-    return False
+        if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
+            return False  # a flag the checker cannot read
+        flags[arg.keyword.value] = arg.value.value == "True"
+    own_hash = any(isinstance(statement, cst.FunctionDef) and statement.name.value == "__hash__"
+                   or isinstance(statement, cst.SimpleStatementLine) and any(
+                       _assigns_hash(small) for small in statement.body)
+                   for statement in cls.body.body)
+    return flags["eq"] and not flags["frozen"] and not flags["unsafe_hash"] and not own_hash
 
 
 def _assigns_hash(statement: cst.BaseSmallStatement) -> bool:

@@ -746,11 +746,8 @@ class DictTracer(DictMutations):
         if normalised:  # for k, v in cfg.items(): if isinstance(v, enum.Enum): cfg[k] = v.value
             merged = replace(merged, entries=tuple(replace(e, normalised=normalised) for e in merged.entries))
         mutations, removals = self._mutations(name, bindings, depth)
-        entries = tuple(
-            entry for entry in merged.entries + mutations.entries
-            if not any(entry.key == key and self.removes(removal, entry.anchor, name) for key, removal in removals)
-        )
-        return TracedDict(entries, merged.complete and mutations.complete, merged.opaque + mutations.opaque)
+        return TracedDict(self.kept(merged.entries + mutations.entries, removals, name),
+                          merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
     def _edited_keywords(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
         """A function's ``**kwargs`` that it edits before ``name`` (``kw.setdefault("k", v)``,
@@ -763,8 +760,7 @@ class DictTracer(DictMutations):
         if not isinstance(param, cst.Param) or not isinstance(function, cst.Parameters) or function.star_kwarg is not param:
             return None
         mutations, removals = self._mutations(name, bindings, depth)
-        entries = tuple(entry for entry in mutations.entries
-                        if not any(entry.key == key and self.removes(removal, entry.anchor, name) for key, removal in removals))
+        entries = self.kept(mutations.entries, removals, name)
         if not entries:
             return None
         return TracedDict(entries, False, (name, *mutations.opaque))
