@@ -12,11 +12,13 @@ import hashlib
 import importlib.metadata
 import os
 import shutil
+import time
 from pathlib import Path
 
 import libcst
 
 from asynccfg_lint.analysis import parse, prefilter
+from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.run import cache as cache_module
 from asynccfg_lint.run import project as project_module
 from asynccfg_lint.run.cache import MISSING, ResultCache
@@ -176,6 +178,25 @@ def test_a_package_lsp_edit_sees_the_saved_siblings(tmp_path):
     users = (tmp_path / "pkg" / "users.py").read_text()
     sinks = project.sinks(BUILTIN_SINKS, users)
     assert {name for spec in sinks if spec.wrapper_module for name in spec.qualnames} >= {"pkg.wrappers.send"}
+
+
+def test_a_document_of_a_package_with_stored_sinks_summarises_no_module(tmp_path, monkeypatch):
+    # the language server opening a file: the package's sinks stored by an earlier run over all its files
+    # answer while none changed, so no module is matched or summarised (jax/_src/lax/parallel.py: 20 % of the open)
+    package = write_package(tmp_path)
+    time.sleep(project_module.RACY_SECONDS + 0.2)  # expect: older than the racy window, so the state is stored
+    cache = ResultCache(str(tmp_path / "cache"))
+    every = project_of(package, cache).sinks(BUILTIN_SINKS)
+    cache.flush()
+    opened = project_of(package, cache)
+    summarised: list[str] = []
+    monkeypatch.setattr(Project, "_run", lambda self, tasks: summarised.extend(t.path for t in tasks) or [])
+    assert opened.sinks(BUILTIN_SINKS, USER) == every  # expect: the stored sinks, the two wrappers among them
+    assert {name for spec in every if spec.wrapper_module for name in spec.qualnames} >= {"pkg.impl.send",
+                                                                                           "pkg.relay.forward"}
+    assert summarised == []  # expect: no module summarised
+    found = check_source(USER, str(package / "user.py"), sinks=every, modules=opened)
+    assert [(d.line, d.column, d.code) for d in found] == [(5, 32, "ACC101")]  # expect: the set, through both
 
 
 def test_a_module_with_two_files_is_reached_through_both(tmp_path):

@@ -336,15 +336,18 @@ class Project:
     def sinks(self, builtin: Iterable[SinkSpec], text: str | bytes | None = None) -> tuple[SinkSpec, ...]:
         """``builtin`` plus every wrapper of the project that forwards to a sink, to a fixed point.
 
-        With ``text`` (a document of the project, possibly unsaved), only the wrappers that text
-        may reach (:meth:`scope`): the summaries of modules it cannot call are not computed.
-        Computed once per distinct ``builtin`` and scope (files with the same settings share it).
+        With ``text`` (a document of the project, possibly unsaved): every wrapper when they are known
+        (computed by this project, or stored by a run over all its files while none has changed since:
+        :meth:`stored_sinks`), else only the wrappers that text may reach (:meth:`scope`): the summaries
+        of modules it cannot call are not computed. Either way the package's saved files are summarised,
+        not the unsaved text. Computed once per distinct ``builtin`` and scope (files with the same
+        settings share it).
         """
         builtin = tuple(builtin)
         if text is not None:
             every = self._sinks.get((builtin, None)) or self.stored_sinks(builtin)
-            if every is not None and not SinkIndex(every).matching(text, ""):
-                return every  # the text calls none of the package's sinks, so no summary matters
+            if every is not None:
+                return every  # a superset of the scope's wrappers: no module is matched or summarised
         scope = self.scope(builtin, [text]) if text is not None else None
         if (builtin, scope) not in self._sinks:
             self._rounds(builtin, {}, scope)
