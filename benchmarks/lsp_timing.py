@@ -2,12 +2,14 @@
 
 Starts ``asynccfg-lint lsp`` (``--server``) over stdio in the file's folder, opens FILE and waits
 for its first ``publishDiagnostics``, then sends ``--edits`` full-text changes (a comment line
-appended each time) and waits for the diagnostics of each. Prints one JSON object: the wall
+appended each time) and waits for the diagnostics of each. With ``--unsaved`` the opened text has a
+comment line more than the file (an editor restoring unsaved changes): the server must analyse it,
+where an unchanged file's outcome can come from the result cache. Prints one JSON object: the wall
 seconds and the server's CPU seconds (user + system, from ``/proc/PID/stat``) of the open and of
 each edit, the number of diagnostics, and the CPU seconds of a bare ``libcst.parse_module`` of the
 file in this process (the yardstick). A benchmark row runs it as a whole process::
 
-    python benchmarks/lsp_timing.py [--edits N] [--server 'CMD ...'] FILE
+    python benchmarks/lsp_timing.py [--edits N] [--unsaved] [--server 'CMD ...'] FILE
 """
 
 from __future__ import annotations
@@ -68,12 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--edits", type=int, default=3, help="edits after the open (default: 3)")
+    parser.add_argument("--unsaved", action="store_true", help="open the file's text with a comment line appended")
     parser.add_argument("--server", default=f"{shlex.quote(sys.executable)} -m asynccfg_lint lsp",
                         help="the server's command line, as one string (default: this Python's asynccfg-lint lsp)")
     args = parser.parse_args(argv)
     path = args.file.resolve()
     uri = path.as_uri()
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8") + ("# unsaved\n" if args.unsaved else "")
     server = subprocess.Popen(shlex.split(args.server), cwd=path.parent, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL)
     reader, writer = server.stdout, server.stdin

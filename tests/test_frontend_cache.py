@@ -191,7 +191,8 @@ def test_a_stored_package_state_is_used_only_while_no_file_of_the_package_change
 
 def test_the_language_server_writes_its_entries_when_a_check_ends(tmp_path, monkeypatch):
     """A server runs for hours: what a check stored (the package's summaries, the marker of a module it looked
-    up) is written when the check ends, not at exit; the next server stores that module's parse."""
+    up) is written when the check ends, not at exit; the next server publishes the unchanged document's stored
+    outcome, and one with the document edited stores the parses of the modules looked up."""
     package = write_package(tmp_path)
     (package / "helpers.py").write_text("def groups():\n    return {1, 2}\n")
     user = ("from pkg.helpers import groups\nfrom pkg.wrappers import send\n\n\n"
@@ -209,12 +210,58 @@ def test_the_language_server_writes_its_entries_when_a_check_ends(tmp_path, monk
         found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
         # the set the helper returns, reported at its call: line 6, column 36 (0-based: 5, 35)
         assert [(d["code"], d["range"]["start"]) for d in found] == [("ACC101", {"line": 5, "character": 35})]
-        # expect, with the server still running: the summary of wrappers.py (the document's own outcome is not
-        # kept: its text may be unsaved) and the markers of the two modules parsed, wrappers.py and helpers.py
-        assert (len(stored(cache)), len(stored(cache, "wanted"))) == (1, 2)
+        # expect, with the server still running: the outcomes of user.py (its text is the file's: checked, and
+        # its summary) and of wrappers.py (summary), and the markers of the three modules parsed
+        assert (len(stored(cache)), len(stored(cache, "wanted"))) == (3, 3)
     finally:
         client.close()
     assert not list(cache.glob("*/parses/*/*.pickle"))  # expect: a module's parse is kept the second time only
+    edited = 0
+    for key, value in stored(cache).items():
+        data = json.loads(value)
+        if data["diagnostics"]:
+            data["diagnostics"][0]["message"] = "as stored"
+            overwrite(cache, "outcomes", key, json.dumps(data).encode())
+            edited += 1
+    assert edited == 1  # expect: user.py's checked outcome
+    # the next server opens user.py unchanged: the stored outcome is published, nothing is parsed
     second = published_for(tmp_path, tmp_path, (package / "user.py").as_uri(), user)
-    assert [(d["code"], d["range"]["start"]) for d in second] == [("ACC101", {"line": 5, "character": 35})]
+    assert [(d["code"], d["range"]["start"], d["message"]) for d in second] == [
+        ("ACC101", {"line": 5, "character": 35}, "as stored")]
+    assert not list(cache.glob("*/parses/*/*.pickle"))
+    # with an unsaved edit the document is checked as typed; the modules it looks up are wanted a second time
+    unsaved = published_for(tmp_path, tmp_path, (package / "user.py").as_uri(), user + "# unsaved\n")
+    assert [(d["code"], d["range"]["start"]) for d in unsaved] == [("ACC101", {"line": 5, "character": 35})]
     assert len(list(cache.glob("*/parses/*/*.pickle"))) == 2  # expect: their parses, for the next server
+
+
+def test_a_document_checked_from_the_stored_outcome_has_the_same_quick_fixes(tmp_path, monkeypatch):
+    """The language server's outcome of an unchanged document, stored by one server and read by the next,
+    carries its fixes: the second server offers the same code actions as the first."""
+    package = write_package(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.delenv(CACHE_DIR_ENV)
+    uri = (package / "user.py").as_uri()
+    offered = []
+    for _ in range(2):
+        client = LspClient(cwd=tmp_path)
+        try:
+            client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+            client.notify("initialized", {})
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": USER}})
+            found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+            actions = client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri}, "range": found[0]["range"], "context": {"diagnostics": found}})
+            offered.append((found, actions))
+        finally:
+            client.close()
+        if not stored(tmp_path / ".asynccfg_lint_cache"):
+            break
+    assert len(offered) == 2  # expect: the first server stored outcomes
+    (first, first_actions), (second, second_actions) = offered
+    # the set of line 5, column 36 (0-based 4, 35), with its (unsafe) quick fix
+    assert [(d["code"], d["range"]["start"]) for d in second] == [("ACC101", {"line": 4, "character": 35})]
+    assert second == first and second_actions == first_actions  # expect: what the first server offered
+    assert [a["title"] for a in second_actions if a["kind"] == "quickfix"] == [
+        "asynccfg-lint (ACC101): wrap in sorted(...) (unsafe fix)"]

@@ -64,11 +64,11 @@ from asynccfg_lint.rules.pages import rule_page, rule_url
 from asynccfg_lint.rules import ERROR, RULES_BY_CODE, WARNING
 from asynccfg_lint.rules import severity as rule_severity
 from asynccfg_lint.run.selection import Selection
+from asynccfg_lint.run.tasks import CheckSettings
 
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument
 
-    from asynccfg_lint.analysis.parse import ParsedModule
     from asynccfg_lint.analysis.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
@@ -278,13 +278,13 @@ class ProjectView:
         sinks: the configured sinks plus the wrappers of the document's top-level package.
         modules: finds the package's other modules by dotted name (builders and constants), or
             ``None`` for a document outside any package.
-        saved: the document's file as the package holds it parsed, when the document's text is
-            what is saved (its check then does not parse it again); else ``None``.
+        unchanged: the document's text is its file's on disk (its outcome is then the package's, from
+            memory or the result cache while nothing it depends on changed: :meth:`Project.checked`).
     """
 
     sinks: tuple[SinkSpec, ...]
     modules: ModuleLoader | None = None
-    saved: ParsedModule | None = None
+    unchanged: bool = False
 
 
 def _kind_requested(kind: str, only: Sequence[str] | None) -> bool:
@@ -452,9 +452,8 @@ class AsyncCfgLanguageServer(LanguageServer):
         project = self._projects[root]
         if text is None:
             text = self.workspace.get_text_document(uri).source
-        sinks = project.sinks(settings.sinks, text)  # may parse the saved file (for its summary): then it is kept
-        saved = project.kept(path) if project.source(path) == text.encode("utf-8", "surrogatepass") else None
-        return ProjectView(sinks, project, saved)
+        sinks = project.sinks(settings.sinks, text)
+        return ProjectView(sinks, project, project.source(path) == text.encode("utf-8", "surrogatepass"))
 
     def saved(self, uri: str) -> list[str]:
         """A file was saved: the package's changed files are read again (the other modules' parses and
@@ -484,9 +483,12 @@ class AsyncCfgLanguageServer(LanguageServer):
 
             settings = self.settings(uri)
             view = self.view(uri, settings, text)
-            diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
-                                       with_fixes=True, sanitizers=settings.sanitizers, parsed=view.saved,
-                                       modules=view.modules)
+            if view.unchanged and isinstance(view.modules, Project):  # the file as saved: as the CLI checks it
+                check = CheckSettings(settings.selection, settings.sanitizers)
+                diagnostics = list(view.modules.checked(self.display_path(uri), view.sinks, check).diagnostics)
+            else:
+                diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
+                                           with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
             if isinstance(view.modules, Project):
                 view.modules.save_cache()  # the parses of other modules the check looked up
         except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001

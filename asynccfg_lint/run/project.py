@@ -458,6 +458,25 @@ class Project:
                                              self._sinks[builtin, scope])
         return outcomes
 
+    def checked(self, path: str, sinks: Iterable[SinkSpec], check: CheckSettings) -> FileOutcome:
+        """The outcome of checking ``path`` as saved: the language server's document whose text is the file's.
+
+        Args:
+            path: the file's path, as the project lists it.
+            sinks: the configured sinks plus the package's wrappers (:meth:`sinks`).
+            check: the file's settings.
+        Returns:
+            the outcome kept in memory, or stored in the result cache by an earlier run, while the file and
+            every module its analysis looked up are unchanged (:meth:`_cached`); else the file analysed here
+            (and kept, and stored). A file that names none of ``sinks``, or cannot be read, is not parsed:
+            no diagnostics.
+        """
+        source = self.source(path)
+        relevant = self._relevant(SinkIndex(tuple(sinks)), path, source) if source is not None else ()
+        if source is None or not relevant:
+            return FileOutcome()
+        return self._run([FileTask(path, source, relevant, check)])[0]
+
     def _relevant(self, index: SinkIndex, path: str, source: bytes) -> tuple[SinkSpec, ...]:
         """The sinks ``path`` may call, plus those the module of each registered rule its ``bind`` sinks
         name may call: a finding at a ``bind`` names where the rule uses the keyword, which the rule's
