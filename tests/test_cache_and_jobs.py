@@ -225,9 +225,10 @@ def test_a_cached_bind_outcome_sees_the_rule_that_reads_its_keyword_and_the_clas
 
 
 def test_a_cached_outcome_sees_the_imported_registrar_change(tmp_path):
-    """registered.py registers its rules through registrars.py's decorator factory and alias of
-    register_lowering: a one-file run of registered.py (the cache on) reports the binds' Enum members
-    while the registrar registers, not once it stops (the rule's own default is checked in place either way)."""
+    """registered.py registers its rules through registrars.py's decorator factory, alias of register_lowering
+    and registrar function: a one-file run of registered.py (the cache on) reports the binds' Enum members
+    while the registrar registers, not once it stops (the rule's own default is checked in place either way,
+    reported while no bind passes its keyword: the registrar function's rule once it no longer registers)."""
     shutil.copytree(Path(__file__).parent / "fixtures" / "programs" / "extpkg", tmp_path / "extpkg")
     registrars = tmp_path / "extpkg" / "registrars.py"
     original = registrars.read_text()
@@ -236,15 +237,17 @@ def test_a_cached_outcome_sees_the_imported_registrar_change(tmp_path):
         return [row.line for row in parse_text(run_cli("--isolated", "--cache-dir", "c", "extpkg/registered.py",
                                                        cwd=tmp_path).stdout)]
 
-    assert lines() == [56, 82, 90, 106, 114, 122]
+    assert lines() == [57, 83, 91, 107, 115, 123, 146]
     registrars.write_text(original.replace("mlir.register_lowering(prim, fn)", "print(prim, fn)"))
-    # the decorator no longer registers the rule (imported, line 82, or as the module's attribute, 122), nor
-    # does the class registry's loop (114)
-    assert lines() == [56, 90, 106]
+    # the decorator no longer registers the rule (imported, line 83, or as the module's attribute, 123), nor
+    # does the class registry's loop (115)
+    assert lines() == [57, 91, 107, 146]
     registrars.write_text(original.replace("register = mlir.register_lowering", "register = print"))
-    assert lines() == [56, 82, 106, 114, 122]  # nor the alias
+    assert lines() == [57, 83, 107, 115, 123, 146]  # nor the alias
+    registrars.write_text(original.replace("mlir.register_lowering(prim, rule, platform=platform)", "print(prim, rule)"))
+    assert lines() == [57, 83, 91, 107, 115, 123, 134]  # nor the function: its rule's default is used, line 134
     registrars.write_text(original)
-    assert lines() == [56, 82, 90, 106, 114, 122]
+    assert lines() == [57, 83, 91, 107, 115, 123, 146]
 
 
 def test_a_cached_rule_outcome_sees_a_bind_of_another_module_change_its_value(tmp_path):

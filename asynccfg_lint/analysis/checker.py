@@ -21,7 +21,8 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, module_name_f
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
-from asynccfg_lint.analysis.programs import bind_visible, lambda_parameter, read_receiver, registrations, rule_registrations
+from asynccfg_lint.analysis.programs import (bind_visible, lambda_parameter, read_receiver, registrar_application,
+                                             registrations, rule_registrations)
 from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     enclosing,
@@ -234,7 +235,7 @@ def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.
                 if home is not None and all(home is not h for h in homes):
                     homes.append(home)
         binds += [(home, call) for home in homes for call in bind_calls(home, registration.primitive)]
-        if any(_handed_on(home, registration.primitive) for home in homes):
+        if any(_handed_on(home, registration.primitive, workspace) for home in homes):
             return None
     passed: list[tuple[ParsedModule, cst.BaseExpression]] = []
     for home, call in binds:
@@ -245,17 +246,21 @@ def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.
     return passed or None
 
 
-def _handed_on(parsed: ParsedModule, primitive: frozenset[str]) -> bool:
+def _handed_on(parsed: ParsedModule, primitive: frozenset[str], workspace: Workspace) -> bool:
     """True when ``parsed`` passes the primitive (of qualified names ``primitive``) to a function that may bind it
     out of sight: ``start(p, x, depth=2)`` of ``def start(prim, x, **kw): return prim.bind(x, **kw)``, which
-    leaves out what the caller leaves out. A function of this module whose body calls no ``bind``, and JAX's
-    own functions (``mlir.register_lowering(p, rule)``, ``ad.deflinear2(p, ...)``), do not count."""
+    leaves out what the caller leaves out. A function of this module whose body calls no ``bind``, a registrar
+    function of the project (``register_rule(p, rule)``: :func:`~asynccfg_lint.analysis.programs.registrar_application`,
+    found through ``workspace``), and JAX's own functions (``mlir.register_lowering(p, rule)``,
+    ``ad.deflinear2(p, ...)``) do not count."""
     for call in parsed.calls:
         if not any(type(a.value) in (cst.Name, cst.Attribute) and qualified_names(parsed, a.value) & primitive
                    for a in call.args):
             continue
         names = qualified_names(parsed, call.func)
         if names and all(name.startswith("jax.") for name in names):
+            continue
+        if registrar_application(parsed, call, workspace) is not None:
             continue
         definition = local_definition(parsed, call.func)
         if isinstance(definition, cst.FunctionDef) and not any(

@@ -341,6 +341,38 @@ def _may_be_rule(parsed: ParsedModule, rule: cst.BaseExpression | None) -> bool:
     return isinstance(rule, cst.Lambda) or rule is not None and top_level_function(parsed, rule) is not None
 
 
+def registrar_application(parsed: ParsedModule, call: cst.Call,
+                           peers: RegistrationPeers | None) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """For ``_register(p, _rule)`` of a registrar function, ``def _register(prim, fn): ...;
+    mlir.register_lowering(prim, fn)``, defined in this module or imported from a project module whose text
+    names ``register_lowering`` (``peers``): the call's primitive and rule expressions (in ``parsed``), else
+    ``None``. Only for a call one of whose arguments may be a rule of this module (:func:`_may_be_rule`), so
+    the other calls of a module cost no lookup; the registrar's parameters are matched by position or keyword.
+    """
+    if len(call.args) < 2 or any(a.star for a in call.args) or not any(_may_be_rule(parsed, a.value) for a in call.args):
+        return None
+    found = (parsed, function) if (function := top_level_function(parsed, call.func)) is not None else None
+    if found is None and peers is not None \
+            and any(peers.may_mention(name, "register_lowering") for name in qualified_names(parsed, call.func)):
+        found = _decorator_function(parsed, call.func, peers)
+    if found is None:
+        return None
+    home, registrar = found
+    positional = [p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params]]
+    positional = positional[implicit_parameters(registrar):]
+    for inner in home.calls:
+        if not is_register(home, inner.func) or enclosing(home, inner, (cst.FunctionDef,)) is not registrar:
+            continue
+        names = [e.value for e in (call_argument(inner, 0, "prim"), call_argument(inner, 1, "rule"))
+                 if isinstance(e, cst.Name) and e.value in positional]
+        if len(names) != 2:
+            continue
+        primitive, rule = (call_argument(call, positional.index(name), name) for name in names)
+        if primitive is not None and rule is not None:
+            return primitive, rule
+    return None
+
+
 def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Call | None:
     """The ``register_lowering(prim, fn)`` statement of ``function``'s body that registers its one
     parameter ``fn`` (the decorated function), else ``None``."""
@@ -541,6 +573,8 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
             primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
         elif (primitive := _partial_of_register(parsed, call.func)) is not None:  # partial(register_lowering, p)(rule)
             rule = call_argument(call, 0, "rule")
+        elif (applied := registrar_application(parsed, call, peers)) is not None:  # _register(p, rule) of a registrar
+            primitive, rule = applied
         else:  # register(prim, rule) of `register = mlir.register_lowering` in another module of the project
             primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
             if not _may_be_rule(parsed, rule) or not _imported_register(parsed, call.func, peers):
