@@ -196,6 +196,27 @@ def test_diagnostics_quick_fixes_and_their_edits(client, tmp_path):
     shut_down(client)
 
 
+def test_a_configuration_edited_while_the_server_runs_applies_at_the_next_save(client, tmp_path):
+    # the settings are read again at each save: of a Python document (the pyproject.toml changed beside it)
+    # or of the pyproject.toml itself, opened in the editor; every open document is checked again
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.asynccfg-lint]\n")
+    (tmp_path / "bad_config.py").write_text(BAD)
+    initialize(client, tmp_path)
+    uri = (tmp_path / "bad_config.py").as_uri()
+    open_document(client, uri, BAD)
+    assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == [NP_BOOL, SET, NAN]
+    config.write_text('[tool.asynccfg-lint]\nignore = ["ACC101"]\n')
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == [NAN]  # expect: ACC103 only
+    config.write_text("[tool.asynccfg-lint]\n")
+    open_document(client, config.as_uri(), config.read_text(), language="toml")
+    client.notify("textDocument/didSave", {"textDocument": {"uri": config.as_uri()}})
+    published = client.notification("textDocument/publishDiagnostics")
+    assert (published["uri"], published["diagnostics"]) == (uri, [NP_BOOL, SET, NAN])
+    shut_down(client)
+
+
 def test_fix_all_source_action_applies_the_safe_fixes(client, tmp_path):
     initialize(client, tmp_path)
     uri = (tmp_path / "fixable.py").as_uri()

@@ -199,6 +199,40 @@ def test_a_document_of_a_package_with_stored_sinks_summarises_no_module(tmp_path
     assert [(d.line, d.column, d.code) for d in found] == [(5, 32, "ACC101")]  # expect: the set, through both
 
 
+#: a sanitizer named by its qualified name, pkg.user.clean: the set it wraps is reported once it is not that
+SANITIZED = (SINK_IMPORT + "\n\ndef clean(value):\n    return value\n\n\n"
+             "def lower(ctx, x):\n    return emit(\"t\", ctx, x, {\"groups\": clean({1, 2})})\n")
+
+
+def test_a_stored_outcome_or_parse_is_not_used_once_the_module_is_renamed(tmp_path):
+    # an __init__.py added above the package makes pkg.user outer.pkg.user: the sanitizer the settings
+    # name is then no function of the file, whose stored outcome (and parse) must not answer
+    package = tmp_path / "outer" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    user = package / "user.py"
+    user.write_text(SANITIZED)
+    cache = ResultCache(str(tmp_path / "cache"))
+    settings = CheckSettings(sanitizers=frozenset({"pkg.user.clean"}))
+
+    def found() -> list[tuple[int, int, str]]:
+        project = project_of(package, cache)
+        outcome = project.analyse(BUILTIN_SINKS, {str(user): settings}).get(str(user))
+        project.save_cache()
+        return [(d.line, d.column, d.code) for d in outcome.diagnostics] if outcome is not None else []
+
+    assert found() == []  # expect: clean({1, 2}) is the sanitizer's result
+    digest = hashlib.sha256(user.read_bytes()).hexdigest()
+    fresh = parse.parse_source(user.read_bytes(), str(user))
+    cache.put_parsed_module(digest, fresh)
+    cache.put_parsed_module(digest, fresh)
+    assert cache.parsed_module(str(user), digest) is not None  # expect: stored under the name pkg.user
+    (tmp_path / "outer" / "__init__.py").write_text("")
+    assert cache.parsed_module(str(user), digest) is None  # expect: the module is outer.pkg.user now
+    # the set, at line 9, column 47 (1-based): no sanitizer is called any more
+    assert found() == [(9, 47, "ACC101")]
+
+
 def test_a_module_with_two_files_is_reached_through_both(tmp_path):
     # `impl.py` and its stub `impl.pyi` are one module: the wrapper is in the .py, whichever is listed last
     package = write_package(tmp_path)

@@ -325,7 +325,8 @@ class AsyncCfgLanguageServer(LanguageServer):
     """The asynccfg-lint language server (documents synchronised in full).
 
     Attributes:
-        resolver: finds each file's ``[tool.asynccfg-lint]`` settings (selection, sinks, sanitizers).
+        resolver: finds each file's ``[tool.asynccfg-lint]`` settings (selection, sinks, sanitizers); made
+            anew at each save.
         rule_docs_url: the client's ``initializationOptions.ruleDocsUrl``, if any.
         cache_dir: the result cache folder (``None``: none), as the CLI finds it from the workspace's root
             folder (:func:`~asynccfg_lint.run.cache.cache_dir_for`): ``initializationOptions.noCache``
@@ -456,19 +457,18 @@ class AsyncCfgLanguageServer(LanguageServer):
         return ProjectView(sinks, project, project.source(path) == text.encode("utf-8", "surrogatepass"))
 
     def saved(self, uri: str) -> list[str]:
-        """A file was saved: the package's changed files are read again (the other modules' parses and
-        summaries are kept; a file added to or removed from the package makes it read anew). Returns
-        the documents to check again: every open one when the package had been read, else the saved
-        one (runs on the analysis thread)."""
+        """A file was saved: the configuration files are read again (an edited ``pyproject.toml``, saved from
+        the editor or changed beside a saved file, applies at once), and the package's changed files (the
+        other modules' parses and summaries are kept; a file added to or removed from the package makes it
+        read anew). Returns the documents to check again: every open one (runs on the analysis thread)."""
+        self.resolver = Resolver()
+        self._checked.clear()
         root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
         project = self._projects.get(root) if root is not None else None
-        if project is None:
-            return [uri]
-        if sorted(iter_python_files([root])) != sorted(project.files):
+        if project is not None and sorted(iter_python_files([root])) != sorted(project.files):
             del self._projects[root]
-        else:
+        elif project is not None:
             project.refresh()
-        self._checked.clear()
         return list(self.workspace.text_documents)
 
     def checked(self, uri: str) -> _Checked:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from asynccfg_lint import __version__
 from asynccfg_lint.diagnostics import Diagnostic, Fix
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
-from asynccfg_lint.run.discovery import iter_python_files
+from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.run.entry_store import EntryStore
 from asynccfg_lint.analysis.prefilter import Unit
 from asynccfg_lint.run.tasks import FileOutcome, FileTask
@@ -139,10 +139,12 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
 
 
 def task_key(task: FileTask) -> str:
-    """The hex digest of everything ``task``'s outcome depends on but other modules: its display path,
-    the digest of its bytes, the sinks it may call and its check settings."""
+    """The hex digest of everything ``task``'s outcome depends on but other modules: its display path, its
+    dotted module name (an ``__init__.py`` added above the file renames it: qualified sanitizers and sinks
+    then name other functions), the digest of its bytes, the sinks it may call and its check settings."""
     digest = hashlib.sha256()
     digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(module_name_for(task.path).name.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(hashlib.sha256(task.source).digest())
     sinks = sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in task.sinks)
     check = None
@@ -230,7 +232,8 @@ class ResultCache:
 
     def parsed_module(self, path: str, digest: str) -> ParsedModule | None:
         """The stored parse of ``path`` whose bytes have the SHA-256 hex ``digest`` (see :meth:`put_parsed_module`),
-        or ``None``: none stored, unreadable, not signed with this user's key, or of another libcst or Python."""
+        or ``None``: none stored, unreadable, not signed with this user's key, of another libcst or Python, or
+        made when the file's dotted module name was another."""
         key = _signing_key()
         if key is None:
             return None
@@ -247,7 +250,9 @@ class ResultCache:
                 parsed = _loads_on_a_fresh_stack(payload)
         except Exception:  # noqa: BLE001 - any unreadable or foreign entry is a miss, never this run's failure
             return None
-        return parsed if isinstance(parsed, ParsedModule) and parsed.path == path else None
+        if not isinstance(parsed, ParsedModule) or parsed.path != path or parsed.name != module_name_for(path):
+            return None  # another file's, or the module was renamed since (an ``__init__.py`` added or removed above it)
+        return parsed
 
     def put_parsed_module(self, digest: str, parsed: ParsedModule) -> None:
         """Keep the fresh parse ``parsed`` (of bytes with the SHA-256 hex ``digest``) for a later run, the second
