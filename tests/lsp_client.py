@@ -44,6 +44,8 @@ class LspClient:
         self._messages: queue.Queue[Any] = queue.Queue()
         self._next_id = 0
         self.notifications: list[dict[str, Any]] = []
+        #: the requests the server sent (each answered with a ``null`` result), in order
+        self.server_requests: list[dict[str, Any]] = []
         self._stderr: list[bytes] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -95,6 +97,7 @@ class LspClient:
         if message is _EOF:
             raise ServerError(f"the server closed stdout while waiting for {waiting_for}; stderr:\n{self.stderr}")
         if "method" in message and "id" in message:  # a request from the server: answer it
+            self.server_requests.append(message)
             self._write({"id": message["id"], "result": None})
         return message
 

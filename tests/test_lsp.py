@@ -215,6 +215,45 @@ def test_a_configuration_edited_while_the_server_runs_applies_at_the_next_save(c
     published = client.notification("textDocument/publishDiagnostics")
     assert (published["uri"], published["diagnostics"]) == (uri, [NP_BOOL, SET, NAN])
     shut_down(client)
+    assert client.server_requests == []  # expect: no file watchers asked of a client that cannot register them
+
+
+def test_files_changed_outside_the_editor_are_watched_when_the_client_can(client, tmp_path):
+    # a helper module and the settings changed on disk (git checkout, a formatter), no save in the editor
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    helpers = package / "helpers.py"
+    helpers.write_text("def groups():\n    return {1, 2}\n")
+    user = ("from jax._src.lax.parallel import _emit_async_start_custom_call as emit\n"
+            "from pkg.helpers import groups\n\n\n"
+            "def lower(ctx, x):\n    return emit(\"t\", ctx, x, {\"groups\": groups()})\n")
+    (package / "user.py").write_text(user)
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.asynccfg-lint]\n")
+    initialize(client, tmp_path, {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}})
+    uri = (package / "user.py").as_uri()
+    open_document(client, uri, user)
+    # the set the helper returns, at its call: line 6, column 41 (0-based 5, 40)
+    found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+    assert [(d["code"], d["range"]["start"]) for d in found] == [("ACC101", {"line": 5, "character": 40})]
+    registered = [r["params"]["registrations"] for r in client.server_requests
+                  if r["method"] == "client/registerCapability"]
+    assert [[(r["method"], [w["globPattern"] for w in r["registerOptions"]["watchers"]]) for r in each]
+            for each in registered] == [[("workspace/didChangeWatchedFiles", ["**/*.py", "**/*.pyi", "**/pyproject.toml"])]]
+    helpers.write_text("def groups():\n    return [1, 2]\n")
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": helpers.as_uri(), "type": 2}]})
+    assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == []  # expect: a list now
+    helpers.write_text("def groups():\n    return {1, 2}\n")
+    config.write_text('[tool.asynccfg-lint]\nignore = ["ACC101"]\n')
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [
+        {"uri": helpers.as_uri(), "type": 2}, {"uri": config.as_uri(), "type": 2}]})
+    assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == []  # expect: ignored now
+    config.write_text("[tool.asynccfg-lint]\n")
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": config.as_uri(), "type": 2}]})
+    found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+    assert [(d["code"], d["range"]["start"]) for d in found] == [("ACC101", {"line": 5, "character": 40})]
+    shut_down(client)
 
 
 def test_fix_all_source_action_applies_the_safe_fixes(client, tmp_path):

@@ -81,6 +81,8 @@ FIX_ALL_TITLE = f"{SERVER_NAME}: fix all safe fixes"
 PYTHON_SUFFIXES = (".py", ".pyi")
 #: seconds a document must go without a newer change before its check starts (the debounce)
 CHANGE_DELAY = 0.2
+#: the files whose changes outside the editor the server asks to hear of: the package's modules, the settings
+WATCHED_FILES = ("**/*.py", "**/*.pyi", "**/pyproject.toml")
 #: the committed rule pages, present in a source checkout (an editable install)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -456,20 +458,35 @@ class AsyncCfgLanguageServer(LanguageServer):
         sinks = project.sinks(settings.sinks, text)
         return ProjectView(sinks, project, project.source(path) == text.encode("utf-8", "surrogatepass"))
 
-    def saved(self, uri: str) -> list[str]:
-        """A file was saved: the configuration files are read again (an edited ``pyproject.toml``, saved from
-        the editor or changed beside a saved file, applies at once), and the package's changed files (the
-        other modules' parses and summaries are kept; a file added to or removed from the package makes it
-        read anew). Returns the documents to check again: every open one (runs on the analysis thread)."""
+    def saved(self, uris: Sequence[str]) -> list[str]:
+        """Files were saved, or changed outside the editor (``workspace/didChangeWatchedFiles``): the
+        configuration files are read again (an edited ``pyproject.toml`` applies at once), and the changed
+        files of each package read before (the other modules' parses and summaries are kept; a file added to
+        or removed from a package makes it read anew). Returns the documents to check again: every open one
+        (runs on the analysis thread)."""
         self.resolver = Resolver()
         self._checked.clear()
-        root = package_root(self.display_path(uri))  # "-" for an unsaved buffer: no package
-        project = self._projects.get(root) if root is not None else None
-        if project is not None and sorted(iter_python_files([root])) != sorted(project.files):
-            del self._projects[root]
-        elif project is not None:
-            project.refresh()
+        for uri in uris:
+            root = package_root(to_fs_path(uri)) if uri.startswith("file:") else None
+            project = self._projects.get(root) if root is not None else None
+            if project is not None and sorted(iter_python_files([root])) != sorted(project.files):
+                del self._projects[root]
+            elif project is not None:
+                project.refresh()
         return list(self.workspace.text_documents)
+
+    def watch_files(self) -> None:
+        """Ask the client to report the Python files and ``pyproject.toml`` files that change outside the editor
+        (``git checkout``, a formatter), when it can register file watchers (``workspace.didChangeWatchedFiles.
+        dynamicRegistration``); without them such a change is seen at the next save."""
+        workspace = self.client_capabilities.workspace if self.client_capabilities else None
+        watched = workspace.did_change_watched_files if workspace else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        watchers = [lsp.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED_FILES]
+        self.client_register_capability(lsp.RegistrationParams(registrations=[lsp.Registration(
+            id=f"{SERVER_NAME}-watched-files", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
 
     def checked(self, uri: str) -> _Checked:
         """The diagnostics of the document's current text (checked again only when the text changed)."""
@@ -653,6 +670,7 @@ def create_server() -> AsyncCfgLanguageServer:
     @server.feature(lsp.INITIALIZED)
     def initialized(ls: AsyncCfgLanguageServer, params: lsp.InitializedParams) -> None:
         ls.prepare()  # the client has its answer
+        ls.watch_files()
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: AsyncCfgLanguageServer, params: None) -> None:
@@ -668,7 +686,12 @@ def create_server() -> AsyncCfgLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: AsyncCfgLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        for uri in await ls.analysed(ls.saved, params.text_document.uri):
+        for uri in await ls.analysed(ls.saved, [params.text_document.uri]):
+            ls.schedule(uri)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def did_change_watched_files(ls: AsyncCfgLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        for uri in await ls.analysed(ls.saved, [change.uri for change in params.changes]):
             ls.schedule(uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
