@@ -466,13 +466,12 @@ class AsyncCfgLanguageServer(LanguageServer):
         (runs on the analysis thread)."""
         self.resolver = Resolver()
         self._checked.clear()
-        for uri in uris:
-            root = package_root(to_fs_path(uri)) if uri.startswith("file:") else None
-            project = self._projects.get(root) if root is not None else None
-            if project is not None and sorted(iter_python_files([root])) != sorted(project.files):
+        roots = {package_root(to_fs_path(uri)) for uri in uris if uri.startswith("file:")}  # a checkout: one per package
+        for root in sorted(root for root in roots if root is not None and root in self._projects):
+            if sorted(iter_python_files([root])) != sorted(self._projects[root].files):
                 del self._projects[root]
-            elif project is not None:
-                project.refresh()
+            else:
+                self._projects[root].refresh()
         return list(self.workspace.text_documents)
 
     def watch_files(self) -> None:
