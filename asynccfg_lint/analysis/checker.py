@@ -21,7 +21,7 @@ from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, module_name_f
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
 from asynccfg_lint.analysis.prefilter import may_call_any
-from asynccfg_lint.analysis.programs import (bind_visible, lambda_parameter, read_receiver, registrar_application,
+from asynccfg_lint.analysis.programs import (bind_visible, lambda_parameter, project_function, read_receiver,
                                              registrations, rule_registrations)
 from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
@@ -249,9 +249,10 @@ def _passed_by_every_bind(parsed: ParsedModule, workspace: Workspace, rule: cst.
 def _handed_on(parsed: ParsedModule, primitive: frozenset[str], workspace: Workspace) -> bool:
     """True when ``parsed`` passes the primitive (of qualified names ``primitive``) to a function that may bind it
     out of sight: ``start(p, x, depth=2)`` of ``def start(prim, x, **kw): return prim.bind(x, **kw)``, which
-    leaves out what the caller leaves out. A function of this module whose body calls no ``bind``, a registrar
-    function of the project (``register_rule(p, rule)``: :func:`~asynccfg_lint.analysis.programs.registrar_application`,
-    found through ``workspace``), and JAX's own functions (``mlir.register_lowering(p, rule)``,
+    leaves out what the caller leaves out, or a registrar that also binds it (``def _register(prim, rule):
+    mlir.register_lowering(prim, rule); return lambda x: prim.bind(x)``). A function of this module or of
+    the project (found through ``workspace``: ``register_rule(p, rule)`` imported from the package's
+    registry) whose body calls no ``bind``, and JAX's own functions (``mlir.register_lowering(p, rule)``,
     ``ad.deflinear2(p, ...)``) do not count."""
     for call in parsed.calls:
         if not any(type(a.value) in (cst.Name, cst.Attribute) and qualified_names(parsed, a.value) & primitive
@@ -260,12 +261,12 @@ def _handed_on(parsed: ParsedModule, primitive: frozenset[str], workspace: Works
         names = qualified_names(parsed, call.func)
         if names and all(name.startswith("jax.") for name in names):
             continue
-        if registrar_application(parsed, call, workspace) is not None:
-            continue
-        definition = local_definition(parsed, call.func)
+        home, definition = parsed, local_definition(parsed, call.func)
+        if definition is None:
+            home, definition = project_function(parsed, call.func, workspace) or (parsed, None)
         if isinstance(definition, cst.FunctionDef) and not any(
-                type(c.func) is cst.Attribute and c.func.attr.value == "bind" and inside(parsed, c, definition)
-                for c in parsed.calls):
+                type(c.func) is cst.Attribute and c.func.attr.value == "bind" and inside(home, c, definition)
+                for c in home.calls):
             continue
         return True
     return False

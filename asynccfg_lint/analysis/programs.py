@@ -341,36 +341,72 @@ def _may_be_rule(parsed: ParsedModule, rule: cst.BaseExpression | None) -> bool:
     return isinstance(rule, cst.Lambda) or rule is not None and top_level_function(parsed, rule) is not None
 
 
+#: how many registrar functions deep a registration is followed (``_register`` calling ``_register_for``)
+REGISTRAR_DEPTH = 3
+#: per module: each registrar function's registered parameters (see :func:`_registered_parameters`)
+_REGISTRARS: ModuleMemo[dict[cst.FunctionDef, tuple[str, str] | None]] = ModuleMemo(dict)
+
+
 def registrar_application(parsed: ParsedModule, call: cst.Call,
-                           peers: RegistrationPeers | None) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+                          peers: RegistrationPeers | None) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """For ``_register(p, _rule)`` of a registrar function, ``def _register(prim, fn): ...;
     mlir.register_lowering(prim, fn)``, defined in this module or imported from a project module whose text
-    names ``register_lowering`` (``peers``): the call's primitive and rule expressions (in ``parsed``), else
-    ``None``. Only for a call one of whose arguments may be a rule of this module (:func:`_may_be_rule`), so
-    the other calls of a module cost no lookup; the registrar's parameters are matched by position or keyword.
+    names ``register_lowering`` (``peers``): the call's primitive and rule expressions (in ``parsed``; a
+    loop's variables, ``for prim, rule in [...]: _register(prim, rule)``, as written), else ``None``. Only
+    for a call one of whose arguments may be a rule of this module (:func:`_may_be_rule`, in any of its
+    loop's rows), so the other calls of a module cost no lookup. The registrar's parameters are matched
+    by position or keyword (keyword-only ones by keyword); it may pass them on to another registrar
+    (:func:`_registered_parameters`).
     """
-    if len(call.args) < 2 or any(a.star for a in call.args) or not any(_may_be_rule(parsed, a.value) for a in call.args):
+    if len(call.args) < 2 or any(a.star for a in call.args) or not any(
+            _may_be_rule(parsed, substituted(a.value, row)) for row in loop_rows(parsed, call) for a in call.args):
         return None
     found = (parsed, function) if (function := top_level_function(parsed, call.func)) is not None else None
     if found is None and peers is not None \
             and any(peers.may_mention(name, "register_lowering") for name in qualified_names(parsed, call.func)):
-        found = _decorator_function(parsed, call.func, peers)
-    if found is None:
+        found = project_function(parsed, call.func, peers)
+    names = _registered_parameters(*found, peers) if found is not None else None
+    if found is None or names is None:
         return None
-    home, registrar = found
-    positional = [p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params]]
-    positional = positional[implicit_parameters(registrar):]
+    primitive, rule = (_argument_for(call, found[1], name) for name in names)
+    return (primitive, rule) if primitive is not None and rule is not None else None
+
+
+def _argument_for(call: cst.Call, function: cst.FunctionDef, parameter: str) -> cst.BaseExpression | None:
+    """What ``call`` of ``function`` passes for its ``parameter``: by position or keyword, or by keyword only."""
+    positional = [p.name.value for p in [*function.params.posonly_params, *function.params.params]]
+    positional = positional[implicit_parameters(function):]
+    index = positional.index(parameter) if parameter in positional else len(call.args)  # keyword-only
+    return call_argument(call, index, parameter)
+
+
+def _registered_parameters(home: ParsedModule, registrar: cst.FunctionDef, peers: RegistrationPeers | None,
+                           depth: int = 0) -> tuple[str, str] | None:
+    """The names of ``registrar``'s parameters it registers as a primitive and its rule: ``prim`` and ``rule`` of
+    ``mlir.register_lowering(prim, rule)`` in its body, or passed on to another registrar function (up to
+    :data:`REGISTRAR_DEPTH` deep), else ``None``. A ``*args`` or ``**kwargs`` pass-through is not followed."""
+    known = _REGISTRARS.of(home)
+    if registrar in known:
+        return known[registrar]
+    known[registrar] = None  # a registrar that calls itself registers nothing more
+    parameters = {p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params,
+                                         *registrar.params.kwonly_params]}
     for inner in home.calls:
-        if not is_register(home, inner.func) or enclosing(home, inner, (cst.FunctionDef,)) is not registrar:
+        if enclosing(home, inner, (cst.FunctionDef,)) is not registrar:
             continue
-        names = [e.value for e in (call_argument(inner, 0, "prim"), call_argument(inner, 1, "rule"))
-                 if isinstance(e, cst.Name) and e.value in positional]
-        if len(names) != 2:
+        if is_register(home, inner.func):
+            pair = [call_argument(inner, 0, "prim"), call_argument(inner, 1, "rule")]
+        elif depth < REGISTRAR_DEPTH and not any(a.star for a in inner.args) \
+                and sum(isinstance(a.value, cst.Name) and a.value.value in parameters for a in inner.args) >= 2 \
+                and (found := project_function(home, inner.func, peers)) is not None \
+                and (names := _registered_parameters(*found, peers, depth + 1)) is not None:
+            pair = [_argument_for(inner, found[1], name) for name in names]
+        else:
             continue
-        primitive, rule = (call_argument(call, positional.index(name), name) for name in names)
-        if primitive is not None and rule is not None:
-            return primitive, rule
-    return None
+        if all(isinstance(e, cst.Name) and e.value in parameters for e in pair):
+            known[registrar] = (pair[0].value, pair[1].value)  # type: ignore[union-attr]  # both are names
+            break
+    return known[registrar]
 
 
 def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Call | None:
@@ -394,11 +430,12 @@ def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Ca
     return None
 
 
-def _decorator_function(parsed: ParsedModule, expr: cst.BaseExpression,
-                        peers: RegistrationPeers | None) -> tuple[ParsedModule, cst.FunctionDef] | None:
-    """The module-level ``def`` (or class's static or class method) the decorator name ``expr`` is, with the
-    module that defines it: ``parsed``, or the project module it is imported from (``from pkg.registry
-    import lowering``, ``registry.lowering``, ``from pkg.registry import RuleRegistry``: ``RuleRegistry.add``)."""
+def project_function(parsed: ParsedModule, expr: cst.BaseExpression,
+                     peers: RegistrationPeers | None) -> tuple[ParsedModule, cst.FunctionDef] | None:
+    """The module-level ``def`` (or class's static or class method) the name ``expr`` is (a decorator, a
+    registrar, a called function), with the module that defines it: ``parsed``, or the project module it is
+    imported from (``from pkg.registry import lowering``, ``registry.lowering``, ``from pkg.registry import
+    RuleRegistry``: ``RuleRegistry.add``)."""
     function = top_level_function(parsed, expr)
     if function is not None:
         return parsed, function
@@ -428,7 +465,7 @@ def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
     static or class method (``@RuleRegistry.add(prim)``), and its ``deco`` may instead store the pair in a
     container that a loop registers later (:func:`_stored_primitive`; ``statement``: the decorated ``def``)."""
     if isinstance(decorator, cst.Name):
-        found = _decorator_function(parsed, decorator, peers)
+        found = project_function(parsed, decorator, peers)
         if found is None:
             return None
         home, function = found
@@ -439,7 +476,7 @@ def _registering_decorator(parsed: ParsedModule, decorator: cst.BaseExpression,
     if not isinstance(decorator, cst.Call) or not isinstance(decorator.func, (cst.Name, cst.Attribute)) \
             or any(a.star for a in decorator.args):
         return None
-    found = _decorator_function(parsed, decorator.func, peers)
+    found = project_function(parsed, decorator.func, peers)
     if found is None:
         return None
     home, outer = found
@@ -540,7 +577,7 @@ def _called_after(parsed: ParsedModule, statement: cst.FunctionDef, home: Parsed
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
             call = small.value if isinstance(small, cst.Expr) else None
             if isinstance(call, cst.Call) and not call.args \
-                    and (found := _decorator_function(parsed, call.func, peers)) is not None \
+                    and (found := project_function(parsed, call.func, peers)) is not None \
                     and found[0] is home and found[1] is function:
                 return True
     return False
