@@ -107,3 +107,24 @@ def test_fix_over_a_copy_of_jax_and_the_fix_fixtures(jax_dir, tmp_path):
     assert (tree / "fixtures" / "safe_scalars.py").read_bytes() == (fixtures / "safe_scalars.fixed.py").read_bytes()
     scanned = len(list(iter_python_files([str(tree)])))
     assert result.stderr == f"{scanned} files scanned, 1 file changed, 17 fixes applied, 0 findings left\n"
+
+
+def test_the_check_of_parallel_py_parses_only_the_modules_its_builders_come_from(jax_dir):
+    """A one-file check of parallel.py in the jax package parses the modules its lowering rules' helpers
+    and constants come from, and no other: a call that passes a rule to one of JAX's own functions
+    (``mlir.lower_fun(fn, ...)``) is no registrar function's call, so ``mlir.py`` is not parsed to find out."""
+    import jax
+
+    from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+    from asynccfg_lint.run.project import Project
+    from asynccfg_lint.run.tasks import CheckSettings
+
+    if jax.__version__ != JAX_VERSION:
+        pytest.skip(f"the modules looked up are those of jax {JAX_VERSION}; this is jax {jax.__version__}")
+    project = Project(iter_python_files([jax_dir]))
+    path = os.path.join(jax_dir, "_src", "lax", "parallel.py")
+    outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
+    assert outcome.diagnostics == ()
+    assert sorted(os.path.relpath(parsed, jax_dir) for parsed in project._parsed) == [
+        "_src/interpreters/pxla.py", "_src/lib/mlir/__init__.py", "_src/lib/mlir/dialects/__init__.py",
+        "_src/tree_util.py", "_src/util.py"]

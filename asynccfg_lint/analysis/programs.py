@@ -351,7 +351,8 @@ def registrar_application(parsed: ParsedModule, call: cst.Call,
                           peers: RegistrationPeers | None) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """For ``_register(p, _rule)`` of a registrar function, ``def _register(prim, fn): ...;
     mlir.register_lowering(prim, fn)``, defined in this module or imported from a project module whose text
-    names ``register_lowering`` (``peers``): the call's primitive and rule expressions (in ``parsed``; a
+    names ``register_lowering`` (``peers``; not JAX's own modules, which the jax tree checked as a project
+    holds: ``mlir.lower_fun(fn, ...)`` would parse ``mlir.py``): the call's primitive and rule expressions (in ``parsed``; a
     loop's variables, ``for prim, rule in [...]: _register(prim, rule)``, as written), else ``None``. Only
     for a call one of whose arguments may be a rule of this module (:func:`_may_be_rule`, in any of its
     loop's rows), so the other calls of a module cost no lookup. The registrar's parameters are matched
@@ -362,8 +363,9 @@ def registrar_application(parsed: ParsedModule, call: cst.Call,
             _may_be_rule(parsed, substituted(a.value, row)) for row in loop_rows(parsed, call) for a in call.args):
         return None
     found = (parsed, function) if (function := top_level_function(parsed, call.func)) is not None else None
-    if found is None and peers is not None \
-            and any(peers.may_mention(name, "register_lowering") for name in qualified_names(parsed, call.func)):
+    callee = qualified_names(parsed, call.func)
+    if found is None and peers is not None and not all(name.startswith("jax.") for name in callee) \
+            and any(peers.may_mention(name, "register_lowering") for name in callee):
         found = project_function(parsed, call.func, peers)
     names = _registered_parameters(*found, peers) if found is not None else None
     if found is None or names is None:
