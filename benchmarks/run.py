@@ -503,25 +503,33 @@ def lsp_command(tools: Tools, file: Path, edits: int = 3) -> list[str]:
     return [tools.python, str(LSP_TIMING), "--edits", str(edits), "--server", f"{tools.lint} lsp", str(file)]
 
 
+#: servers run over the filled cache for the language server's figures (each figure is their median)
+LSP_WARM_RUNS = 3
+
+
 def lsp_facts(runner: Runner, argv: list[str]) -> dict:
-    """Run ``lsp_timing.py`` (``argv``) three times more, untimed, and keep the server's open and edit CPU the
-    second run prints, and the open CPU of the third, which opens the file with an unsaved line more. The
-    target asks for the package's other modules from memory or the cache: the timed runs each had a cache
-    home of their own (``XDG_CACHE_HOME``, where the key that signs stored parses is), so the first of these,
-    under the user's home, stores the document's outcome and the parses of the modules the check looks up
-    (``pxla.py``, ``util.py``, ``tree_util.py``); the second reads them, as a server started again does (the
-    unchanged file's diagnostics come from its stored outcome); the third must analyse the document."""
+    """Run ``lsp_timing.py`` (``argv``) again, untimed: once to fill the cache, :data:`LSP_WARM_RUNS` times
+    over it, and once opening the file with an unsaved line more; keep the medians of the warm runs' open
+    CPU, edit CPU (each run's median edit) and bare parse, and the unsaved open's CPU. The target asks for
+    the package's other modules from memory or the cache: the timed runs each had a cache home of their own
+    (``XDG_CACHE_HOME``, where the key that signs stored parses is), so the first of these, under the user's
+    home, stores the document's outcome and the parses of the modules the check looks up (``pxla.py``,
+    ``util.py``, ``tree_util.py``); the warm runs read them, as a server started again does (the unchanged
+    file's diagnostics come from its stored outcome; the first edit then looks those modules up); the
+    last must analyse the document. One run's figures moved by a third between identical runs."""
     runner.output(argv)
-    result = runner.output(argv)
+    runs = [runner.output(argv) for _ in range(LSP_WARM_RUNS)]
     unsaved = runner.output([*argv[:-1], "--unsaved", argv[-1]])
     try:
-        facts = json.loads(result.stdout.strip().splitlines()[-1])
+        warm = [json.loads(run.stdout.strip().splitlines()[-1]) for run in runs]
         unsaved_facts = json.loads(unsaved.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        return {"lsp_error": (result.stderr + unsaved.stderr).strip()[-500:]}
-    edits = [edit["cpu_s"] for edit in facts["edits"]]
-    return {"lsp_open_cpu_s": facts["open_cpu_s"], "lsp_edit_cpu_s": statistics.median(edits) if edits else None,
-            "lsp_parse_cpu_s": facts["parse_cpu_s"], "lsp_open_wall_s": facts["open_wall_s"],
+        return {"lsp_error": "".join(run.stderr for run in [*runs, unsaved]).strip()[-500:]}
+    edits = [statistics.median(edit["cpu_s"] for edit in facts["edits"]) for facts in warm if facts["edits"]]
+    return {"lsp_open_cpu_s": statistics.median(facts["open_cpu_s"] for facts in warm),
+            "lsp_edit_cpu_s": statistics.median(edits) if edits else None,
+            "lsp_parse_cpu_s": statistics.median(facts["parse_cpu_s"] for facts in warm),
+            "lsp_open_wall_s": statistics.median(facts["open_wall_s"] for facts in warm),
             "lsp_open_unsaved_cpu_s": unsaved_facts["open_cpu_s"]}
 
 
