@@ -138,13 +138,13 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
     return FileOutcome(tuple(diagnostics), frozenset(map(spec_from_json, data["wrappers"])), dependencies)
 
 
-def task_key(task: FileTask) -> str:
+def task_key(task: FileTask, module: str) -> str:
     """The hex digest of everything ``task``'s outcome depends on but other modules: its display path, its
-    dotted module name (an ``__init__.py`` added above the file renames it: qualified sanitizers and sinks
-    then name other functions), the digest of its bytes, the sinks it may call and its check settings."""
+    dotted module name ``module`` (an ``__init__.py`` added above the file renames it: qualified sanitizers
+    and sinks then name other functions), the digest of its bytes, the sinks it may call and its check settings."""
     digest = hashlib.sha256()
     digest.update(task.path.encode("utf-8", "surrogateescape") + b"\0")
-    digest.update(module_name_for(task.path).name.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(module.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(hashlib.sha256(task.source).digest())
     sinks = sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in task.sinks)
     check = None
@@ -172,7 +172,7 @@ class ResultCache:
 
     def key(self, task: FileTask) -> str:
         """The hex digest naming ``task``'s entry (:func:`task_key`)."""
-        return task_key(task)
+        return task_key(task, module_name_for(task.path).name)
 
     def flush(self) -> None:
         """Write the entries stored since the last flush (:meth:`EntryStore.flush`); never raises."""

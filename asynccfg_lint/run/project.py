@@ -573,14 +573,14 @@ class Project:
 
     def _run(self, tasks: Sequence[FileTask]) -> list[FileOutcome]:
         """The outcomes of ``tasks`` in order: kept in memory, from the cache, else analysed (in the pool when there is one)."""
-        keys = [task_key(task) for task in tasks]
+        keys = [task_key(task, self._module(task.path)) for task in tasks]
         outcomes: list[FileOutcome | None] = [self._cached(key) for key in keys]
         missing = [index for index, outcome in enumerate(outcomes) if outcome is None]
         for index, outcome in zip(missing, self._map([tasks[index] for index in missing])):
             outcomes[index] = outcome
             self._keep(keys[index], outcome)
             if tasks[index].check is not None:  # a later summary of the same file reads its wrappers from it
-                self._keep(task_key(dataclasses.replace(tasks[index], check=None)),
+                self._keep(task_key(dataclasses.replace(tasks[index], check=None), self._module(tasks[index].path)),
                            FileOutcome(wrappers=outcome.wrappers, dependencies=outcome.dependencies))
         return outcomes  # type: ignore[return-value]  # every slot is filled
 
