@@ -343,8 +343,9 @@ def _may_be_rule(parsed: ParsedModule, rule: cst.BaseExpression | None) -> bool:
 
 #: how many registrar functions deep a registration is followed (``_register`` calling ``_register_for``)
 REGISTRAR_DEPTH = 3
-#: per module: each registrar function's registered parameters (see :func:`_registered_parameters`)
-_REGISTRARS: ModuleMemo[dict[cst.FunctionDef, tuple[str, str] | None]] = ModuleMemo(dict)
+#: per module: each registrar function's registered parameters (see :func:`_registered_parameters`), by whether
+#: other project modules could be read (a registrar passing them on to an imported one is found only then)
+_REGISTRARS: ModuleMemo[dict[tuple[cst.FunctionDef, bool], tuple[str, str] | None]] = ModuleMemo(dict)
 
 
 def registrar_application(parsed: ParsedModule, call: cst.Call,
@@ -387,10 +388,10 @@ def _registered_parameters(home: ParsedModule, registrar: cst.FunctionDef, peers
     """The names of ``registrar``'s parameters it registers as a primitive and its rule: ``prim`` and ``rule`` of
     ``mlir.register_lowering(prim, rule)`` in its body, or passed on to another registrar function (up to
     :data:`REGISTRAR_DEPTH` deep), else ``None``. A ``*args`` or ``**kwargs`` pass-through is not followed."""
-    known = _REGISTRARS.of(home)
-    if registrar in known:
-        return known[registrar]
-    known[registrar] = None  # a registrar that calls itself registers nothing more
+    known, key = _REGISTRARS.of(home), (registrar, peers is not None)
+    if key in known:
+        return known[key]
+    known[key] = None  # a registrar that calls itself registers nothing more
     parameters = {p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params,
                                          *registrar.params.kwonly_params]}
     for inner in home.calls:
@@ -406,9 +407,9 @@ def _registered_parameters(home: ParsedModule, registrar: cst.FunctionDef, peers
         else:
             continue
         if all(isinstance(e, cst.Name) and e.value in parameters for e in pair):
-            known[registrar] = (pair[0].value, pair[1].value)  # type: ignore[union-attr]  # both are names
+            known[key] = (pair[0].value, pair[1].value)  # type: ignore[union-attr]  # both are names
             break
-    return known[registrar]
+    return known[key]
 
 
 def _registering_call(parsed: ParsedModule, function: cst.FunctionDef) -> cst.Call | None:
