@@ -170,10 +170,6 @@ class ResultCache:
         self.entries = self.folder / tool_fingerprint()
         self.store = EntryStore(str(self.entries / "entries.sqlite"), functools.partial(self._prepare, self.entries))
 
-    def key(self, task: FileTask) -> str:
-        """The hex digest naming ``task``'s entry (:func:`task_key`)."""
-        return task_key(task, module_name_for(task.path).name)
-
     def flush(self) -> None:
         """Write the entries stored since the last flush (:meth:`EntryStore.flush`); never raises."""
         self.store.flush()
