@@ -614,6 +614,7 @@ def check_source(
     sanitizers: frozenset[str] = frozenset(),
     parsed: ParsedModule | None = None,
     modules: ModuleLoader | None = None,
+    parse: Callable[[str | bytes, str], ParsedModule] = parse_source,
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -628,6 +629,8 @@ def check_source(
         parsed: ``source`` already parsed (a project run parses each file once), else ``None``.
         modules: the project's other modules by dotted name (``Project.module``), parsed only
             when a name of this file leads into them; ``None`` reads this file alone.
+        parse: parses ``source`` when ``parsed`` is not given (a language server passes a document's
+            :class:`~asynccfg_lint.analysis.parse.DocumentParser`); raises ``ParseFailure`` as ``parse_source``.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic; so does anything
@@ -639,7 +642,7 @@ def check_source(
             return []
         try:
             with collector_paused():  # (see analyse_task)
-                parsed = parsed or parse_source(source, path)
+                parsed = parsed or parse(source, path)
                 return parsed.run(lambda: [item.diagnostic for item in check_parsed(
                     parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
         except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time

@@ -35,6 +35,7 @@ from asynccfg_lint.analysis.normalise import (
 )
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.positions import StatementPositions, statement_lines
+from asynccfg_lint.analysis.reparse import spliced_module
 from asynccfg_lint.analysis.scopes import NOT_WALKED, module_scopes
 
 
@@ -410,8 +411,13 @@ def _first_difference(original: str, other: str) -> tuple[int, int]:
     return len(lines), len(lines[-1])
 
 
-def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
+def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
+
+    ``previous``: the parse of an earlier text of the same document (a language server's last one); the
+    top-level statements the edit left alone are taken from its tree and only the changed ones are parsed
+    (:func:`~asynccfg_lint.analysis.reparse.spliced_module`: the same tree as a full parse, which runs when that
+    cannot be shown). Scopes, parents and every fact are made anew for the new tree.
 
     A file CPython accepts and libcst refuses (mixed tabs and spaces, more concatenated strings
     than its parser takes, nesting beyond the default recursion limit) is parsed again on a
@@ -431,10 +437,28 @@ def parse_source(source: str | bytes, path: str | None) -> ParsedModule:
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path)
+        return _parse_source(source, path, previous)
 
 
-def _parse_source(source: str | bytes, path: str | None) -> ParsedModule:
+class DocumentParser:
+    """Parses the successive texts of one open document, each from the parse before it (a language server's edits).
+
+    Call it as :func:`parse_source` without ``previous``: ``parser(source, path)`` gives the
+    :class:`ParsedModule` of ``source`` (the same as ``parse_source(source, path)``) and keeps it for the
+    next call, whose unchanged top-level statements are taken from it
+    (:func:`~asynccfg_lint.analysis.reparse.spliced_module`). A text that does not parse keeps the last one
+    that did. Raises :class:`ParseFailure` as :func:`parse_source`.
+    """
+
+    def __init__(self) -> None:
+        self.last: ParsedModule | None = None
+
+    def __call__(self, source: str | bytes, path: str | None) -> ParsedModule:
+        self.last = parse_source(source, path, self.last)
+        return self.last
+
+
+def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
     rejected, deep, lines = _interpreter_failure(source, path)
@@ -449,7 +473,8 @@ def _parse_source(source: str | bytes, path: str | None) -> ParsedModule:
         first: BaseException | None = None
         if not deep:
             try:
-                module, wrapper, scopes, parents, calls, positions, file_text, code = _parse(source)
+                module, wrapper, scopes, parents, calls, positions, file_text, code = _parse(
+                    source, spliced=_spliced(previous, source, lines) if previous is not None else None)
                 position_map = _position_map(file_text, code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as error:
                 first = error
@@ -602,12 +627,25 @@ def parse_unvalidated(source: str | bytes) -> cst.Module:
         return cst.parse_module(source)
 
 
-def _parse(source: str | bytes, positions: bool = False) -> tuple:
-    """libcst's module of ``source``, its metadata wrapper, scopes, parents and calls, (when asked)
-    positions, the text it parsed, and the text libcst gives back: generated (on the same stack:
-    code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`), else the
-    text itself."""
-    module = parse_unvalidated(source)
+def _spliced(previous: ParsedModule, source: str | bytes, lines: tuple[int, ...] | None) -> cst.Module | None:
+    """The tree of ``source`` made from ``previous``'s by parsing only what changed, else ``None`` (parse it all).
+
+    Only between texts libcst gives back byte for byte (no :data:`_MAY_DIFFER` character, no normalised copy)
+    that are not deep: their lines are the ``ast``'s and the file's, and a statement's text is its code.
+    """
+    if (not isinstance(source, str) or lines is None or previous.statement_lines is None or previous.deep
+            or previous.inexact is not None or previous._position_map is not None or previous.text == source
+            or previous.module.encoding != "utf-8" or _MAY_DIFFER.search(source) or _MAY_DIFFER.search(previous.text)):
+        return None
+    return spliced_module(previous.module, previous.text, previous.statement_lines, source, lines, parse_unvalidated)
+
+
+def _parse(source: str | bytes, positions: bool = False, spliced: cst.Module | None = None) -> tuple:
+    """libcst's module of ``source`` (``spliced`` when given: :func:`_spliced`), its metadata wrapper, scopes,
+    parents and calls, (when asked) positions, the text it parsed, and the text libcst gives back: generated
+    (on the same stack: code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`),
+    else the text itself."""
+    module = spliced if spliced is not None else parse_unvalidated(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = module_scopes(module)
     parents, calls = index_tree(module)

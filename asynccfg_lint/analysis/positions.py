@@ -31,6 +31,32 @@ def statement_lines(tree: ast.Module) -> tuple[int, ...]:
                  for statement in tree.body)
 
 
+def statement_first_lines(module: cst.Module, lines: tuple[int, ...]) -> dict[cst.CSTNode, int]:
+    """Each top-level statement of ``module`` -> the 1-based line where its text begins (its leading blank and
+    comment lines included), from ``lines``, the :func:`statement_lines` of CPython's ``ast`` of the same text.
+
+    A statement that ``lines`` does not reach is left out. A line is right when the ``ast`` line of a decorated
+    definition is its first decorator's ``@`` line (not so in ``@(\\n deco)``): callers check the text there.
+    """
+    first_lines: dict[cst.CSTNode, int] = {}
+    index = 0
+    for statement in module.body:
+        if index >= len(lines):
+            break
+        first = lines[index] - len(statement.leading_lines)
+        decorators = getattr(statement, "decorators", ())
+        if decorators:
+            first -= len(decorators[0].leading_lines)
+        first_lines[statement] = first
+        index += ast_statement_count(statement)
+    return first_lines
+
+
+def ast_statement_count(statement: cst.BaseStatement) -> int:
+    """How many CPython ``ast`` statements the top-level libcst ``statement`` is (``a = 1; b = 2``: one libcst line, two)."""
+    return len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+
+
 class StatementPositions(Mapping):
     """Node -> ``CodeRange`` (libcst's ``PositionProvider`` ranges: 1-based lines, 0-based columns) of one module,
     generated per top-level statement on first use.
@@ -53,7 +79,7 @@ class StatementPositions(Mapping):
         self._resolve_all = resolve_all
         self._computed: dict[cst.CSTNode, CodeRange] = {}
         self._generated: set[cst.CSTNode] = set()  # the top-level statements whose positions are computed
-        self._first_ast: dict[cst.CSTNode, int] | None = None  # top-level statement -> index of its first ast statement
+        self._first_lines: dict[cst.CSTNode, int] | None = None  # top-level statement -> its first line
         self._line_starts: list[int] | None = None
         self._all: Mapping | None = None
 
@@ -98,18 +124,11 @@ class StatementPositions(Mapping):
         """Compute the positions of ``top`` and all its nodes; ``False`` when its text is not where the ``ast`` says."""
         if top in self._generated:
             return True
-        if self._first_ast is None:
-            self._first_ast, index = {}, 0
-            for statement in self._module.body:
-                self._first_ast[statement] = index
-                index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        index = self._first_ast.get(top)
-        if index is None or index >= len(self._lines):
+        if self._first_lines is None:
+            self._first_lines = statement_first_lines(self._module, self._lines)
+        first = self._first_lines.get(top)
+        if first is None:
             return False
-        first = self._lines[index] - len(top.leading_lines)
-        decorators = getattr(top, "decorators", ())
-        if decorators:
-            first -= len(decorators[0].leading_lines)
         if self._line_starts is None:
             self._line_starts = [0] + [match.end() for match in NEWLINE_RE.finditer(self._text)]
         if not 1 <= first <= len(self._line_starts):

@@ -69,6 +69,7 @@ from asynccfg_lint.run.tasks import CheckSettings
 if TYPE_CHECKING:  # the analysis modules import libcst: the first check imports them, not start-up
     from pygls.workspace import TextDocument
 
+    from asynccfg_lint.analysis.parse import DocumentParser
     from asynccfg_lint.analysis.workspace import ModuleLoader
 
 #: what an unsaved buffer (or a file with an invalid configuration) is checked with: the CLI's defaults
@@ -341,6 +342,8 @@ class AsyncCfgLanguageServer(LanguageServer):
         self.rule_docs_url: str | None = None
         self.cache_dir: str | None = cache_dir_for()
         self._checked: dict[str, _Checked] = {}
+        #: each open document's parser: an edit parses again only the top-level statements it touched
+        self._parsers: dict[str, DocumentParser] = {}
         self._projects: dict[str, Project] = {}
         #: the one thread every analysis runs on (see the module's docstring)
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asynccfg-lint-analysis")
@@ -496,15 +499,19 @@ class AsyncCfgLanguageServer(LanguageServer):
             return cached
         try:
             from asynccfg_lint.analysis.checker import check_source  # noqa: PLC0415 - libcst, imported by the first check
+            from asynccfg_lint.analysis.parse import DocumentParser  # noqa: PLC0415 - (as above)
 
             settings = self.settings(uri)
             view = self.view(uri, settings, text)
+            parser = self._parsers.setdefault(uri, DocumentParser())
             if view.unchanged and isinstance(view.modules, Project):  # the file as saved: as the CLI checks it
                 check = CheckSettings(settings.selection, settings.sanitizers)
                 diagnostics = list(view.modules.checked(self.display_path(uri), view.sinks, check).diagnostics)
+                parser.last = view.modules.kept(self.display_path(uri)) or parser.last  # (the next edit starts from it)
             else:
                 diagnostics = check_source(text, self.display_path(uri), settings.selection, view.sinks,
-                                           with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules)
+                                           with_fixes=True, sanitizers=settings.sanitizers, modules=view.modules,
+                                           parse=parser)
             if isinstance(view.modules, Project):
                 view.modules.save_cache()  # the parses of other modules the check looked up
         except Exception as error:  # noqa: BLE001 - the per-file error boundary: the document's ACC001
@@ -523,9 +530,11 @@ class AsyncCfgLanguageServer(LanguageServer):
         ))
 
     def forget(self, uri: str) -> None:
-        """Clear a closed document's diagnostics (its waiting check is dropped; its cache entry goes on the analysis thread)."""
+        """Clear a closed document's diagnostics (its waiting check is dropped; its cache entry and parser go on the
+        analysis thread)."""
         self.cancel(uri)
         self._analysis.submit(self._checked.pop, uri, None)
+        self._analysis.submit(self._parsers.pop, uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def workspace_edit(self, uri: str, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
