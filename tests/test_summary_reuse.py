@@ -150,6 +150,25 @@ def test_the_index_matches_what_each_sink_alone_matches():
     assert many.matching("send3()\n", "pkg.mod3") == [wrappers[3]]
 
 
+def test_a_primitives_bind_is_matched_only_in_a_text_that_says_bind():
+    # a text naming the primitive without binding it (a re-export, a cost model registered for it) cannot call
+    # its bind; every form of the call says "bind" (measured on jax: lax/__init__.py, rooflines.py are not parsed)
+    bind = SinkSpec(frozenset({"pkg.prims.gather_p.bind"}), "groups", None, SinkKind.PARAMETERS,
+                    wrapper_module="pkg.prims", used_at="pkg.prims._rule")
+    texts = {
+        "from pkg import prims\nprims.gather_p.bind(x, groups=g)\n": True,
+        "from pkg import prims\nsend = functools.partial(prims.gather_p.bind, groups=g)\n": True,
+        "from pkg import prims\ngetattr(prims.gather_p, 'bind')(x, groups=g)\n": True,
+        "from pkg.prims import gather_p as gather_p\n": False,
+        "from pkg import prims\nroofline.register(prims.gather_p)(cost)\n": False,
+    }
+    for sinks in ([bind], [bind, *BUILTIN_SINKS]):
+        index = SinkIndex(sinks)
+        for text, matched in texts.items():
+            assert may_call(text, "pkg.user", bind) is matched, text
+            assert (bind in index.matching(text, "pkg.user")) is matched, text
+
+
 def test_many_names_are_matched_as_the_texts_words():
     # past SUBSTRING_NAMES a name counts only as a whole identifier: `send1` is not in `send10`, `ésend2`
     # is one word, `mod.send3` is no identifier; a few names are substring searches (a coarser test)

@@ -20,6 +20,10 @@ from asynccfg_lint.analysis.jax_facts import SinkSpec
 
 #: up to this many names asked at once, a file is searched for each name as a substring; above it, a name must be a word
 SUBSTRING_NAMES = 24
+#: what a text that calls a primitive's ``bind`` (:attr:`SinkSpec.binds`) has: every form of the call names it
+#: (``p.bind(...)``, ``partial(p.bind, ...)``, ``getattr(p, "bind")``); a text that names the primitive only
+#: (``jax/lax/__init__.py`` re-exports it, ``rooflines.py`` registers a cost model for it) cannot bind it
+BIND = ("bind",)
 #: above this many names asked at once, a file's words are listed once and intersected with them
 LISTED_NAMES = 96
 _WORD = re.compile(r"\w+")
@@ -148,6 +152,8 @@ class SinkIndex:
             for name in mentioned.among(self._names_of[short]):
                 found.update(dict.fromkeys(spec for spec in self._wrappers[short][name]
                                            if spec.wrapper_module != module))
+        if not mentions_sink(source, BIND):  # (a primitive named, never bound: re-exported, registered elsewhere)
+            return sorted((spec for spec in found if not spec.binds), key=self._order.__getitem__)
         return sorted(found, key=self._order.__getitem__)
 
 
@@ -157,9 +163,9 @@ def may_call(source: str | bytes, module: str, spec: SinkSpec) -> bool:
     A built-in or configured sink must be named. A wrapper (``spec.wrapper_module`` set) must be
     named, and the file must be that module or mention its last dotted component: wrapper names
     such as ``lower`` are common words, and the module's name keeps the prefilter from parsing
-    every file that contains them.
+    every file that contains them. A primitive's ``bind`` also needs the text to say ``bind`` (:data:`BIND`).
     """
-    if not mentions_sink(source, spec.short_names):
+    if not mentions_sink(source, spec.short_names) or spec.binds and not mentions_sink(source, BIND):
         return False
     if spec.wrapper_module is None or spec.wrapper_module == module:
         return True
