@@ -418,3 +418,22 @@ def test_the_entries_folder_is_named_by_every_module_of_the_tool():
     assert len(before) == 16 and changed != before  # expect: a 16-digit digest, another one after the edit
     assert cache_module.tool_fingerprint() == before  # expect: the same again once the module is as it was
     assert ResultCache("/tmp/unused-cache").entries.name == before
+
+
+def test_a_summary_stops_when_no_new_wrapper_is_named_again(monkeypatch):
+    # a round derives more only through a call naming a sink it derived: `send` is named once (its def), so the
+    # first round is the last (before: a second one confirmed it)
+    from asynccfg_lint.analysis import summaries
+
+    rounds: list[int] = []
+    derive = summaries.derive_sinks
+    monkeypatch.setattr(summaries, "derive_sinks", lambda *args: rounds.append(1) or derive(*args))
+    single = SINK_IMPORT + '\n\ndef send(ctx, x, cfg):\n    return emit("all-gather-start", ctx, x, cfg)\n'
+    once = summaries.summarise_module(parse.parse_source(single, "impl.py"), BUILTIN_SINKS)
+    assert (len(rounds), sorted(min(s.qualnames) for s in once - set(BUILTIN_SINKS))) == (1, ["impl.send"])
+    # `forward` calls `send`: a second round derives it, and is the last (`forward` is named once)
+    rounds.clear()
+    chained = single + "\n\ndef forward(ctx, x, cfg):\n    return send(ctx, x, cfg)\n"
+    both = summaries.summarise_module(parse.parse_source(chained, "impl.py"), BUILTIN_SINKS)
+    assert (len(rounds), sorted(min(s.qualnames) for s in both - set(BUILTIN_SINKS))) == (
+        2, ["impl.forward", "impl.send"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 
@@ -88,15 +88,22 @@ class _Mentions:
 
 def _occurs_as_word(text: str, name: str) -> bool:
     """Whether ``name`` occurs in ``text`` with no word character (``\\w``: alphanumeric or ``_``) on
-    either side: where ``\\w+`` would list it. A substring search per occurrence (a pattern with a
-    lookbehind is searched character by character, several times slower)."""
+    either side: where ``\\w+`` would list it."""
+    return next(word_starts(text, name), None) is not None
+
+
+def word_starts(text: str, name: str) -> Iterator[int]:
+    """The 0-based offsets in ``text`` where ``name`` occurs as a word (no word character on either side), in order.
+
+    A substring search per occurrence (a pattern with a lookbehind is searched character by character,
+    several times slower).
+    """
     start = text.find(name)
     while start != -1:
         end = start + len(name)
         if (start == 0 or not _word_character(text[start - 1])) and (end == len(text) or not _word_character(text[end])):
-            return True
+            yield start
         start = text.find(name, start + 1)
-    return False
 
 
 def _word_character(character: str) -> bool:
