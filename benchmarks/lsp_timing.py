@@ -4,12 +4,14 @@ Starts ``asynccfg-lint lsp`` (``--server``) over stdio in the file's folder, ope
 for its first ``publishDiagnostics``, then sends ``--edits`` full-text changes (a comment line
 appended each time) and waits for the diagnostics of each. With ``--unsaved`` the opened text has a
 comment line more than the file (an editor restoring unsaved changes): the server must analyse it,
-where an unchanged file's outcome can come from the result cache. Prints one JSON object: the wall
+where an unchanged file's outcome can come from the result cache. With ``--pause S`` the first edit comes
+S seconds after the open's diagnostics, as a user reads first (the server's CPU meanwhile is reported as
+``pause_cpu_s``). Prints one JSON object: the wall
 seconds and the server's CPU seconds (user + system, from ``/proc/PID/stat``) of the open and of
 each edit, the number of diagnostics, and the CPU seconds of a bare ``libcst.parse_module`` of the
 file in this process (the yardstick). A benchmark row runs it as a whole process::
 
-    python benchmarks/lsp_timing.py [--edits N] [--unsaved] [--server 'CMD ...'] FILE
+    python benchmarks/lsp_timing.py [--edits N] [--unsaved] [--pause S] [--server 'CMD ...'] FILE
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", type=Path)
     parser.add_argument("--edits", type=int, default=3, help="edits after the open (default: 3)")
     parser.add_argument("--unsaved", action="store_true", help="open the file's text with a comment line appended")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds between the open's diagnostics and the first edit, as a user reads (default: 0)")
     parser.add_argument("--server", default=f"{shlex.quote(sys.executable)} -m asynccfg_lint lsp",
                         help="the server's command line, as one string (default: this Python's asynccfg-lint lsp)")
     args = parser.parse_args(argv)
@@ -91,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     published = _wait_for(reader, writer, uri)
     result: dict[str, Any] = {"open_wall_s": time.perf_counter() - wall, "open_cpu_s": _cpu(server.pid) - cpu,
                               "diagnostics": len(published["params"]["diagnostics"]), "edits": []}
+    if args.pause:
+        cpu = _cpu(server.pid)
+        time.sleep(args.pause)
+        result["pause_cpu_s"] = _cpu(server.pid) - cpu  # what the server did at idle (a parse ahead of the edit)
     for version in range(2, args.edits + 2):
         text += f"# edit {version}\n"
         cpu, wall = _cpu(server.pid), time.perf_counter()

@@ -130,16 +130,21 @@ pygls = pytest.importorskip("pygls", reason="the language server needs the lsp e
 from tests.lsp_client import LspClient  # noqa: E402
 
 
+def opened(client: LspClient, root: Path, uri: str, text: str, options: dict | None = None) -> list[dict]:
+    """Initialize the started server with the workspace ``root``, open ``uri``; return its first diagnostics."""
+    client.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
+                                  "initializationOptions": options or {}})
+    client.notify("initialized", {})
+    client.notify("textDocument/didOpen",
+                  {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+    return client.notification("textDocument/publishDiagnostics")["diagnostics"]
+
+
 def published_for(root: Path, cwd: Path, uri: str, text: str, options: dict | None = None) -> list[dict]:
     """Start the server in ``cwd`` with the workspace ``root``, open ``uri``; return its first diagnostics."""
     client = LspClient(cwd=cwd)
     try:
-        client.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
-                                      "initializationOptions": options or {}})
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen",
-                      {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
-        return client.notification("textDocument/publishDiagnostics")["diagnostics"]
+        return opened(client, root, uri, text, options)
     finally:
         client.close()
 
@@ -246,11 +251,7 @@ def test_a_document_checked_from_the_stored_outcome_has_the_same_quick_fixes(tmp
     for _ in range(2):
         client = LspClient(cwd=tmp_path)
         try:
-            client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
-            client.notify("initialized", {})
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": USER}})
-            found = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+            found = opened(client, tmp_path, uri, USER)
             actions = client.request("textDocument/codeAction", {
                 "textDocument": {"uri": uri}, "range": found[0]["range"], "context": {"diagnostics": found}})
             offered.append((found, actions))
@@ -265,3 +266,35 @@ def test_a_document_checked_from_the_stored_outcome_has_the_same_quick_fixes(tmp
     assert second == first and second_actions == first_actions  # expect: what the first server offered
     assert [a["title"] for a in second_actions if a["kind"] == "quickfix"] == [
         "asynccfg-lint (ACC101): wrap in sorted(...) (unsafe fix)"]
+
+
+def test_a_document_whose_outcome_was_stored_is_parsed_ahead_of_its_first_edit(tmp_path, monkeypatch):
+    """The first server parses user.py to check it: nothing is left to do at idle. The next one publishes the
+    stored outcome without a parse, then parses the document once no check waits (``prime``, logged), so that
+    its first edit parses only the statements it touched; that edit's finding is where the edit moved it."""
+    from asynccfg_lint.frontends.lsp import PRIME_DELAY
+
+    package = write_package(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.delenv(CACHE_DIR_ENV)
+    uri = (package / "user.py").as_uri()
+    primed = {"type": 4, "message": f"asynccfg-lint: {uri} parsed ahead of its first edit"}
+    for server in ("parses", "reads the stored outcome"):
+        client = LspClient(cwd=tmp_path)
+        try:
+            found = opened(client, tmp_path, uri, USER)
+            assert [(d["code"], d["range"]["start"]) for d in found] == [("ACC101", {"line": 4, "character": 35})]
+            if server == "parses":
+                time.sleep(PRIME_DELAY + 1)
+                assert client.request("shutdown") is None
+                assert primed not in [n["params"] for n in client.notifications if n["method"] == "window/logMessage"]
+                continue
+            assert client.notification("window/logMessage") == primed
+            edited = USER.replace("    return send", "    # the first edit\n    return send")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                     "contentChanges": [{"text": edited}]})
+            found = client.notification("textDocument/publishDiagnostics")
+            assert (found["version"], [(d["code"], d["range"]["start"]) for d in found["diagnostics"]]) == (
+                2, [("ACC101", {"line": 5, "character": 35})])
+        finally:
+            client.close()
