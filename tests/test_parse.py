@@ -12,6 +12,7 @@ import pytest
 from asynccfg_lint.analysis import parse
 from asynccfg_lint.analysis.parse import module_name_for, parse_source, parse_unvalidated
 from asynccfg_lint.analysis.parse_failure import ParseFailure
+from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli
 
 
 def failure(source: str | bytes) -> ParseFailure:
@@ -28,6 +29,30 @@ def test_unclosed_bracket_points_at_the_bracket():
 def test_invalid_syntax_points_at_the_offending_token():
     error = failure('"""doc"""\ndef f(:\n    pass\n')
     assert (error.line, error.column, str(error)) == (2, 7, "syntax error: invalid syntax")
+
+
+def test_a_column_counts_characters_whether_the_source_is_bytes_or_text():
+    # CPython counts a UTF-8 bytes source's columns in bytes (15 here); as python and flake8 show it: 12
+    text = 'x = 1\nx = "\xe9\xe9\xe9" +\n'
+    assert [(e.line, e.column, str(e)) for e in (failure(text), failure(text.encode()))] == [
+        (2, 12, "syntax error: invalid syntax")] * 2
+
+
+def test_the_line_of_an_error_is_the_checked_texts_not_the_files_on_disk(tmp_path):
+    # an editor's unsaved buffer: CPython reads the line of an error at the end of the text from the named file
+    (tmp_path / "m.py").write_text("a = 1\nb = 2\nc = 3\nd = 4\n")
+    with pytest.raises(ParseFailure) as caught:
+        parse_source("import os\n\n\ndef f_long_name(x, **params):\n", str(tmp_path / "m.py"))
+    assert (caught.value.line, caught.value.column, str(caught.value)) == (
+        4, 30, "syntax error: expected an indented block after function definition on line 4")
+
+
+def test_python_s_warnings_about_the_checked_text_are_not_printed(tmp_path):
+    # an invalid escape sequence: CPython 3.12 warns while compiling, and the check compiles the file
+    (tmp_path / "m.py").write_text(SINK_IMPORT + 'x = "\\d"\nemit("t", 1, 2, {"a": {1}})\n')
+    result = run_cli("--no-cache", "m.py", cwd=tmp_path)
+    assert [(r.line, r.column, r.code) for r in parse_text(result.stdout)] == [(3, 23, "ACC101")]
+    assert result.stderr == ""
 
 
 def test_undecodable_bytes():
@@ -89,7 +114,7 @@ def test_cpythons_verdict_does_not_depend_on_the_callers_depth():
             try:
                 compile(source, "f.py", "exec", dont_inherit=True)
             except RecursionError:
-                return "refused", _compiles_on_a_fresh_thread(source, "f.py")
+                return "refused", _compiles_on_a_fresh_thread(source)
             return "compiled", None
 
     assert Caller().nested(100) == ("refused", None)  # expect: refused 100 calls deep, compiled on a fresh thread

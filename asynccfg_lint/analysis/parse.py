@@ -10,6 +10,7 @@ import os
 import re
 import threading
 import tokenize
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -284,7 +285,7 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
 DEEP_TREE_DEPTH = 100
 
 
-def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None]:
+def _interpreter_failure(source: str | bytes) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None]:
     """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
 
     libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
@@ -298,19 +299,50 @@ def _interpreter_failure(source: str | bytes, path: str | None) -> tuple[ParseFa
         ``lines`` the :func:`~asynccfg_lint.analysis.positions.statement_lines` of a tree that is not deep, else ``None``.
     """
     try:
-        tree = compile(source, path or "<stdin>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        tree = _compiled(source, ast.PyCF_ONLY_AST)
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1)), False, None
+        return _syntax_failure(error), False, None
     except (RecursionError, MemoryError):  # the caller's stack counts against CPython's limit: ask a fresh thread
-        return _compiles_on_a_fresh_thread(source, path), True, None
+        return _compiles_on_a_fresh_thread(source), True, None
     except ValueError as error:  # null bytes (before Python 3.12.4)
         return ParseFailure(f"syntax error: {error}"), False, None
     if _depth(tree) > DEEP_TREE_DEPTH:
-        return _compile_failure(source, path) and _compiles_on_a_fresh_thread(source, path), True, None
+        return _compile_failure(source) and _compiles_on_a_fresh_thread(source), True, None
     return None, False, statement_lines(tree)
 
 
-def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseFailure | None:
+#: the file name CPython's compiler is given: no file's, so that the line of an error is the checked text's (an
+#: editor's unsaved buffer), never read from the file on disk (which CPython does when its tokenizer lacks the line)
+_COMPILED_NAME = "<asynccfg-lint>"
+
+
+def _compiled(source: str | bytes, flags: int = 0) -> object:
+    """``compile(source, ..., "exec", flags)`` of the text (bytes decoded as Python decodes them, where they decode;
+    undecodable bytes as they are: the caller reports them), with CPython's warnings (``SyntaxWarning``) silenced.
+
+    Compiled as text, an error's ``offset`` counts characters: CPython counts a UTF-8 bytes source's in bytes
+    (``x = "ééé" +``: 15 from bytes, 12 from text, where ``python`` shows it).
+
+    Raises:
+        SyntaxError, ValueError, RecursionError, MemoryError: as ``compile``.
+    """
+    text = source
+    if isinstance(source, bytes):
+        try:
+            text = source_text(source)
+        except (UnicodeDecodeError, LookupError):
+            pass
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compile(text, _COMPILED_NAME, "exec", flags=flags, dont_inherit=True)
+
+
+def _syntax_failure(error: SyntaxError) -> ParseFailure:
+    """The ACC001 failure of CPython's ``error`` (compiled by :func:`_compiled`): its message, 1-based line and column."""
+    return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
+
+
+def _compiles_on_a_fresh_thread(source: str | bytes) -> ParseFailure | None:
     """:func:`_compile_failure` on a new thread (of the default stack size, at the top of its own call stack).
 
     CPython's compiler counts the C (3.12) or Python (3.11) recursion depth of its caller against
@@ -320,24 +352,24 @@ def _compiles_on_a_fresh_thread(source: str | bytes, path: str | None) -> ParseF
     build the ``ast`` objects of a tree it compiles.
     """
     outcome: list[ParseFailure | None] = []
-    thread = threading.Thread(target=lambda: outcome.append(_compile_failure(source, path)), name="asynccfg-lint compile")
+    thread = threading.Thread(target=lambda: outcome.append(_compile_failure(source)), name="asynccfg-lint compile")
     thread.start()
     thread.join()
     return outcome[0] if outcome else ParseFailure("Python cannot compile the file")
 
 
-def _compile_failure(source: str | bytes, path: str | None) -> ParseFailure | None:
+def _compile_failure(source: str | bytes) -> ParseFailure | None:
     """CPython's message when compiling ``source`` to bytecode (what an import does) fails, else ``None``.
 
     Only for deep trees: the compiler gives up on some (``x + x + ...`` of 10 000 terms) that
     its parser took.
     """
     try:
-        compile(source, path or "<stdin>", "exec", dont_inherit=True)
+        _compiled(source)
     except (RecursionError, MemoryError) as error:
         return ParseFailure(f"Python cannot compile the file: {type(error).__name__}: {error}")
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max(error.offset or 1, 1))
+        return _syntax_failure(error)
     return None
 
 
@@ -461,7 +493,7 @@ class DocumentParser:
 def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
-    rejected, deep, lines = _interpreter_failure(source, path)
+    rejected, deep, lines = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
     inexact = []
