@@ -353,6 +353,8 @@ class AsyncCfgLanguageServer(LanguageServer):
         #: the documents whose diagnostics came without a parse (:meth:`prime`), and each one's waiting prime
         self._unparsed: set[str] = set()
         self._primes: dict[str, asyncio.Task[None]] = {}
+        #: set at ``shutdown``: a job still running sends nothing more (the client may close the stream at ``exit``)
+        self._stopping = False
         self._projects: dict[str, Project] = {}
         #: the one thread every analysis runs on (see the module's docstring)
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asynccfg-lint-analysis")
@@ -419,6 +421,7 @@ class AsyncCfgLanguageServer(LanguageServer):
 
     def stop_analysis(self) -> None:
         """At ``shutdown``: drop every waiting check and queued job, so ``exit`` waits for at most the running one."""
+        self._stopping = True
         for pending in [*self._scheduled.values(), *self._primes.values()]:
             pending.cancel()
         self._scheduled.clear()
@@ -573,7 +576,7 @@ class AsyncCfgLanguageServer(LanguageServer):
                 view.modules.save_cache()
         except Exception:  # noqa: BLE001 - the document's next check reports it
             return
-        if parser.last is not None:
+        if parser.last is not None and not self._stopping and self.open_document(uri) is not None:  # (not closed meanwhile)
             self.window_log_message(lsp.LogMessageParams(
                 type=lsp.MessageType.Log, message=f"asynccfg-lint: {uri} parsed ahead of its first edit"))
 
