@@ -436,8 +436,9 @@ def _differs_only_at_the_end(original: str, text: str) -> bool:
     return original.startswith(text) and not original[len(text):].strip()
 
 
-def _first_difference(original: str, other: str) -> tuple[int, int]:
-    """The 1-based line and column in ``original`` where ``other`` first differs from it."""
+def first_difference(original: str, other: str) -> tuple[int, int]:
+    """The 1-based line and column in ``original`` where ``other`` first differs from it (lines split at ``\\n``,
+    ``\\r\\n`` and ``\\r``, as Python splits them)."""
     same = len(os.path.commonprefix([original, other]))
     lines = io.StringIO(original[:same] + "|", newline="").readlines()  # \n, \r\n, \r only, as Python splits
     return len(lines), len(lines[-1])
@@ -588,7 +589,7 @@ def _position_map(given: str, code: str) -> PositionMap | None:
     try:
         return PositionMap(given, code)
     except ValueError:
-        line, column = _first_difference(given, code)
+        line, column = first_difference(given, code)
         raise ParseFailure("libcst does not give back this file's text, so positions would be wrong",
                            line, column) from None
 

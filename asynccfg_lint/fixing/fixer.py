@@ -26,7 +26,7 @@ from asynccfg_lint.analysis.checker import Located, check_parsed, parse_failure_
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixes import apply_template, fix_site
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
-from asynccfg_lint.analysis.parse import ParsedModule, module_name_for, parse_source, source_text
+from asynccfg_lint.analysis.parse import ParsedModule, first_difference, module_name_for, parse_source, source_text
 from asynccfg_lint.analysis.large_stack import on_a_large_stack
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.prefilter import may_call_any
@@ -230,10 +230,9 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
         return unchanged
     if parsed.inexact is not None:
         return _refused(unchanged, f"libcst cannot give this file back byte for byte ({parsed.inexact}); not written")
-    given_back = parsed.module.bytes
-    if given_back != source:  # (libcst drops a blank line before a comment indented less than the block above it at
-        # the end of a file; the check stays right, its positions are the file's)
-        line = source[:len(os.path.commonprefix([source, given_back]))].count(b"\n") + 1
+    if parsed.module.bytes != source:  # (libcst drops a blank line before a comment indented less than the block
+        # above it at the end of a file; the check stays right, its positions are the file's)
+        line, _ = first_difference(parsed.text, parsed.module.code)
         return _refused(unchanged, f"libcst does not give back the file's exact bytes (from line {line} on); not written")
     attempt = _attempt(parsed, source, path, options, modules, located, chosen, fixed_findings)
     if not isinstance(attempt, str):
