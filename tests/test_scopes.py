@@ -13,8 +13,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, ScopeProvider
 from libcst.metadata.scope_provider import BuiltinScope, LocalScope
 
-from asynccfg_lint.analysis.parse import index_tree
-from asynccfg_lint.analysis.scopes import module_scopes
+from asynccfg_lint.analysis.scopes import index_tree, module_index, module_scopes
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every fixture module libcst parses on the default stack (tests/fixtures/hard nests too deep for its visitor)
@@ -162,3 +161,33 @@ def test_hint_calls_match_libcst() -> None:
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_fixture_scopes_match_libcst(path: Path) -> None:
     _check(cst.parse_module(path.read_bytes()))
+
+
+def _check_index(module: cst.Module) -> None:
+    """The scope walk's parents are :func:`index_tree`'s, node for node; its calls are the same calls."""
+    _, parents, calls = module_index(module)
+    expected_parents, expected_calls = index_tree(module)
+    assert parents.keys() == expected_parents.keys()  # expect: the same nodes have a parent
+    assert [node for node, parent in parents.items() if expected_parents[node] is not parent] == []
+    assert sorted(map(id, calls)) == sorted(map(id, expected_calls))  # expect: every call, once
+    assert len(calls) == len(expected_calls)
+
+
+def test_index_of_binding_forms() -> None:
+    """Every node a handler of the walk leaves to itself (names, aliases, a class's block, a comprehension's loop,
+    a string annotation's own tree) has the parent :func:`index_tree` gives."""
+    module = cst.parse_module(FORMS + HINT_CALLS + "class One: pass\nT2 = TypeVar('T2')\n")
+    _check_index(module)
+    _, parents, calls = module_index(module)
+    comprehension = next(n for n in parents if isinstance(n, cst.ListComp))
+    assert parents[comprehension.for_in] is comprehension  # expect: the loop under its comprehension
+    assert parents[comprehension.for_in.iter] is comprehension.for_in  # expect: its parts under the loop
+    one = next(n for n in module.body if isinstance(n, cst.ClassDef) and n.name.value == "One")
+    assert parents[one.body] is one and parents[one.body.body[0]] is one.body  # expect: `pass` under the suite
+    # expect: the names inside string annotations ("Optional[os.PathLike]") are another tree's: no parent here
+    assert not any(isinstance(n, cst.Name) and n.value == "PathLike" for n in parents)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fixture_index_matches_index_tree(path: Path) -> None:
+    _check_index(cst.parse_module(path.read_bytes()))

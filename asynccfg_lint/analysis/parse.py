@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import dataclasses
 import io
 import os
 import re
@@ -24,7 +23,6 @@ from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import repair_validation
-from asynccfg_lint.analysis.node_types import NODE_TYPES
 from asynccfg_lint.analysis.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -37,7 +35,7 @@ from asynccfg_lint.analysis.normalise import (
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.positions import StatementPositions, statement_lines
 from asynccfg_lint.analysis.reparse import spliced_module
-from asynccfg_lint.analysis.scopes import NOT_WALKED, module_scopes
+from asynccfg_lint.analysis.scopes import module_index
 
 
 repair_validation()
@@ -88,9 +86,10 @@ class ParsedModule:
         wrapper: the libcst ``MetadataWrapper`` (its ``.module`` is the tree the metadata refers to).
         name: the module's dotted name and package (for fully qualified local names).
         scopes: node -> its libcst ``Scope``, as ``ScopeProvider`` gives it (:func:`asynccfg_lint.analysis.scopes.module_scopes`).
-        parents: node -> its parent node (the module has none), as ``ParentNodeProvider`` gives.
-        calls: every ``Call`` node of the module, in a pre-order walk (an outer call before the
-            calls in its arguments).
+        parents: node -> its parent node (the module has none), as ``ParentNodeProvider`` gives
+            (:func:`asynccfg_lint.analysis.scopes.module_index`).
+        calls: every ``Call`` node of the module, in the order libcst's visitor meets them (an outer
+            call before the calls in its arguments).
     """
 
     path: str
@@ -208,10 +207,6 @@ class ParsedModule:
             return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
 
 
-#: the names of each node class's dataclass fields
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
 def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
     """The one index expression of ``subscript`` (``125`` of ``m_p[125]``), else ``None`` (a slice, several)."""
     if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
@@ -222,44 +217,6 @@ def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
 def literal_index(index: cst.BaseExpression | None) -> str | None:
     """The ``repr`` of ``index`` when it is an int or string literal (``125``, ``"push"``), else ``None``."""
     return repr(index.evaluated_value) if isinstance(index, (cst.Integer, cst.SimpleString)) else None
-
-
-def index_tree(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.Call]]:
-    """Return ``(parents, calls)`` of ``module`` in one walk: each node's parent, and every call (pre-order).
-
-    Nodes under whitespace, punctuation and operator fields (:data:`~asynccfg_lint.analysis.scopes.NOT_WALKED`:
-    ``SimpleWhitespace``, ``Comma``, ``Newline``, ``LeftParen``, ``Add``, ...) are not walked and have no
-    parent here: none of them holds a name or a call, and on ``jax/_src/lax/parallel.py`` they are
-    37 k of the module's 55 k nodes.
-
-    The same mapping as libcst's ``ParentNodeProvider``, which dispatches a visitor callback per
-    node and costs about 13 times this walk over the nodes' dataclass fields (measured on the
-    benchmark's dense tree).
-    """
-    parents: dict[cst.CSTNode, cst.CSTNode] = {}
-    calls: list[cst.Call] = []
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if type(node) is cst.Call:
-            calls.append(node)
-        names = _FIELDS.get(type(node))
-        if names is None:
-            # whitespace, punctuation and operator fields hold no call and no node the analysis asks about
-            # (two thirds of a module's nodes): their nodes get no parent
-            names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node)
-                                                if not NOT_WALKED.fullmatch(f.name))
-        children: list[cst.CSTNode] = []
-        for name in names:
-            value = getattr(node, name)
-            if type(value) in NODE_TYPES:
-                children.append(value)
-            elif type(value) is tuple or type(value) is list:
-                children.extend([item for item in value if type(item) in NODE_TYPES])
-        for child in children:
-            parents[child] = node
-        stack.extend(reversed(children))
-    return parents, calls
 
 
 def _decode_failure(source: str | bytes) -> ParseFailure | None:
@@ -683,8 +640,7 @@ def _parse(source: str | bytes, positions: bool = False, spliced: cst.Module | N
     else the text itself."""
     module = spliced if spliced is not None else parse_unvalidated(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = module_scopes(module)
-    parents, calls = index_tree(module)
+    scopes, parents, calls = module_index(module)
     position_map = wrapper.resolve(PositionProvider) if positions else None
     text = source.decode(module.encoding) if isinstance(source, bytes) else source
     code = module.code if _MAY_DIFFER.search(text) else text

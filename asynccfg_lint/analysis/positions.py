@@ -64,7 +64,7 @@ class StatementPositions(Mapping):
     Args:
         module: the parsed module; its code must be ``text`` (no :class:`~asynccfg_lint.analysis.normalise.PositionMap`).
         text: the module's source text.
-        parents: node -> parent node (:func:`~asynccfg_lint.analysis.parse.index_tree`), to find a node's statement.
+        parents: node -> parent node (:func:`~asynccfg_lint.analysis.scopes.module_index`), to find a node's statement.
         lines: :func:`statement_lines` of CPython's ``ast`` of ``text``.
         resolve_all: the whole module's positions (libcst's ``PositionProvider``), called at most once,
             for what one statement cannot place.
