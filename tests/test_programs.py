@@ -145,6 +145,17 @@ def test_package_through_the_cli_with_the_place_used():
     assert result.returncode == 1
 
 
+def test_the_place_used_is_the_same_whatever_the_hash_seed():
+    """two_uses.py's rule puts the bound options' field into its config on two lines; the bind's finding names
+    one of them, the same in every process (it followed the iteration order of a set of sinks, which
+    ``PYTHONHASHSEED`` changes: trial 9 saw both lines, and the cached and uncached runs disagree)."""
+    lines = {run_cli("--isolated", "--no-cache", "extpkg", cwd=PROGRAMS, env={"PYTHONHASHSEED": str(seed)}).stdout
+             for seed in range(6)}
+    assert len(lines) == 1  # expect: one output for every seed
+    rows = [row for row in parse_text(lines.pop()) if row.path == "extpkg/two_uses_api.py"]
+    assert [(row.line, row.message.rpartition(" (")[2]) for row in rows] == [(9, "used at extpkg/two_uses.py:27)")]
+
+
 def test_narrowed_keywords_and_table_lookups_name_the_rules_use_and_the_table():
     """converted_api.py's binds of a keyword converted.py's rules narrow with ``isinstance`` before the config
     name the config line (past the converting ``if``); table_api.py's lookups through mode_tables.py's

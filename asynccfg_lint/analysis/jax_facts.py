@@ -111,6 +111,15 @@ class SinkSpec:
         return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
 
 
+def spec_order(spec: SinkSpec) -> tuple:
+    """A key that orders sink specs totally and the same in every process (a set of them iterates in an order
+    that depends on ``PYTHONHASHSEED``): where several specs match one call, the first one's finding is the one
+    reported, and its message must not change from run to run (trial 9: "(used at ...)" named either of two lines)."""
+    return (sorted(spec.qualnames), spec.param, -1 if spec.position is None else spec.position, spec.kind.value,
+            spec.key or "", spec.wrapper_module or "", sorted(spec.named), spec.used_at or "", spec.used_param or "",
+            spec.read or "", spec.bind_keyword, spec.forwarded, spec.narrowed)
+
+
 def table_name(part: str) -> str:
     """A name part without the literal index that
     :meth:`~asynccfg_lint.analysis.parse.ParsedModule.qualified_names` gives an element of a table

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, spec_order
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
@@ -97,6 +97,9 @@ class SinkFinder:
         for spec in sinks:  # a wrapper can have several sink parameters
             for name in spec.qualnames:
                 self.by_name.setdefault(name, []).append(spec)
+        for specs in self.by_name.values():  # the same order in every run, whatever order ``sinks`` iterates in
+            if len(specs) > 1:
+                specs.sort(key=spec_order)
         #: the last part of every name a sink is called by, and of ``functools.partial``
         self.last_parts = frozenset({name.rpartition(".")[2] for name in self.by_name} | {"partial"})
         self.found: list[SinkCall] = []

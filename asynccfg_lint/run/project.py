@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from asynccfg_lint.run.interrupts import ignore_interrupts, interrupted, interrupts_deferred
 from asynccfg_lint.run.cache import MISSING, ResultCache, spec_json, task_key
 from asynccfg_lint.run.discovery import PYTHON_SUFFIXES, iter_python_files, module_name_for
-from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.analysis.jax_facts import SinkSpec, spec_order
 from asynccfg_lint.analysis.prefilter import SinkIndex, SinkNames, Unit, module_units
 from asynccfg_lint.run.tasks import PROJECT_FILES, CheckSettings, FileOutcome, FileTask, analyse_task
 
@@ -434,7 +434,7 @@ class Project:
         added = SinkIndex(builtin)
         outcomes: dict[str, FileOutcome] = {}
         for _ in range(MAX_ROUNDS):
-            index = SinkIndex(sorted(known, key=_spec_order))
+            index = SinkIndex(sorted(known, key=spec_order))
             tasks = []
             for path in files:
                 source = self.source(path)
@@ -449,8 +449,8 @@ class Project:
             if not new:
                 break
             known |= new
-            added = SinkIndex(sorted(new, key=_spec_order))
-        self._sinks[builtin, scope] = tuple(sorted(known, key=_spec_order))
+            added = SinkIndex(sorted(new, key=spec_order))
+        self._sinks[builtin, scope] = tuple(sorted(known, key=spec_order))
         if scope is None and self.cache is not None and not interrupted():
             states = [self._states.get(path) for path in self.files]
             if all(state is not None for state in states):
@@ -489,7 +489,7 @@ class Project:
             return tuple(relevant)
         extra = {spec for home in sorted(homes) if (text := self.source(home)) is not None
                  for spec in index.matching(text, self._module(home))}
-        return tuple(sorted(extra.union(relevant), key=_spec_order))
+        return tuple(sorted(extra.union(relevant), key=spec_order))
 
     def _defining_path(self, qualified: str) -> str | None:
         """The project file of the longest dotted prefix of ``qualified`` (a rule's qualified name), else ``None``."""
@@ -693,6 +693,3 @@ def _specs_text(specs: Iterable[SinkSpec]) -> bytes:
     """``specs`` as JSON text in a stable order (whatever order they come in), for a digest."""
     return json.dumps(sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in specs)).encode()
 
-
-def _spec_order(spec: SinkSpec) -> tuple[list[str], str]:
-    return sorted(spec.qualnames), spec.param
