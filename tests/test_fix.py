@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -558,6 +559,139 @@ def test_values_of_another_modules_constants_are_fixed_at_their_use(tmp_path):
     for root, verdict in ((tmp_path / "before", "ACC101"), (tmp_path, CLEAN)):
         cases = program_cases(root / "xring" / "ring.py", "xring.ring")
         assert {c.id: run_programs([str(root)], cases)[c.id].verdict for c in cases} == {"xring.ring.case_ring": verdict}
+
+
+#: module constants that a rule puts into its config as they are (trial 9's ``fx``), read also by another module
+SHARED_RULE_MODULE = '''\
+import pathlib
+
+import numpy as np
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax import parallel
+
+CACHE = pathlib.Path("/tmp/xla-cache")
+FLAG = np.bool_(True)
+
+shared_p = core.Primitive("shared_start")
+shared_p.def_abstract_eval(lambda x, **params: core.AbstractFuture(x, parallel.ppermute_done_p.bind))
+
+
+def _shared_lowering(ctx, x):
+    cfg = {"source_target_pairs": [[0, 1], [1, 0]], "cache": CACHE, "flag": FLAG}
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+mlir.register_lowering(shared_p, _shared_lowering)
+
+
+def case_shared(x):  # oracle: ACC101
+    return shared_p.bind(x).done()
+'''
+SHARED_READER_MODULE = '''\
+from .rule import CACHE, FLAG
+
+
+def cache_file(name):
+    return CACHE / name
+
+
+def flag_bits():
+    return FLAG.nbytes
+'''
+
+
+def test_a_module_constant_another_module_reads_is_fixed_at_the_config(tmp_path):
+    """A constant put into the config as it is, read in its own module by the config only, is fixed where it is
+    written unless another module of the package reads it (``from .rule import CACHE``): ``str(...)`` there
+    made ``CACHE / name`` of that module raise TypeError (trial 9). Then the fix goes to the config's use.
+    Real JAX raised before and lowers and compiles the fixed rule, and the reading module still works."""
+    root = tmp_path
+    package = root / "shared"
+    package.mkdir()
+    for name, text in (("__init__.py", ""), ("rule.py", SHARED_RULE_MODULE), ("other.py", SHARED_READER_MODULE)):
+        (package / name).write_text(text, encoding="utf-8")
+    fixed = run_fix("--no-cache", "shared", cwd=root)
+    assert fixed.stderr == "3 files scanned, 1 file changed, 2 fixes applied, 0 findings left\n"
+    assert (package / "rule.py").read_text(encoding="utf-8") == SHARED_RULE_MODULE.replace(
+        '"cache": CACHE, "flag": FLAG}', '"cache": str(CACHE), "flag": bool(FLAG)}')  # expect: at the use
+    assert (package / "other.py").read_text(encoding="utf-8") == SHARED_READER_MODULE
+    (package / "other.py").unlink()  # alone, the module's one reader is the config: fixed where it is written
+    (package / "rule.py").write_text(SHARED_RULE_MODULE, encoding="utf-8")
+    run_fix("--no-cache", "shared", cwd=root)
+    assert 'CACHE = str(pathlib.Path("/tmp/xla-cache"))\nFLAG = bool(np.bool_(True))\n' in (
+        package / "rule.py").read_text(encoding="utf-8")
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    (package / "other.py").write_text(SHARED_READER_MODULE, encoding="utf-8")
+    cases = program_cases(package / "rule.py", "shared.rule")
+    for text, verdict in ((SHARED_RULE_MODULE, "ACC101"), (SHARED_RULE_MODULE.replace(
+            '"cache": CACHE, "flag": FLAG}', '"cache": str(CACHE), "flag": bool(FLAG)}'), CLEAN)):
+        (package / "rule.py").write_text(text, encoding="utf-8")
+        assert run_programs([str(root)], cases)["shared.rule.case_shared"].verdict == verdict
+    reader = subprocess.run([sys.executable, "-c", "from shared import other; print(other.cache_file('x'), "
+                             "other.flag_bits())"], cwd=root, capture_output=True, text=True, check=False)
+    assert reader.stdout == "/tmp/xla-cache/x 1\n", reader.stderr  # expect: the reader still works
+
+
+#: a primitive whose abstract eval reads a keyword the rule puts into its config as it is (trial 9's ``fx4``)
+HOOKED_MODULE = '''\
+import numpy as np
+from jax._src import core
+from jax._src.interpreters import mlir
+from jax._src.lax import parallel
+
+hooked_p = core.Primitive("hooked_start")
+
+
+def _hooked_abstract_eval(x, *, overlap):
+    if overlap.item():
+        return core.AbstractFuture(x, parallel.ppermute_done_p.bind)
+    return core.AbstractFuture(x, parallel.ppermute_done_p.bind)
+
+
+hooked_p.def_abstract_eval(_hooked_abstract_eval)
+
+
+def _hooked_lowering(ctx, x, *, overlap):
+    cfg = {"source_target_pairs": [[0, 1], [1, 0]], "overlap": overlap}
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
+
+
+mlir.register_lowering(hooked_p, _hooked_lowering)
+
+
+def case_hooked(x):  # oracle: ACC101
+    return hooked_p.bind(x, overlap=np.bool_(True)).done()
+'''
+
+
+def test_a_bind_keyword_the_abstract_eval_reads_gets_no_fix(tmp_path):
+    """JAX gives a ``bind``'s keywords to the primitive's abstract eval too: ``overlap.item()`` there fails once
+    ``bool(...)`` is bound instead (trial 9), so the finding at the bind keeps no fix; with an abstract eval
+    that does not read the keyword, the fix is kept. Real JAX: the program raises at lowering, and with the fix
+    it raises AttributeError while tracing."""
+    package = tmp_path / "hooked"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "ops.py").write_text(HOOKED_MODULE, encoding="utf-8")
+
+    def reported() -> list[tuple[int, int, str, str | None]]:
+        checked = run_program("check", "--no-cache", "--output-format", "json", "hooked", cwd=tmp_path)
+        return [(d["line"], d["column"], d["code"], d["fix"] and d["fix"]["replacement"])
+                for d in json.loads(checked.stdout)]
+
+    assert reported() == [(27, 37, "ACC101", None)]  # expect: the finding, without a fix
+    (package / "ops.py").write_text(HOOKED_MODULE.replace("    if overlap.item():", "    if True:"), encoding="utf-8")
+    assert reported() == [(27, 37, "ACC101", "bool(np.bool_(True))")]  # expect: not read there: fixed
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    cases = program_cases(package / "ops.py", "hooked.ops")
+    outcomes = []
+    for text in (HOOKED_MODULE, HOOKED_MODULE.replace("overlap=np.bool_(True)", "overlap=bool(np.bool_(True))")):
+        (package / "ops.py").write_text(text, encoding="utf-8")
+        outcomes.append(run_programs([str(tmp_path)], cases)["hooked.ops.case_hooked"])
+    assert [outcomes[0].verdict, outcomes[1].lowering] == ["ACC101", "AttributeError"]
 
 
 #: a rule whose keyword's default is an Enum member: put into the config as it is, and (in the second

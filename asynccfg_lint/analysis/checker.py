@@ -589,7 +589,7 @@ def check_parsed(
             noqa = noqa_lines(parsed.text)
         if is_suppressed(finding.code, noqa.get(start.line)):
             continue
-        site = fix_site(parsed, finding) if with_fixes else None
+        site = fix_site(parsed, finding, modules) if with_fixes else None
         fix = build_fix(parsed, *site) if site is not None else None
         located.append(Located(finding, Diagnostic(
             path=parsed.path,

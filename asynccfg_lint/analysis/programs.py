@@ -934,6 +934,35 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
     return memo.get(id(function), {})
 
 
+#: the methods of a ``core.Primitive`` that register a function JAX calls with the ``bind``'s keywords
+_HOOK_METHODS = frozenset({"def_abstract_eval", "def_effectful_abstract_eval", "def_impl"})
+#: per module: (the qualified names of a primitive, a function registered on it) for each hook of
+#: :func:`primitive_hooks`
+_HOOKS: ModuleMemo[list[tuple[frozenset[str], cst.BaseExpression]] | None] = ModuleMemo(lambda: None)
+
+
+def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.BaseExpression]:
+    """The functions ``parsed`` registers on the primitive of qualified names ``primitive`` besides its lowering
+    rules: the argument of ``<p>.def_abstract_eval(f)``, ``def_effectful_abstract_eval`` and ``def_impl``, and
+    the value of ``<table>[<p>] = f`` (``batching.primitive_batchers``, ``ad.primitive_jvps``, ...). JAX calls
+    each with the ``bind``'s keywords (``Primitive.bind`` gives ``abstract_eval(*avals, **params)``,
+    ``jax/_src/core.py``), so a fix that changes a keyword's value at a ``bind`` changes what they read too
+    (trial 9: an abstract eval's ``overlap.item()`` failed on ``bool(np.bool_(True))``)."""
+    hooks = _HOOKS.known(parsed)
+    if hooks is None:
+        hooks = []
+        for call in parsed.calls:
+            func = call.func
+            if type(func) is cst.Attribute and func.attr.value in _HOOK_METHODS and call.args:
+                hooks.append((frozenset(qualified_names(parsed, func.value)), call.args[0].value))
+        for node in parsed.parents:
+            if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Subscript \
+                    and (index := subscript_index(node.targets[0].target)) is not None:
+                hooks.append((frozenset(qualified_names(parsed, index)), node.value))
+        _HOOKS.put(parsed, hooks)
+    return [hook for names, hook in hooks if names & primitive]
+
+
 def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
     """The registrations whose rule JAX calls is ``function``: a ``def`` given directly (or through
     ``functools.partial``), or a ``lambda`` (the function a lambda calls is not one: the lambda's call is visible)."""

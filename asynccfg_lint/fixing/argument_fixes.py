@@ -21,7 +21,14 @@ from asynccfg_lint.analysis.resolution import inside, qualified_names
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls
 from asynccfg_lint.analysis.summaries import summarise_module
 from asynccfg_lint.analysis.workspace import Workspace
-from asynccfg_lint.fixing.parameter_uses import Callee, keyword_reads_put_as_they_are, only_put_into_configs, parameter_node
+from asynccfg_lint.analysis.programs import primitive_hooks, rule_registrations, top_level_function
+from asynccfg_lint.fixing.parameter_uses import (
+    Callee,
+    keyword_reads_put_as_they_are,
+    only_put_into_configs,
+    parameter_node,
+    parameter_reads,
+)
 
 
 def _parameter_passed(call: cst.Call, argument: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
@@ -66,6 +73,8 @@ class ArgumentFixes:
             return replace(finding, fix=None)
         if callee is not None and not self._kept(callee):
             return replace(finding, fix=None)
+        if sink_call.spec.used_at is not None and not self._hooks_kept(sink_call.spec):
+            return replace(finding, fix=None)
         # the function the call passes the argument to may use it in other ways than the one the sink names
         # (a wrapper binding two primitives, the other rule doing `{Sched.TREE: 2}[sched]`: stop 27's trial)
         wrapper = self._called_function(self.parsed, sink_call.call, sink_call.argument)
@@ -92,7 +101,49 @@ class ArgumentFixes:
             assert argument.keyword is not None
             if not self._kept((self.parsed, rule, argument.keyword.value, field, False)):
                 return replace(finding, fix=None)
+            primitives = [r.primitive for r in rule_registrations(self.parsed, rule)]
+            if not all(self._hooks_keep(primitive, argument.keyword.value, [self.parsed]) for primitive in primitives):
+                return replace(finding, fix=None)
         return finding
+
+    def _hooks_kept(self, spec: SinkSpec) -> bool:
+        """False when a function JAX calls with the ``bind``'s keywords besides the lowering rule (the primitive's
+        abstract eval, impl, batching or differentiation rules: :func:`primitive_hooks`) reads the keyword that
+        ``spec`` (a ``bind``, or a wrapper forwarding to one) passes otherwise than to put it into a config, or
+        when such a function is not found: the fix at the argument would change what it reads."""
+        assert spec.used_at is not None
+        keyword = (spec.used_param or spec.param).partition(".")[0]
+        rule_home = defining_module(self.parsed, self.workspace, spec.used_at)
+        if spec.binds:
+            primitives = [frozenset(name.removesuffix(".bind") for name in spec.qualnames)]
+        elif rule_home is not None and (rule := function_definition(rule_home, spec.used_at)) is not None:
+            primitives = [r.primitive for r in rule_registrations(rule_home, rule)]
+        else:
+            return False
+        homes = [rule_home] if rule_home is not None else []
+        return all(self._hooks_keep(primitive, keyword, homes) for primitive in primitives)
+
+    def _hooks_keep(self, primitive: frozenset[str], keyword: str, homes: list[ParsedModule]) -> bool:
+        """Whether every hook of ``primitive`` (:func:`primitive_hooks`) in its own module and in ``homes`` leaves
+        ``keyword`` unread or only puts it into a config (a ``**params`` it takes is read only so)."""
+        modules = {id(m): m for m in homes}
+        for name in primitive:
+            home = defining_module(self.parsed, self.workspace, name)
+            if home is not None:
+                modules[id(home)] = home
+        for home in modules.values():
+            for hook in primitive_hooks(home, primitive):
+                function = hook if isinstance(hook, cst.Lambda) else top_level_function(home, hook)
+                if function is None:
+                    return False  # not found here (imported, a partial): what it reads is not shown
+                param = parameter_node(function, keyword)
+                if param is None or param is function.params.star_kwarg:
+                    if not keyword_reads_put_as_they_are(home, function, keyword, self._lookup):
+                        return False
+                elif parameter_reads(home, function, keyword) != [] and not self._kept(
+                        (home, function, keyword, None, False)):
+                    return False
+        return True
 
     def at_default(self, finding: Finding) -> Finding:
         """``finding`` in the default of a parameter of a function of the checked module (``def rule(ctx, x, *,

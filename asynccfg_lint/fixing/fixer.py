@@ -112,10 +112,10 @@ class SourceFix:
         return self.fixed != self.original
 
 
-def choose_fixes(parsed: ParsedModule, located: Iterable[Located],
-                 unsafe: bool) -> tuple[dict[cst.CSTNode, FixTemplate], list[tuple[cst.CSTNode, Located]], int]:
-    """Pick the fixes to apply: each fixable finding's template at its site (:func:`fix_site`), unsafe
-    ones only when ``unsafe``.
+def choose_fixes(parsed: ParsedModule, located: Iterable[Located], unsafe: bool, modules: ModuleLoader | None = None
+                 ) -> tuple[dict[cst.CSTNode, FixTemplate], list[tuple[cst.CSTNode, Located]], int]:
+    """Pick the fixes to apply: each fixable finding's template at its site (:func:`fix_site`, with the project's
+    ``modules`` the check had), unsafe ones only when ``unsafe``.
 
     Returns:
         ``(site -> template, (site, finding) for each finding those fixes fix in ``located``'s order,
@@ -128,7 +128,7 @@ def choose_fixes(parsed: ParsedModule, located: Iterable[Located],
     conflicting: set[cst.CSTNode] = set()
     skipped = 0
     for item in located:
-        found = fix_site(parsed, item.finding)
+        found = fix_site(parsed, item.finding, modules)
         if found is None:
             continue
         site, template = found
@@ -223,7 +223,7 @@ def _fix_parsed(parsed: ParsedModule, source: bytes, path: str, options: FixOpti
     located = check_parsed(parsed, options.selection, options.sinks, with_fixes=True, sanitizers=options.sanitizers,
                            modules=modules)
     diagnostics = tuple(item.diagnostic for item in located)
-    chosen, fixed_at, unsafe_skipped = choose_fixes(parsed, located, options.unsafe)
+    chosen, fixed_at, unsafe_skipped = choose_fixes(parsed, located, options.unsafe, modules)
     fixed_findings = [item for _, item in fixed_at]
     unchanged = SourceFix(source, source, remaining=diagnostics, unsafe_skipped=unsafe_skipped)
     if not chosen:

@@ -11,12 +11,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
+from libcst.metadata import GlobalScope
 
 from asynccfg_lint.diagnostics import Fix
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.type_verdicts import UNSAFE, FixTemplate
+from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
 
 if TYPE_CHECKING:
     from asynccfg_lint.analysis.classifier import Finding
@@ -144,12 +146,16 @@ def _read_names(expr: cst.BaseExpression) -> list[cst.Name]:
     return [expr] if isinstance(expr, cst.Name) else []
 
 
-def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) -> bool:
+def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode,
+                     modules: ModuleLoader | None = None) -> bool:
     """True when ``node`` is (part of) the value of a plain ``name = ...`` whose one reader is the name ``use``.
 
     Only then does rewriting ``node`` change nothing but what reaches the config. Readers are
     libcst's references of that assignment, closures and later branches included; anything else
     (several targets, unpacking, an attribute, a ``return``, a parameter's default) is not plain.
+    A module-level name that another module of the project (``modules``) names may be read there too
+    (``from .rule import CACHE``, ``rule.CACHE``: trial 9, whose ``CACHE / name`` failed once the
+    constant was a ``str``): it is not plain either.
     """
     if not isinstance(use, cst.Name):
         return False
@@ -167,12 +173,15 @@ def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode) 
         return False
     for assignment in scope.assignments[target]:
         if getattr(assignment, "node", None) is target:
-            return {access.node for access in assignment.references} == {use}
+            return {access.node for access in assignment.references} == {use} and not (
+                isinstance(scope, GlobalScope) and Workspace(parsed, modules).named_elsewhere(target.value, parsed.name.name))
     return False
 
 
-def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression, FixTemplate] | None:
+def fix_site(parsed: ParsedModule, finding: Finding,
+             modules: ModuleLoader | None = None) -> tuple[cst.BaseExpression, FixTemplate] | None:
     """Where ``finding``'s fix goes and with what safety; ``None`` when it has no fix or no site to rewrite.
+    ``modules``: the project's other modules (as the check had them), which may read a module-level name.
 
     The value is rewritten where it is written (``finding.node``) when that is inside the config
     expression it arrives through (``finding.use``), or when it is the value of a plain binding
@@ -193,7 +202,7 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
     # a config expression of another module (a builder's parameter there, bound to an argument
     # written here) is that module's business: the argument is the value itself
     use = finding.use if finding.use in parsed.parents else None
-    if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use):
+    if use is not None and not _within(parsed, site, use) and not _flows_only_into(parsed, site, use, modules):
         if _through_parameter(parsed, site, use):  # other callers (binds) may pass what the use needs as it is
             template = replace(template, safety=UNSAFE)
         elif is_fixable_site(parsed, use):
@@ -206,7 +215,7 @@ def fix_site(parsed: ParsedModule, finding: Finding) -> tuple[cst.BaseExpression
     for container in finding.outer:
         if container not in parsed.parents:
             continue
-        if not _within(parsed, site, container) and not _flows_only_into(parsed, site, container):
+        if not _within(parsed, site, container) and not _flows_only_into(parsed, site, container, modules):
             template = replace(template, safety=UNSAFE)
     assert isinstance(site, cst.BaseExpression)
     return site, template
