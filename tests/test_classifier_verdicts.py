@@ -228,3 +228,34 @@ def test_the_folded_numpy_ufuncs_are_ufuncs():
 
     from asynccfg_lint.analysis.type_verdicts import NUMPY_NUMBER_UFUNCS
     assert sorted(name for name in NUMPY_NUMBER_UFUNCS if not isinstance(getattr(np, name, None), np.ufunc)) == []
+
+
+def test_the_numpy_classes_of_the_checkers_numpy_types_are_numpys():
+    """What narrowing takes for granted (``isinstance(flag, np.generic)`` holds for a ``numpy.bool_``; no ``numpy.bool_``
+    is a ``bool``), checked on values numpy makes of each numpy type the checker names."""
+    import builtins
+
+    import numpy as np
+
+    from asynccfg_lint.analysis.infer.walk import _DATA_BUILTINS, _NUMPY_BUILTIN_BASES, _NUMPY_INSTANCES
+
+    values = {  # each type name of the checker -> values of it
+        "numpy.bool_": [np.bool_(True), np.isclose(1.0, 2.0)],
+        "numpy integer": [np.int8(1), np.uint16(2), np.int64(3), np.intc(4), np.uint64(5)],
+        "numpy floating": [np.float16(1), np.float32(1), np.longdouble(1)],
+        "numpy.float64": [np.float64(1), np.sqrt(np.float64(2))],
+        "numpy number": [np.int32(1), np.float32(1), np.complex64(1), np.complex128(1)],
+        "numpy.str_": [np.str_("a")],
+        "numpy.void": [np.void(b"ab")],
+        "numpy.ndarray": [np.zeros(2), np.arange(3)],
+    }
+    assert {name for names in _NUMPY_INSTANCES.values() for name in names} <= values.keys()
+    for cls, names in _NUMPY_INSTANCES.items():
+        for name in names:  # expect: every value of the type is an instance of the class
+            assert all(isinstance(value, getattr(np, cls.removeprefix("numpy."))) for value in values[name]), (cls, name)
+    assert not isinstance(np.bool_(True), np.number) and not isinstance(np.bool_(True), np.integer)
+    assert _NUMPY_BUILTIN_BASES.keys() <= values.keys()
+    for name, bases in _NUMPY_BUILTIN_BASES.items():
+        for value in values[name]:  # expect: instances of no builtin type of data but the ones named
+            found = {cls for cls in _DATA_BUILTINS if isinstance(value, getattr(builtins, cls.removeprefix("builtins.")))}
+            assert found <= bases, (name, value, found)

@@ -88,6 +88,24 @@ _BUILTIN_INSTANCES: dict[str, frozenset[str]] = {
         "set": (T.SET,), "frozenset": (T.FROZENSET,), "dict": (T.DICT,), "list": (T.LIST,), "tuple": (T.TUPLE,),
         "str": (T.STR, T.NUMPY_STR), "int": (T.INT, T.BOOL), "bool": (T.BOOL,), "float": (T.FLOAT, T.NUMPY_FLOAT64),
         "complex": (T.COMPLEX,)}.items()}
+#: a numpy class an ``isinstance`` test names -> the names of the numpy types whose values are its instances
+#: (numpy 2: ``np.bool_`` is a ``generic``, no ``number``; every numpy int an ``integer``; ``float64`` a
+#: ``floating``; checked against numpy itself in ``tests/test_classifier_verdicts.py``)
+_NUMPY_INSTANCES: dict[str, frozenset[str]] = {
+    f"numpy.{cls}": frozenset(t.name for t in types) for cls, types in {
+        "generic": (T.NUMPY_BOOL, T.NUMPY_INT, T.NUMPY_FLOAT, T.NUMPY_FLOAT64, T.NUMPY_NUMBER, T.NUMPY_STR, T.NUMPY_VOID),
+        "number": (T.NUMPY_INT, T.NUMPY_FLOAT, T.NUMPY_FLOAT64, T.NUMPY_NUMBER), "integer": (T.NUMPY_INT,),
+        "inexact": (T.NUMPY_FLOAT, T.NUMPY_FLOAT64), "floating": (T.NUMPY_FLOAT, T.NUMPY_FLOAT64),
+        "float64": (T.NUMPY_FLOAT64,), "double": (T.NUMPY_FLOAT64,), "bool_": (T.NUMPY_BOOL,), "bool": (T.NUMPY_BOOL,),
+        "flexible": (T.NUMPY_STR, T.NUMPY_VOID), "character": (T.NUMPY_STR,), "str_": (T.NUMPY_STR,),
+        "void": (T.NUMPY_VOID,), "ndarray": (T.NUMPY_ARRAY,)}.items()}
+#: the numpy types no value of which is an instance of a builtin type of data, but for the ones named
+#: (``float64`` derives from ``float``, ``str_`` from ``str``; a float or number of unknown width may be either)
+_NUMPY_BUILTIN_BASES: dict[str, frozenset[str]] = {
+    T.NUMPY_BOOL.name: frozenset(), T.NUMPY_INT.name: frozenset(), T.NUMPY_VOID.name: frozenset(),
+    T.NUMPY_ARRAY.name: frozenset(), T.NUMPY_FLOAT64.name: frozenset({"builtins.float"}),
+    T.NUMPY_STR.name: frozenset({"builtins.str"}), T.NUMPY_FLOAT.name: frozenset({"builtins.float"}),
+    T.NUMPY_NUMBER.name: frozenset({"builtins.float", "builtins.complex"})}
 #: a dict's set-like views: ``d.keys() | {16}``, ``d.items() & other`` are sets (CPython 3.12)
 _SET_LIKE_VIEWS = frozenset({T.DICT_KEYS.name, T.DICT_ITEMS.name, "odict_keys", "odict_items"})
 
@@ -480,11 +498,16 @@ class InferenceWalk:
         return found
 
     def _builtin_other_than(self, origin: Origin, cls: cst.BaseExpression) -> bool:
-        """True when ``origin`` is a plain enum member (no int/str mixin) and ``cls`` a builtin type of data
-        (``list``, ``str``, ``int``...): such a member is never an instance of it."""
+        """True when ``cls`` is a builtin type of data (``list``, ``str``, ``int``...) and ``origin`` a plain enum
+        member (no int/str mixin) or a numpy value of a type that does not derive from it (:data:`_NUMPY_BUILTIN_BASES`:
+        a ``numpy.bool_`` is no ``bool``): such a value is never an instance of it."""
         pytype = origin.inferred.type
-        return pytype is not None and pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) \
-            and bool(qualified_names(self.parsed, cls) & _DATA_BUILTINS)
+        if pytype is None:
+            return False
+        names = qualified_names(self.parsed, cls) & _DATA_BUILTINS
+        if pytype.name in _NUMPY_BUILTIN_BASES:
+            return bool(names) and not names & _NUMPY_BUILTIN_BASES[pytype.name]
+        return pytype.name.startswith((T.ENUM_MEMBER.name, T.FLAG_MEMBER.name)) and bool(names)
 
     def _instance_of(self, origin: Origin, cls: cst.BaseExpression | HasAttribute) -> bool:
         """True when ``origin``'s value is known to be an instance of the class expression ``cls`` (of this module),
@@ -497,7 +520,8 @@ class InferenceWalk:
         ``str`` as Python 3.12's enum module derives them): a ``Mode`` member is no ``Fmt``, a plain ``Flag``
         member no ``IntFlag`` (measured on jax 0.12.0.1, ``tests/fixtures/programs/extpkg/narrowed_elsewhere.py``).
         A member whose class is not found is one of ``enum.Enum``, and of ``enum.Flag`` for a flag. A value of
-        a builtin type is an instance of that builtin class and of those it derives from (:data:`_BUILTIN_INSTANCES`).
+        a builtin type is an instance of that builtin class and of those it derives from (:data:`_BUILTIN_INSTANCES`),
+        a numpy value of the numpy classes its type derives from (:data:`_NUMPY_INSTANCES`).
         Anything else: ``False``.
         """
         inferred = origin.inferred
@@ -508,8 +532,9 @@ class InferenceWalk:
         if isinstance(cls, IsNone):
             return pytype is T.NONE
         names = qualified_names(self.parsed, cls)
-        if pytype is not None and any(pytype.name in _BUILTIN_INSTANCES.get(name, ()) for name in names):
-            return True  # `isinstance(obj, set)` of a set display
+        if pytype is not None and any(pytype.name in _BUILTIN_INSTANCES.get(name, _NUMPY_INSTANCES.get(name, ()))
+                                      for name in names):
+            return True  # `isinstance(obj, set)` of a set display, `isinstance(flag, np.generic)` of a numpy.bool_
         own = inferred.member_of or inferred.cls
         ancestry = self._ancestry(own, origin.home) if own is not None else None
         if ancestry is not None:  # decided by the value's class and its bases, as isinstance does
