@@ -385,6 +385,9 @@ class CallInference:
         nodes, its ``home``): a ``kind`` holding those same elements, checked one by one, and beside it a
         ``kind`` of unknown elements when ``argument`` may also be a value of unknown type; ``None`` when it
         may be anything else (a dict gives its keys, an array numpy scalars)."""
+        keys = self._dict_keys(argument, depth)
+        if keys is not None:  # list(TABLE), sorted(TABLE.keys()): a dict gives its keys (trial 9)
+            return self._one(expr, Inferred(kind, elements=keys))
         inner = self.origins(argument, depth + 1)
         known = [o for o in inner if o.inferred.type is not None]
         if not known or any(o.inferred.type.name not in _ELEMENT_CONTAINERS for o in known):
@@ -398,6 +401,25 @@ class CallInference:
         # a value not known besides (a rule's keyword that other modules' binds may pass too): a copy of
         # unknown elements, beside the copy of what is known (this module's bind of (Sched.TREE,))
         return self._one(expr, copied) + ([Origin(expr, Inferred(kind))] if len(known) < len(inner) else [])
+
+    def _dict_keys(self, argument: cst.BaseExpression, depth: int) -> tuple[cst.BaseExpression, ...] | None:
+        """The key expressions of the dict ``argument`` is (or whose ``.keys()`` it is), when every value it may
+        have is a dict of this module whose keys the code shows, one expression each (a ``dict(k=v)`` keyword
+        key is a str: no expression); else ``None``."""
+        if isinstance(argument, cst.Call) and isinstance(argument.func, cst.Attribute) \
+                and argument.func.attr.value == "keys" and not argument.args:
+            argument = argument.func.value
+        origins = self.origins(argument, depth + 1)
+        if not origins or any(o.inferred.type is not T.DICT or o.home is not None for o in origins):
+            return None
+        keys: list[cst.BaseExpression] = []
+        for origin in origins:
+            traced = origin.inferred.traced
+            if traced is None or not traced.complete or traced.opaque or any(
+                    e.home is not None or e.zipped or e.key_elements or e.tuple_key for e in traced.entries):
+                return None
+            keys.extend(e.key_node for e in traced.entries if e.key_node is not None)
+        return tuple(keys)
 
     def _read_through(self, call: cst.Call, passed: list[Origin], chain: tuple[str, ...]) -> list[Origin] | None:
         """The catalog's types of ``value.<chain[0]>.<chain[1]>...`` for every value ``passed`` (at ``call``):
