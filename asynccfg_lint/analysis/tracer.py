@@ -736,7 +736,7 @@ class DictTracer(DictMutations):
             bindings = reaching(self.parsed, name, bindings)  # `cfg = {...}` again in the block replaces it
         merged = self._bindings(bindings, depth)
         if merged is None:
-            return self._edited_keywords(name, bindings, depth)
+            return self._edited_keywords(name, bindings, depth) or self._edited_unknown(name, bindings, depth)
         checked = [b for b in bindings if b.value is not None and serialized_before(self.parsed, name, b)]
         if checked:  # try: json.dumps(cfg) except TypeError: cfg = ...: what the dumps saw serializes
             seen = [e for b in checked for e in (self.trace(b.value, depth + 1) or TracedDict((), True)).entries]
@@ -764,6 +764,19 @@ class DictTracer(DictMutations):
         if not entries:
             return None
         return TracedDict(entries, False, (name, *mutations.opaque))
+
+    def _edited_unknown(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
+        """A name bound to what the tracer cannot see (``cfg = make_cfg()`` of a library) that the code then edits
+        (``cfg["cache"] = path``, ``cfg.update(k=v)``): those entries, beside the unseen part (opaque, at the bound
+        values), as ``{**make_cfg(), "cache": path}`` is traced; ``None`` when nothing is edited (trial 9: the
+        edits' findings were lost with the unseen builder)."""
+        if not bindings or any(b.value is None for b in bindings):
+            return None
+        mutations, removals = self._mutations(name, bindings, depth)
+        entries = self.kept(mutations.entries, removals, name)
+        if not entries:
+            return None
+        return TracedDict(entries, False, (*(b.value for b in bindings), *mutations.opaque))
 
     def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
         """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's
