@@ -49,10 +49,16 @@ def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.B
     return bound
 
 
-def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+#: how many plain aliases (``m = mode``) :func:`parameter_of` follows back to a parameter
+MAX_ALIASES = 4
+
+
+def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef,
+                 aliases: int = 0) -> str | None:
     """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any:
     its only binding that may hold there (:func:`~asynccfg_lint.analysis.resolution.reaching`: the value
-    of ``cfg = dict(cfg)`` reads the parameter, which that assignment then replaces)."""
+    of ``cfg = dict(cfg)`` reads the parameter, which that assignment then replaces), or a plain alias of
+    it bound once there (``m = mode``: the same object; trial 9's wrapper callers went unchecked)."""
     if not isinstance(name, cst.Name):
         return None
     bindings = bindings_of_name(parsed, name)
@@ -60,7 +66,11 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
         bindings = reaching(parsed, name, bindings)
     if not bindings or len(bindings) != 1:
         return None
-    node = bindings[0].assignment.node
+    binding = bindings[0]
+    if isinstance(binding.value, cst.Name) and binding.augmented is None and aliases < MAX_ALIASES \
+            and isinstance(binding.assignment.node, cst.Name) and isinstance(parsed.parents.get(binding.assignment.node), cst.AssignTarget):
+        return parameter_of(parsed, binding.value, function, aliases + 1)
+    node = binding.assignment.node
     every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
     if isinstance(function.params.star_kwarg, cst.Param):
         every.append(function.params.star_kwarg)
