@@ -694,6 +694,63 @@ def test_a_bind_keyword_the_abstract_eval_reads_gets_no_fix(tmp_path):
     assert [outcomes[0].verdict, outcomes[1].lowering] == ["ACC101", "AttributeError"]
 
 
+def test_the_abstract_eval_as_a_decorator_or_in_another_module_and_jaxs_impl(tmp_path):
+    """The hooks trial 10 found missed: ``@p.def_abstract_eval`` over a function reading ``overlap.item()``, and
+    ``p.def_abstract_eval(f)`` in another module of the package: no fix at the bind. JAX's own
+    ``p.def_impl(functools.partial(dispatch.apply_primitive, p))`` reads no keyword: the fix stays."""
+    package = tmp_path / "hooks"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    decorated = HOOKED_MODULE.replace("hooked_p.def_abstract_eval(_hooked_abstract_eval)\n", "").replace(
+        "def _hooked_abstract_eval(", "@hooked_p.def_abstract_eval\ndef _hooked_abstract_eval(")
+    (package / "decorated.py").write_text(decorated, encoding="utf-8")
+    elsewhere = HOOKED_MODULE.replace("hooked_p.def_abstract_eval(_hooked_abstract_eval)\n", "")
+    (package / "elsewhere.py").write_text(elsewhere, encoding="utf-8")
+    (package / "registry.py").write_text("from .elsewhere import _hooked_abstract_eval, hooked_p\n\n"
+                                         "hooked_p.def_abstract_eval(_hooked_abstract_eval)\n", encoding="utf-8")
+    impl = HOOKED_MODULE.replace("hooked_p.def_abstract_eval(_hooked_abstract_eval)\n", (
+        "hooked_p.def_abstract_eval(lambda x, **params: core.AbstractFuture(x, parallel.ppermute_done_p.bind))\n"
+        "hooked_p.def_impl(functools.partial(dispatch.apply_primitive, hooked_p))\n")).replace(
+        "import numpy as np\n", "import functools\n\nimport numpy as np\nfrom jax._src import dispatch\n")
+    (package / "impl.py").write_text(impl, encoding="utf-8")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "hooks", cwd=tmp_path)
+    assert [(Path(d["filename"]).name, d["code"], d["fix"] and d["fix"]["replacement"])
+            for d in json.loads(checked.stdout)] == [  # expect: only JAX's impl leaves the fix
+        ("decorated.py", "ACC101", None), ("elsewhere.py", "ACC101", None),
+        ("impl.py", "ACC101", "bool(np.bool_(True))")]
+
+
+#: a dict constant spread into the config, read by another module (trial 10's ``dictbase``)
+SHARED_DICT_RULE = SHARED_RULE_MODULE.replace(
+    'CACHE = pathlib.Path("/tmp/xla-cache")\nFLAG = np.bool_(True)\n',
+    'BASE = {"source_target_pairs": [[0, 1], [1, 0]], "cache": pathlib.Path("/tmp/xla-cache")}\n').replace(
+    'cfg = {"source_target_pairs": [[0, 1], [1, 0]], "cache": CACHE, "flag": FLAG}', 'cfg = {**BASE, "n": 1}')
+
+
+def test_an_entry_of_a_dict_constant_another_module_reads_is_fixed_at_the_config(tmp_path):
+    """The entry's fix goes to the config's use of the constant (unsafe), not into the constant that another
+    module reads (``BASE["cache"] / "x"`` there raised TypeError after the entry became a str). Real JAX lowers
+    the rule after ``fix --unsafe-fixes``, and the reader still works."""
+    package = tmp_path / "shared"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "rule.py").write_text(SHARED_DICT_RULE, encoding="utf-8")
+    (package / "other.py").write_text('from .rule import BASE\n\n\ndef cache_file(name):\n    return BASE["cache"] / name\n',
+                                      encoding="utf-8")
+    checked = run_program("check", "--no-cache", "--output-format", "json", "shared", cwd=tmp_path)
+    assert [(d["line"], d["code"], d["fix"]["replacement"], d["fix"]["safety"]) for d in json.loads(checked.stdout)] \
+        == [(8, "ACC101", '{**BASE, "cache": str(BASE["cache"])}', "unsafe")]  # expect: at the use, unsafe
+    run_fix("--no-cache", "--unsafe-fixes", "shared", cwd=tmp_path)
+    assert 'cfg = {**{**BASE, "cache": str(BASE["cache"])}, "n": 1}' in (package / "rule.py").read_text(encoding="utf-8")
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    cases = program_cases(package / "rule.py", "shared.rule")
+    assert run_programs([str(tmp_path)], cases)["shared.rule.case_shared"].verdict == CLEAN
+    reader = subprocess.run([sys.executable, "-c", "from shared import other; print(other.cache_file('x'))"],
+                            cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert reader.stdout == "/tmp/xla-cache/x\n", reader.stderr  # expect: the reader still works
+
+
 #: a rule whose keyword's default is an Enum member: put into the config as it is, and (in the second
 #: rule) also compared with the member, which a `.value` default would turn false (the "depth" key lost)
 DEFAULT_RULES = SINK_IMPORT + '''import enum

@@ -936,6 +936,13 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
 
 #: the methods of a ``core.Primitive`` that register a function JAX calls with the ``bind``'s keywords
 _HOOK_METHODS = frozenset({"def_abstract_eval", "def_effectful_abstract_eval", "def_impl"})
+#: words a module that registers such a function on a primitive of another module has (a method above, or one of
+#: JAX's tables of rules by primitive): only a module naming the primitive and one of them is read for its hooks
+HOOK_WORDS = (*sorted(_HOOK_METHODS), "primitive_batchers", "fancy_primitive_batchers", "primitive_jvps",
+              "primitive_transposes", "custom_partial_eval_rules", "partial_eval_jaxpr_custom_rules", "dce_rules")
+#: JAX's own functions a hook may be a ``functools.partial`` of, which read no keyword of the ``bind`` themselves
+#: (``p.def_impl(partial(dispatch.apply_primitive, p))``: the primitive is run through its lowering rule)
+KEYWORD_BLIND_HOOKS = frozenset({"jax._src.dispatch.apply_primitive"})
 #: per module: (the qualified names of a primitive, a function registered on it) for each hook of
 #: :func:`primitive_hooks`
 _HOOKS: ModuleMemo[list[tuple[frozenset[str], cst.BaseExpression]] | None] = ModuleMemo(lambda: None)
@@ -955,10 +962,17 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
             func = call.func
             if type(func) is cst.Attribute and func.attr.value in _HOOK_METHODS and call.args:
                 hooks.append((frozenset(qualified_names(parsed, func.value)), call.args[0].value))
+            elif type(func) is cst.Attribute and func.attr.value == "update" and len(call.args) == 1 \
+                    and type(call.args[0].value) is cst.Dict:  # batching.primitive_batchers.update({p: f})
+                hooks.extend((frozenset(qualified_names(parsed, element.key)), element.value)
+                             for element in call.args[0].value.elements if type(element) is cst.DictElement)
         for node in parsed.parents:
             if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Subscript \
                     and (index := subscript_index(node.targets[0].target)) is not None:
                 hooks.append((frozenset(qualified_names(parsed, index)), node.value))
+            elif type(node) is cst.FunctionDef:  # @p.def_abstract_eval over the function itself
+                hooks.extend((frozenset(qualified_names(parsed, d.decorator.value)), node) for d in node.decorators
+                             if type(d.decorator) is cst.Attribute and d.decorator.attr.value in _HOOK_METHODS)
         _HOOKS.put(parsed, hooks)
     return [hook for names, hook in hooks if names & primitive]
 

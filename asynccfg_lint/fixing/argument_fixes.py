@@ -21,7 +21,14 @@ from asynccfg_lint.analysis.resolution import inside, qualified_names
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls
 from asynccfg_lint.analysis.summaries import summarise_module
 from asynccfg_lint.analysis.workspace import Workspace
-from asynccfg_lint.analysis.programs import primitive_hooks, rule_registrations, top_level_function
+from asynccfg_lint.analysis.programs import (
+    HOOK_WORDS,
+    KEYWORD_BLIND_HOOKS,
+    PARTIAL,
+    primitive_hooks,
+    rule_registrations,
+    top_level_function,
+)
 from asynccfg_lint.fixing.parameter_uses import (
     Callee,
     keyword_reads_put_as_they_are,
@@ -131,9 +138,17 @@ class ArgumentFixes:
             home = defining_module(self.parsed, self.workspace, name)
             if home is not None:
                 modules[id(home)] = home
+            short = name.rpartition(".")[2]
+            for module in self.workspace.naming(short):  # another module registering on an imported primitive
+                if any(self.workspace.may_mention(f"{module}.{short}", word) for word in HOOK_WORDS) \
+                        and (other := self.workspace.module(module)) is not None:
+                    modules[id(other)] = other
         for home in modules.values():
             for hook in primitive_hooks(home, primitive):
-                function = hook if isinstance(hook, cst.Lambda) else top_level_function(home, hook)
+                if isinstance(hook, cst.Call) and hook.args and qualified_names(home, hook.func) & PARTIAL \
+                        and qualified_names(home, hook.args[0].value) & KEYWORD_BLIND_HOOKS:
+                    continue  # partial(dispatch.apply_primitive, p): JAX runs the primitive through its rule
+                function = hook if isinstance(hook, (cst.Lambda, cst.FunctionDef)) else top_level_function(home, hook)
                 if function is None:
                     return False  # not found here (imported, a partial): what it reads is not shown
                 param = parameter_node(function, keyword)

@@ -199,6 +199,8 @@ def fix_site(parsed: ParsedModule, finding: Finding,
     parent = parsed.parents.get(site)
     if isinstance(parent, cst.Param) and parent.default is site:
         return site, template  # a default: callers pass the parameter other values, so its use must stay
+    if isinstance(parent, cst.DictElement) and parent.key is site and finding.code != "ACC102":
+        return None  # a key copied as an element (list(d)): rewritten, every lookup of the dict would miss it
     # a config expression of another module (a builder's parameter there, bound to an argument
     # written here) is that module's business: the argument is the value itself
     use = finding.use if finding.use in parsed.parents else None
@@ -209,7 +211,7 @@ def fix_site(parsed: ParsedModule, finding: Finding,
             site = use
         else:
             template = replace(template, safety=UNSAFE)
-    moved = _at_the_use(parsed, site, template, finding.spreads)
+    moved = _at_the_use(parsed, site, template, finding.spreads, modules)
     if moved is not None:
         site, template = moved
     for container in finding.outer:
@@ -254,13 +256,15 @@ def _extractions(parsed: ParsedModule, key: str) -> list[tuple[cst.Name, cst.CST
     return found
 
 
-def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate,
-                spreads: tuple[cst.CSTNode, ...]) -> tuple[cst.BaseExpression, FixTemplate] | None:
+def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate, spreads: tuple[cst.CSTNode, ...],
+                modules: ModuleLoader | None = None) -> tuple[cst.BaseExpression, FixTemplate] | None:
     """The fix of an entry of a shared dict constant at the config's use of the constant, when another
-    reader of the module takes that entry out and uses it: the fix at the definition would change what
-    that reader gets (``.value`` of what is now a str raises AttributeError). ``**_BASE`` (or
-    ``dict(_BASE)``) becomes ``**{**_BASE, "codec": _BASE["codec"].value}``: a later key replaces the
-    spread's, and the constant stays as it is. ``None``: no such reader, or no use to rewrite.
+    reader of the module takes that entry out and uses it, or another module of the project (``modules``)
+    names the constant (``from .rule import BASE``: trial 10, whose ``BASE["cache"] / "x"`` raised once the
+    entry was a str): the fix at the definition would change what that reader gets (``.value`` of what is
+    now a str raises AttributeError). ``**_BASE`` (or ``dict(_BASE)``) becomes ``**{**_BASE, "codec":
+    _BASE["codec"].value}``: a later key replaces the spread's, and the constant stays as it is. ``None``:
+    no such reader, or no use to rewrite.
     """
     shared = _shared_entry(parsed, site)
     if shared is None:
@@ -270,15 +274,20 @@ def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate,
                 and is_fixable_site(parsed, c)), None)
     if use is None:
         return None
+    quoted = json.dumps(key).replace("{", "{{").replace("}", "}}")
+    moved = use, FixTemplate("{{**{0}, " + quoted + ": " + template.template.format("{0}[" + quoted + "]") + "}}",
+                             UNSAFE)
+    statement = parsed.parents.get(parsed.parents.get(parsed.parents.get(site)))  # `name = {...}` (_shared_entry)
+    if isinstance(statement, cst.Assign) and isinstance(parsed.scopes.get(statement.targets[0].target), GlobalScope) \
+            and Workspace(parsed, modules).named_elsewhere(name, parsed.name.name):
+        return moved
     tracer = DictTracer(parsed)
     for receiver, expression in _extractions(parsed, key):
         if _within(parsed, use, expression):
             continue
         traced = tracer.trace(receiver)
         if traced is not None and any(entry.value is site for entry in traced.entries):
-            quoted = json.dumps(key).replace("{", "{{").replace("}", "}}")
-            inner = template.template.format("{0}[" + quoted + "]")
-            return use, FixTemplate("{{**{0}, " + quoted + ": " + inner + "}}", UNSAFE)
+            return moved
     return None
 
 
