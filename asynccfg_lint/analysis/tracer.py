@@ -770,8 +770,9 @@ class DictTracer(DictMutations):
         (``cfg["cache"] = path``, ``cfg.update(k=v)``): those entries, beside the unseen part (opaque, at the bound
         values), as ``{**make_cfg(), "cache": path}`` is traced; ``None`` when nothing is edited (trial 9: the
         edits' findings were lost with the unseen builder)."""
-        if not bindings or any(b.value is None for b in bindings):
-            return None
+        if not bindings or any(b.value is None for b in bindings) \
+                or any(normalised_classes(self.parsed, name, b) for b in bindings):
+            return None  # (a loop replacing its enum members: what it leaves is not traced for an edit)
         mutations, removals = self._mutations(name, bindings, depth)
         entries = self.kept(mutations.entries, removals, name)
         if not entries:

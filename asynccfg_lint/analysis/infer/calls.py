@@ -403,23 +403,37 @@ class CallInference:
         return self._one(expr, copied) + ([Origin(expr, Inferred(kind))] if len(known) < len(inner) else [])
 
     def _dict_keys(self, argument: cst.BaseExpression, depth: int) -> tuple[cst.BaseExpression, ...] | None:
-        """The key expressions of the dict ``argument`` is (or whose ``.keys()`` it is), when every value it may
-        have is a dict of this module whose keys the code shows, one expression each (a ``dict(k=v)`` keyword
-        key is a str: no expression); else ``None``."""
+        """The key expressions of the dict ``argument`` is (or whose ``.keys()`` it is) where it is copied: a dict
+        of this module the tracer follows to that point (keys added, deleted, popped on the way), complete and
+        with one expression per key (a ``dict(k=v)`` keyword key is a str: no expression); else ``None``."""
         if isinstance(argument, cst.Call) and isinstance(argument.func, cst.Attribute) \
                 and argument.func.attr.value == "keys" and not argument.args:
             argument = argument.func.value
         origins = self.origins(argument, depth + 1)
-        if not origins or any(o.inferred.type is not T.DICT or o.home is not None for o in origins):
+        if not origins or any(o.inferred.type is not T.DICT or o.home is not None for o in origins) \
+                or self._keys_removed(argument):
             return None
-        keys: list[cst.BaseExpression] = []
-        for origin in origins:
-            traced = origin.inferred.traced
-            if traced is None or not traced.complete or traced.opaque or any(
-                    e.home is not None or e.zipped or e.key_elements or e.tuple_key for e in traced.entries):
-                return None
-            keys.extend(e.key_node for e in traced.entries if e.key_node is not None)
-        return tuple(keys)
+        traced = self.tracer.trace(argument, depth + 1)
+        if traced is None or not traced.complete or traced.opaque or any(
+                e.home is not None or e.zipped or e.key_elements or e.tuple_key for e in traced.entries):
+            return None
+        return tuple(e.key_node for e in traced.entries if e.key_node is not None)
+
+    def _keys_removed(self, name: cst.BaseExpression) -> bool:
+        """Whether the dict bound to the name ``name`` may lose keys somewhere (``del d[k]``, ``d.pop(...)``,
+        ``d.popitem()``, ``d.clear()``): the tracer removes only str keys, so its other keys may be gone."""
+        if not isinstance(name, cst.Name):
+            return False
+        for binding in bindings_of_name(self.parsed, name) or ():
+            for access in binding.assignment.references if binding.assignment is not None else ():
+                parent = self.parsed.parents.get(access.node)
+                if isinstance(parent, cst.Attribute) and parent.value is access.node \
+                        and parent.attr.value in ("pop", "popitem", "clear"):
+                    return True
+                if isinstance(parent, cst.Subscript) and parent.value is access.node \
+                        and isinstance(self.parsed.parents.get(parent), cst.Del):
+                    return True
+        return False
 
     def _read_through(self, call: cst.Call, passed: list[Origin], chain: tuple[str, ...]) -> list[Origin] | None:
         """The catalog's types of ``value.<chain[0]>.<chain[1]>...`` for every value ``passed`` (at ``call``):
