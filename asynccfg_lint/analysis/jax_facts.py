@@ -17,6 +17,7 @@ Python 3.12.1, CPU). Section numbers below refer to that table.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 
@@ -114,10 +115,17 @@ class SinkSpec:
 def spec_order(spec: SinkSpec) -> tuple:
     """A key that orders sink specs totally and the same in every process (a set of them iterates in an order
     that depends on ``PYTHONHASHSEED``): where several specs match one call, the first one's finding is the one
-    reported, and its message must not change from run to run (trial 9: "(used at ...)" named either of two lines)."""
-    return (sorted(spec.qualnames), spec.param, -1 if spec.position is None else spec.position, spec.kind.value,
-            spec.key or "", spec.wrapper_module or "", sorted(spec.named), spec.used_at or "", spec.used_param or "",
-            spec.read or "", spec.bind_keyword, spec.forwarded, spec.narrowed)
+    reported, and its message must not change from run to run (trial 9: "(used at ...)" named either of two lines).
+    Every field counts, in the dataclass's order (a frozenset sorted, ``None`` first)."""
+    return tuple(_orderable(getattr(spec, field.name)) for field in dataclasses.fields(spec))
+
+
+def _orderable(value: object) -> tuple:
+    if value is None:
+        return (0,)
+    if isinstance(value, frozenset):
+        return (1, sorted(value))
+    return (1, value.value if isinstance(value, Enum) else value)
 
 
 def table_name(part: str) -> str:
