@@ -223,9 +223,9 @@ def fix_site(parsed: ParsedModule, finding: Finding,
     return site, template
 
 
-def _shared_entry(parsed: ParsedModule, site: cst.CSTNode) -> tuple[str, str] | None:
+def _shared_entry(parsed: ParsedModule, site: cst.CSTNode) -> tuple[str, cst.Name] | None:
     """``(key, name)`` when ``site`` is the value under the string key ``key`` of a dict display
-    bound by a plain ``name = {...}``, else ``None``."""
+    bound by a plain ``name = {...}`` (``name``: that target), else ``None``."""
     element = parsed.parents.get(site)
     display = parsed.parents.get(element)
     statement = parsed.parents.get(display)
@@ -235,7 +235,7 @@ def _shared_entry(parsed: ParsedModule, site: cst.CSTNode) -> tuple[str, str] | 
     if key is None or not isinstance(statement, cst.Assign) or statement.value is not display \
             or len(statement.targets) != 1 or not isinstance(statement.targets[0].target, cst.Name):
         return None
-    return key, statement.targets[0].target.value
+    return key, statement.targets[0].target
 
 
 def _extractions(parsed: ParsedModule, key: str) -> list[tuple[cst.Name, cst.CSTNode]]:
@@ -269,7 +269,8 @@ def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate, 
     shared = _shared_entry(parsed, site)
     if shared is None:
         return None
-    key, name = shared
+    key, target = shared
+    name = target.value
     use = next((c for c in spreads if isinstance(c, cst.Name) and c.value == name and c in parsed.parents
                 and is_fixable_site(parsed, c)), None)
     if use is None:
@@ -277,9 +278,8 @@ def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate, 
     quoted = json.dumps(key).replace("{", "{{").replace("}", "}}")
     moved = use, FixTemplate("{{**{0}, " + quoted + ": " + template.template.format("{0}[" + quoted + "]") + "}}",
                              UNSAFE)
-    statement = parsed.parents.get(parsed.parents.get(parsed.parents.get(site)))  # `name = {...}` (_shared_entry)
-    if isinstance(statement, cst.Assign) and isinstance(parsed.scopes.get(statement.targets[0].target), GlobalScope) \
-            and Workspace(parsed, modules).named_elsewhere(name, parsed.name.name):
+    if isinstance(parsed.scopes.get(target), GlobalScope) and Workspace(parsed, modules).named_elsewhere(
+            name, parsed.name.name):
         return moved
     tracer = DictTracer(parsed)
     for receiver, expression in _extractions(parsed, key):
