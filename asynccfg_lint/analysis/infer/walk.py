@@ -212,7 +212,10 @@ class InferenceWalk:
             # `[*Mode]`: the members of an Enum class unpacked into the display
             iterated = tuple(e.value for e in expr.elements if isinstance(e, cst.StarredElement)
                              and self._enum_members(e.value, e.value) is not None)
-            return self._one(expr, Inferred(kind, elements=elements, iterated=iterated))
+            # `[*TABLE]`: a dict's keys, as list(TABLE) gives them (CallInference._dict_keys)
+            keys = tuple(key for e in expr.elements if isinstance(e, cst.StarredElement) and e.value not in iterated
+                         for key in self._dict_keys(e.value, depth) or ())
+            return self._one(expr, Inferred(kind, elements=elements + keys, iterated=iterated))
         if isinstance(expr, cst.Set):  # its elements: what sorted(...) or list(...) of it holds
             elements = tuple(e.value for e in expr.elements if not isinstance(e, cst.StarredElement))
             return self._one(expr, Inferred(T.CALL_RESULTS["builtins.set"], elements=elements))
