@@ -736,7 +736,7 @@ class DictTracer(DictMutations):
             bindings = reaching(self.parsed, name, bindings)  # `cfg = {...}` again in the block replaces it
         merged = self._bindings(bindings, depth)
         if merged is None:
-            return self._edited_keywords(name, bindings, depth) or self._edited_unknown(name, bindings, depth)
+            return self._edited(name, bindings, depth)
         checked = [b for b in bindings if b.value is not None and serialized_before(self.parsed, name, b)]
         if checked:  # try: json.dumps(cfg) except TypeError: cfg = ...: what the dumps saw serializes
             seen = [e for b in checked for e in (self.trace(b.value, depth + 1) or TracedDict((), True)).entries]
@@ -749,35 +749,29 @@ class DictTracer(DictMutations):
         return TracedDict(self.kept(merged.entries + mutations.entries, removals, name),
                           merged.complete and mutations.complete, merged.opaque + mutations.opaque)
 
-    def _edited_keywords(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
-        """A function's ``**kwargs`` that it edits before ``name`` (``kw.setdefault("k", v)``,
-        ``kw.update(k=v)``, ``kw["k"] = v``): what the callers pass (opaque, at ``name``) and those
-        entries; ``None`` for a ``**kwargs`` left as it is, or any other name."""
-        if not bindings or len(bindings) != 1 or bindings[0].assignment is None:
+    def _edited(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
+        """A dict the tracer cannot see that the code edits before ``name`` (``kw.setdefault("k", v)``,
+        ``cfg.update(k=v)``, ``cfg["cache"] = path``): those entries, beside the unseen part, opaque: a function's
+        ``**kwargs`` (what the callers pass, at ``name``), or a name bound to what the tracer cannot follow
+        (``cfg = make_cfg()`` of a library, at the bound values: as ``{**make_cfg(), "cache": path}`` is traced;
+        trial 9 lost the edits' findings with the unseen builder). ``None`` when nothing is edited, or a loop
+        replaces the bound dict's enum members before ``name`` (what it leaves is not traced for an edit)."""
+        if not bindings:
             return None
-        param = bindings[0].assignment.node
-        function = self.parsed.parents.get(param)
-        if not isinstance(param, cst.Param) or not isinstance(function, cst.Parameters) or function.star_kwarg is not param:
+        param = bindings[0].assignment.node if len(bindings) == 1 and bindings[0].assignment is not None else None
+        function = self.parsed.parents.get(param) if isinstance(param, cst.Param) else None
+        if isinstance(function, cst.Parameters) and function.star_kwarg is param:
+            unseen: tuple[cst.BaseExpression, ...] = (name,)
+        elif all(b.value is not None for b in bindings) \
+                and not any(normalised_classes(self.parsed, name, b) for b in bindings):
+            unseen = tuple(b.value for b in bindings)
+        else:
             return None
         mutations, removals = self._mutations(name, bindings, depth)
         entries = self.kept(mutations.entries, removals, name)
         if not entries:
             return None
-        return TracedDict(entries, False, (name, *mutations.opaque))
-
-    def _edited_unknown(self, name: cst.Name, bindings: list[Binding] | None, depth: int) -> TracedDict | None:
-        """A name bound to what the tracer cannot see (``cfg = make_cfg()`` of a library) that the code then edits
-        (``cfg["cache"] = path``, ``cfg.update(k=v)``): those entries, beside the unseen part (opaque, at the bound
-        values), as ``{**make_cfg(), "cache": path}`` is traced; ``None`` when nothing is edited (trial 9: the
-        edits' findings were lost with the unseen builder)."""
-        if not bindings or any(b.value is None for b in bindings) \
-                or any(normalised_classes(self.parsed, name, b) for b in bindings):
-            return None  # (a loop replacing its enum members: what it leaves is not traced for an edit)
-        mutations, removals = self._mutations(name, bindings, depth)
-        entries = self.kept(mutations.entries, removals, name)
-        if not entries:
-            return None
-        return TracedDict(entries, False, (*(b.value for b in bindings), *mutations.opaque))
+        return TracedDict(entries, False, (*unseen, *mutations.opaque))
 
     def _asdict_of_parameter(self, param: cst.Name, depth: int, named_tuple: bool | None) -> TracedDict | None:
         """``knobs._asdict()`` of an unannotated parameter whose callers are known (a lowering rule's

@@ -692,4 +692,3 @@ def _names_key(builtin: tuple[SinkSpec, ...], files_digest: str) -> str:
 def _specs_text(specs: Iterable[SinkSpec]) -> bytes:
     """``specs`` as JSON text in a stable order (whatever order they come in), for a digest."""
     return json.dumps(sorted(json.dumps(spec_json(spec), sort_keys=True) for spec in specs)).encode()
-
