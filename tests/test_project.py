@@ -185,3 +185,27 @@ def test_package_sinks_of_a_file_in_a_package_and_of_a_loose_one(tmp_path):
     loose.write_text("x = 1\n", encoding="utf-8")
     assert package_sinks(str(loose), BUILTIN_SINKS) == (tuple(BUILTIN_SINKS), None, None)
     assert package_sinks("-", BUILTIN_SINKS, "x = 1\n") == (tuple(BUILTIN_SINKS), None, None)
+
+
+def test_a_module_asked_about_many_words_answers_as_one_search_each(tmp_path):
+    """``mentions`` and ``naming`` list a file's identifiers once it has been asked about many (a module
+    of 1,000 rules is asked about each primitive): the answers stay those of a ``\\b`` search."""
+    from asynccfg_lint.run.project import SEARCHES_BEFORE_WORDS
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    rules = package / "rules.py"
+    rules.write_text("".join(f"p{i} = Primitive('p{i}')\n" for i in range(40)) + "café = p1.bind\n", encoding="utf-8")
+    (package / "other.py").write_text("from .rules import p3\n", encoding="utf-8")
+    project = Project(sorted(str(p) for p in package.glob("*.py")))
+    asked = [f"p{i}" for i in range(SEARCHES_BEFORE_WORDS + 20)]
+    # before and after the listing: p0..p39 are words, p40.. are not, "p" and "Prim" only substrings
+    assert [project.mentions("pkg.rules", word) for word in asked] == [i < 40 for i in range(len(asked))]
+    assert project.mentions("pkg.rules", "p") is False and project.mentions("pkg.rules", "Prim") is False
+    assert project.mentions("pkg.rules", "café") is False  # as `\bcafé\b` in the bytes: é is no ASCII word character
+    assert project.mentions("pkg.missing", "p1") is None
+    assert [project.naming(f"p{i}") for i in range(2, 5)] == [("pkg.rules",), ("pkg.other", "pkg.rules"), ("pkg.rules",)]
+    rules.write_text("q = 1\n", encoding="utf-8")
+    project.forget(str(rules))
+    assert project.mentions("pkg.rules", "p1") is False and project.mentions("pkg.rules", "q") is True

@@ -45,6 +45,10 @@ KEPT_PARSES = 32
 #: seconds a file's last change must lie behind its read for the package's wrappers to be stored under its
 #: times (an edit within the same tick of the file system's clock could keep them: git's racy-clean rule)
 RACY_SECONDS = 2.0
+#: word searches in one file before its identifiers are listed once (:meth:`Project._has_word`)
+SEARCHES_BEFORE_WORDS = 24
+#: an identifier as ``\\b`` delimits it in a bytes pattern: ASCII letters, digits and ``_``
+_ASCII_WORD = re.compile(rb"\w+")
 
 #: what a file's state is compared on (:meth:`Project.stored_sinks`): size, modification and change times,
 #: inode and device; a write always moves the change time, which no tool can set back
@@ -203,6 +207,8 @@ class Project:
         self._names: dict[tuple[SinkSpec, ...], SinkNames | None] = {}  # None: past the limit, as recorded
         self._stored: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...] | None] = {}
         self._naming: dict[str, tuple[str, ...]] = {}
+        self._words: dict[str, frozenset[bytes]] = {}  # path -> its identifiers, once many are asked about
+        self._searches: dict[str, int] = {}  # path -> the word searches made in it so far
         #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
         self._outcomes: dict[str, FileOutcome] = {}
         self._executor: Executor | None = None
@@ -314,16 +320,32 @@ class Project:
         parse); ``None`` when the project has no such module."""
         path = self.module_path(name)
         source = self.source(path) if path is not None else None
-        return None if source is None else re.search(rb"\b" + re.escape(word.encode()) + rb"\b", source) is not None
+        return None if source is None else self._has_word(path, source, word.encode())
 
     def naming(self, word: str) -> tuple[str, ...]:
         """The dotted module names of the project's files whose text has the identifier ``word`` (a byte
         search, no parse): where a primitive's ``bind`` may be called (:meth:`Workspace.named_elsewhere`)."""
         if word not in self._naming:
-            pattern = re.compile(rb"\b" + re.escape(word.encode()) + rb"\b")
+            encoded = word.encode()
             self._naming[word] = tuple(self._module(path) for path in self.files
-                                       if (source := self.source(path)) is not None and pattern.search(source))
+                                       if (source := self.source(path)) is not None
+                                       and self._has_word(path, source, encoded))
         return self._naming[word]
+
+    def _has_word(self, path: str, source: bytes, word: bytes) -> bool:
+        """Whether ``source`` (``path``'s bytes) has ``word`` as an identifier (``\\b`` on both sides, ASCII
+        as a bytes pattern has it). The first few questions about a file are one search each; from
+        :data:`SEARCHES_BEFORE_WORDS` on, its identifiers are listed once and looked up: a module of 1,000 rules
+        is asked about each rule's primitive, and a search each is quadratic in its size."""
+        if _ASCII_WORD.fullmatch(word) is not None:
+            words = self._words.get(path)
+            if words is None:
+                self._searches[path] = self._searches.get(path, 0) + 1
+                if self._searches[path] > SEARCHES_BEFORE_WORDS:
+                    words = self._words[path] = frozenset(_ASCII_WORD.findall(source))
+            if words is not None:
+                return word in words
+        return re.search(rb"\b" + re.escape(word) + rb"\b", source) is not None
 
     def file_modules(self) -> list[tuple[str, str]]:
         """``(dotted module name, path)`` of every file of the project."""
@@ -555,6 +577,8 @@ class Project:
         self._names.clear()
         self._stored.clear()
         self._naming.clear()
+        self._words.pop(path, None)
+        self._searches.pop(path, None)
 
     def _module(self, path: str) -> str:
         """``path``'s dotted module name (:func:`~asynccfg_lint.run.discovery.module_name_for`), the walk up
