@@ -82,6 +82,25 @@ def test_globs_match_as_git_check_ignore_does(tmp_path, pattern, paths):
         assert ours == git_says, (pattern, path, git_says)
 
 
+#: exclusions that name a file or folder at any depth (the walk rules most names out with one set lookup)
+NAME_EXCLUSIONS = ["build", "out/", "*.egg-info", "gen?", "x]", "[ab]c.py", "*_pb2.py", "a b.py"]
+NAME_TREE = ["build.py", "build/m.py", "sub/build", "out.py", "out/m.py", "sub/out/m.py", "pkg.egg-info/m.py",
+             ".egg-info/m.py", "gen1/m.py", "gen/m.py", "gen12.py", "x].py", "x]", "ac.py", "bc.py", "cc.py",
+             "deep/m_pb2.py", "a b.py", "kept.py", "sub/kept.py", "sub2/build/m.py", "a/pkg.egg-info/m.py"]
+
+
+def test_name_exclusions_skip_what_git_ignores_for_the_same_patterns(tmp_path, monkeypatch):
+    make_repo(tmp_path, {path: "x = 1\n" for path in NAME_TREE})
+    (tmp_path / ".git" / "info" / "exclude").write_text("".join(f"{p}\n" for p in NAME_EXCLUSIONS))
+    expected = git_unignored(tmp_path)
+    assert expected == ["./build.py", "./cc.py", "./gen/m.py", "./gen12.py", "./kept.py", "./out.py", "./sub/kept.py",
+                        "./x].py"]  # expect: git's verdict
+    (tmp_path / ".git" / "info" / "exclude").write_text("")
+    resolver = Resolver(overrides=Overrides(exclude=globs(NAME_EXCLUSIONS, str(tmp_path), "exclude")))
+    monkeypatch.chdir(tmp_path)
+    assert sorted(iter_files(["."], resolver)) == expected
+
+
 @pytest.mark.parametrize(("pattern", "reason"), [("a\\", ""), ("!", ""), ("[z-a].py", ": bad character range z-a")])
 def test_a_malformed_glob_is_a_configuration_error_naming_the_option(pattern, reason):
     with pytest.raises(ConfigError) as raised:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -656,8 +656,7 @@ class Resolver:
         absolute = os.path.abspath(path)
         if is_dir is None:
             is_dir = os.path.isdir(absolute)
-        return any(glob.matches(absolute, is_dir, through_folders=False)
-                   for glob in self._exclusions(os.path.dirname(absolute)))
+        return _NameGlobs.of(self._exclusions(os.path.dirname(absolute))).excludes(absolute, is_dir)
 
     def is_skipped_in_walk(self, path: str, is_dir: bool) -> bool:
         """True when the walk skips ``path``: an exclusion matches it, or git ignores it (``respect-gitignore``)."""
@@ -687,6 +686,72 @@ class Resolver:
             if parent == current or not _is_within(parent, root) or parent == root:
                 return False
             current = parent
+
+
+#: a glob that is one literal name (optionally a folder's: a trailing "/"): no wildcard, escape, negation,
+#: comment or surrounding blank, which gitignore's rules would read otherwise
+_LITERAL_NAME = re.compile(r"[^*?\[\\!#/\s][^*?\[\\/]*(?<=[^\s])/?")
+
+
+class _NameGlobs:
+    """Exclusion globs indexed for the walk, which asks about every file and folder (18 globs each by default).
+
+    A glob with no ``/`` but a trailing one matches a name at any depth; it matches a path itself (not
+    through a folder above it, which ``through_folders=False`` leaves out) only when it matches the path's
+    last component and no folder between its root and the path. A literal name (``build``, ``dist/``, all
+    the default exclusions) or ``*`` and a literal rest (``*.egg-info``) is decided so here, by comparing
+    names (no ``pathspec`` import: a folder ``__pycache__`` in the walk need not pay for one); another name
+    glob is left to ``pathspec`` only for a name its pattern matches; the globs with a ``/`` always are.
+    """
+
+    def __init__(self, globs: tuple[Glob, ...]) -> None:
+        #: literal name -> (folders only, root) of each glob of that name
+        self.literals: dict[str, list[tuple[bool, str]]] = {}
+        self.suffixes: list[tuple[str, str]] = []  # (the literal rest after "*", root)
+        self.wildcards: list[tuple[Any, Glob]] = []  # the other name globs, compiled
+        others = []
+        for glob in globs:
+            pattern, root = _anchored(glob.pattern, glob.root)
+            if glob.negated or "/" in pattern.rstrip("/"):
+                others.append(glob)
+            elif _LITERAL_NAME.fullmatch(pattern):
+                self.literals.setdefault(pattern.rstrip("/"), []).append((pattern.endswith("/"), root))
+            elif pattern.startswith("*") and _LITERAL_NAME.fullmatch(pattern[1:]) and not pattern.endswith("/"):
+                self.suffixes.append((pattern[1:], root))
+            elif (compiled := compile_glob(pattern)) is not None:  # (None: matches nothing)
+                self.wildcards.append((compiled, glob))
+        self.others = tuple(others)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def of(globs: tuple[Glob, ...]) -> _NameGlobs:
+        """The index of ``globs`` (made once per tuple of globs)."""
+        return _NameGlobs(globs)
+
+    def excludes(self, absolute: str, is_dir: bool) -> bool:
+        """Whether one of the globs matches the absolute, normalised ``absolute`` itself (a folder when ``is_dir``)."""
+        name = os.path.basename(absolute)
+        for folder_only, root in self.literals.get(name, ()):
+            if _matches_itself(absolute, is_dir, folder_only, root, name.__eq__):
+                return True
+        for suffix, root in self.suffixes:
+            if name.endswith(suffix) and _matches_itself(absolute, is_dir, False, root,
+                                                         lambda component: component.endswith(suffix)):
+                return True
+        candidate = name + "/" if is_dir else name
+        rest = (*self.others, *(glob for compiled, glob in self.wildcards if compiled.match_file(candidate)))
+        return any(glob.matches(absolute, is_dir, through_folders=False) for glob in rest)
+
+
+def _matches_itself(absolute: str, is_dir: bool, folder_only: bool, root: str, test: Callable[[str], bool]) -> bool:
+    """Whether a glob of one path component (its last one passed ``test``) matches ``absolute`` itself, as
+    :meth:`Glob.matches` with ``through_folders=False`` decides: not through a folder between ``root`` and it;
+    outside ``root``, by the name alone."""
+    if folder_only and not is_dir or absolute == root:
+        return False
+    if not absolute.startswith(root + os.sep):
+        return True
+    return not any(test(component) for component in absolute[len(root) + 1:].split(os.sep)[:-1])
 
 
 @functools.lru_cache(maxsize=None)
