@@ -206,6 +206,15 @@ _RULE = '''
 p{index} = core.Primitive("rules{index}_start")
 
 
+def _abstract_eval{index}(x, *, depth, mode):
+    if not isinstance(depth, int):
+        raise TypeError("depth must be an int")
+    return x
+
+
+p{index}.def_abstract_eval(_abstract_eval{index})
+
+
 def _rule{index}(ctx, x, *, depth, mode):
     cfg = {{"permutation": [[0, 0]], "depth": depth, "mode": mode, "i": {index}}}
     return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, cfg)
@@ -220,9 +229,10 @@ def user{index}(x):
 
 
 def write_rules_module(root: Path, rules: int) -> Path:
-    """Write ``root/rules_<rules>.py``: one module of ``rules`` primitives, each with a lowering rule that
-    puts its bind keywords into the config, its registration and a ``bind`` (every third one passes an
-    enum member: a finding at the bind). Returns the file.
+    """Write ``root/rules_<rules>.py``: one module of ``rules`` primitives, each with an abstract eval, a
+    lowering rule that puts its bind keywords into the config, its registration and a ``bind`` (every third
+    one passes an enum member: a finding at the bind, whose fix is kept only when the abstract eval leaves
+    the keyword unread). Returns the file.
 
     The scaling benchmark within one file: what the analysis asks about each rule (is its primitive bound?
     is a name serialised before its use?) must not scan the whole module each time.

@@ -124,3 +124,47 @@ def test_canonicalize_axis_returns_an_int_as_its_annotation_says(called):
     """``jax._src.util.canonicalize_axis(...) -> int``: the return annotation the analysis trusts for
     ``all_gather_dimension=canonicalize_axis(axis, ...)`` in ``parallel.py`` (Python and numpy ints, a bool)."""
     assert called["canonicalize_axis"] == ["builtins.int"] * 5
+
+
+#: binds of one primitive under two names, interleaved with another primitive's, and the hooks and rules of each
+INDEXED = b'''
+from jax._src import core
+from jax.interpreters import mlir, batching
+from pkg.ext import b_p as alias_b
+
+a_p = core.Primitive("a")
+b_p = alias_b
+a_p.def_abstract_eval(lambda x, **kw: x)
+
+def _rule(ctx, x, **kw):
+    return [x]
+
+mlir.register_lowering(a_p, _rule)
+mlir.register_lowering(alias_b, _rule)
+batching.primitive_batchers[alias_b] = lambda args, dims, **kw: (args[0], dims[0])
+
+def use(x):
+    first = a_p.bind(x, k=1)
+    second = alias_b.bind(x, k=2)
+    third = a_p.bind(x, k=3)
+    return b_p.bind(first, k=4), second, third
+'''
+
+
+def test_bind_calls_hooks_and_rules_of_a_primitive_are_found_from_one_index_in_source_order():
+    from asynccfg_lint.analysis.params_rules import bind_calls
+    from asynccfg_lint.analysis.programs import primitive_hooks, rule_registrations
+
+    parsed = parse_source(INDEXED, "m.py")
+    keywords = lambda calls: [parsed.module.code_for_node(call.args[1].value) for call in calls]  # noqa: E731
+    assert keywords(bind_calls(parsed, frozenset({"m.a_p"}))) == ["1", "3"]
+    assert keywords(bind_calls(parsed, frozenset({"pkg.ext.b_p"}))) == ["2"]
+    assert keywords(bind_calls(parsed, frozenset({"pkg.ext.b_p", "m.b_p"}))) == ["2", "4"]  # both names, in order
+    assert keywords(bind_calls(parsed, frozenset({"m.a_p", "m.b_p", "pkg.ext.b_p"}))) == ["1", "2", "3", "4"]
+    assert bind_calls(parsed, frozenset({"m.c_p"})) == []
+    code = parsed.module.code_for_node
+    assert [code(hook) for hook in primitive_hooks(parsed, frozenset({"m.a_p"}))] == ["lambda x, **kw: x"]
+    assert [code(hook) for hook in primitive_hooks(parsed, frozenset({"pkg.ext.b_p"}))] == [
+        "lambda args, dims, **kw: (args[0], dims[0])"]
+    rule = next(s for s in parsed.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "_rule")
+    assert sorted(sorted(r.primitive) for r in rule_registrations(parsed, rule)) == [["m.a_p"], ["pkg.ext.b_p"]]

@@ -47,6 +47,8 @@ DIMS_IN = "dims_in"
 _PARAMS_RULES: ModuleMemo[list[ParamsRule]] = ModuleMemo(list)
 _PARAMS_RULE_NAMES: ModuleMemo[dict[int, list[cst.BaseExpression]]] = ModuleMemo(dict)
 _BIND_CALLS: ModuleMemo[dict[frozenset[str], list[cst.Call]]] = ModuleMemo(dict)
+#: per module: qualified name of a ``bind`` attribute -> (position in ``parsed.calls``, call) of each call of it
+_BIND_INDEX: ModuleMemo[dict[str, list[tuple[int, cst.Call]]]] = ModuleMemo(dict)
 _VISIBLE_CALLS: ModuleMemo[dict[int, list[cst.Call] | None]] = ModuleMemo(dict)
 
 
@@ -132,12 +134,20 @@ def _statements(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
 
 
 def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call]:
-    """The calls ``<primitive>.bind(...)`` in ``parsed``, for the primitive's qualified names."""
+    """The calls ``<primitive>.bind(...)`` in ``parsed``, for the primitive's qualified names, in the order of
+    ``parsed.calls``. The module's ``.bind`` calls are indexed by qualified name once (a module of 1,000
+    primitives asks about each: one pass over its calls per primitive was quadratic)."""
     memo = _BIND_CALLS.of(parsed)
     if primitive not in memo:
-        binds = {f"{name}.bind" for name in primitive}
-        memo[primitive] = [call for call in parsed.calls if type(call.func) is cst.Attribute
-                           and call.func.attr.value == "bind" and qualified_names(parsed, call.func) & binds]
+        index = _BIND_INDEX.known(parsed)
+        if index is None:
+            index = _BIND_INDEX.put(parsed, {})
+            for position, call in enumerate(parsed.calls):
+                if type(call.func) is cst.Attribute and call.func.attr.value == "bind":
+                    for name in qualified_names(parsed, call.func):
+                        index.setdefault(name, []).append((position, call))
+        found = {position: call for name in primitive for position, call in index.get(f"{name}.bind", ())}
+        memo[primitive] = [found[position] for position in sorted(found)]
     return memo[primitive]
 
 

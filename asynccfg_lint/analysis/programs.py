@@ -946,6 +946,10 @@ KEYWORD_BLIND_HOOKS = frozenset({"jax._src.dispatch.apply_primitive"})
 #: per module: (the qualified names of a primitive, a function registered on it) for each hook of
 #: :func:`primitive_hooks`
 _HOOKS: ModuleMemo[list[tuple[frozenset[str], cst.BaseExpression]] | None] = ModuleMemo(lambda: None)
+#: per module: a primitive's qualified name -> the positions of its hooks in ``_HOOKS``
+_HOOK_INDEX: ModuleMemo[dict[str, list[int]]] = ModuleMemo(dict)
+#: per module: the list of :func:`registrations` indexed, and its registrations by ``id`` of the rule JAX calls
+_RULE_INDEX: ModuleMemo[tuple[list[Registration], dict[int, list[Registration]]] | None] = ModuleMemo(lambda: None)
 
 
 def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.BaseExpression]:
@@ -974,14 +978,28 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
                 hooks.extend((frozenset(qualified_names(parsed, d.decorator.value)), node) for d in node.decorators
                              if type(d.decorator) is cst.Attribute and d.decorator.attr.value in _HOOK_METHODS)
         _HOOKS.put(parsed, hooks)
-    return [hook for names, hook in hooks if names & primitive]
+        by_name: dict[str, list[int]] = {}  # qualified name -> positions in ``hooks``: a module of 1,000 rules asks
+        for position, (names, _) in enumerate(hooks):  # about each primitive (one pass per primitive: quadratic)
+            for name in names:
+                by_name.setdefault(name, []).append(position)
+        _HOOK_INDEX.put(parsed, by_name)
+    by_name = _HOOK_INDEX.of(parsed)
+    positions = sorted({position for name in primitive for position in by_name.get(name, ())})
+    return [hooks[position][1] for position in positions]
 
 
 def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
     """The registrations whose rule JAX calls is ``function``: a ``def`` given directly (or through
     ``functools.partial``), or a ``lambda`` (the function a lambda calls is not one: the lambda's call is visible)."""
-    return [r for r in registrations(parsed) if (r.forwarding.node is function if r.forwarding is not None
-                                                  else r.function is function)]
+    found = registrations(parsed)
+    indexed = _RULE_INDEX.known(parsed)
+    if indexed is None or indexed[0] is not found:  # (made again when registrations were: see registrations)
+        by_rule: dict[int, list[Registration]] = {}
+        for registration in found:
+            rule = registration.forwarding.node if registration.forwarding is not None else registration.function
+            by_rule.setdefault(id(rule), []).append(registration)
+        indexed = _RULE_INDEX.put(parsed, (found, by_rule))
+    return list(indexed[1].get(id(function), ()))
 
 
 def _bound_primitive_names(parsed: ParsedModule) -> frozenset[str]:
