@@ -570,6 +570,19 @@ def class_attribute_bindings(parsed: ParsedModule, cls: cst.ClassDef, name: str)
     return result or None
 
 
+def may_write_attribute(parsed: ParsedModule, name: str) -> bool:
+    """Whether ``parsed`` may write the attribute ``name`` of an object of another module's class: a write of
+    ``name`` (or an unknown ``setattr``) through anything but ``self``/``cls`` of a method of a class of
+    ``parsed`` (which writes that class's instances). What :func:`class_attribute_bindings` cannot see from
+    the class's own module (trial 11: ``SETTINGS.mode = SETTINGS.mode.value`` in the module that imports
+    ``SETTINGS``)."""
+    writes = _attribute_writes(parsed)
+    for obj, _ in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:
+        if not (isinstance(obj, cst.Name) and method_owner(parsed, obj) is not None):
+            return True
+    return False
+
+
 def attribute_bindings(parsed: ParsedModule, expr: cst.Attribute) -> list[Binding] | None:
     """The bindings ``self.x`` (in a method) or ``Cls.x`` (a class of this module) may refer to.
 

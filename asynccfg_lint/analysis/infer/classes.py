@@ -19,7 +19,7 @@ from asynccfg_lint.analysis.infer.model import Known
 from asynccfg_lint.analysis.infer.values import NOT_LITERAL, UNKNOWN, Inferred, Origin
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE
-from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import bindings_of_name, local_definition, may_write_attribute, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import MAX_DEPTH, _replaced  # (the one reading of a copy call)
 from asynccfg_lint.analysis.records import is_dataclass, unhashable_dataclass
 from asynccfg_lint.analysis.functions import returns_of
@@ -105,6 +105,9 @@ class ClassInference:
                 result.extend(self.origins(namespace, depth + 1) if namespace is not None else [Origin(expr, UNKNOWN)])
                 continue
             home = origin.home or self.parsed
+            if home is not self.parsed and self._written_elsewhere(name, home):
+                result.append(Origin(expr, UNKNOWN))  # what another module writes there is not the class's to tell
+                continue
             if origin.home is not None and origin.source is not None:  # built in the class's module
                 call, callers = (origin.source if isinstance(origin.source, cst.Call) else None), home
             else:
@@ -128,6 +131,24 @@ class ClassInference:
             for getter in found.getters:
                 result.extend(self._result_on(origin, getter, home, anchor, expr, depth))
         return result
+
+    def _written_elsewhere(self, name: str, home: ParsedModule) -> bool:
+        """Whether a module other than ``home`` (the class's) may write the attribute ``name`` of its instances:
+        this one, or another project module that names ``name`` and ``home`` (where such an instance comes
+        from) with an attribute write of it (:func:`may_write_attribute`; only those modules are parsed)."""
+        if may_write_attribute(self.parsed, name):
+            return True
+        if self.workspace is None:
+            return False
+        home_word = home.name.name.rpartition(".")[2]
+        for module in self.workspace.naming(name):
+            if module in (home.name.name, self.parsed.name.name) \
+                    or not self.workspace.may_mention(f"{module}.{name}", home_word):
+                continue
+            other = self.workspace.module(module)
+            if other is not None and other.text_has(f".{name}") and may_write_attribute(other, name):
+                return True
+        return False
 
     def _result_on(self, origin: Origin, getter: cst.FunctionDef, home: ParsedModule, anchor: cst.CSTNode,
                    expr: cst.CSTNode, depth: int) -> list[Origin]:
