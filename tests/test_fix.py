@@ -393,10 +393,11 @@ def test_the_codemod_leaves_only_the_users_files(tmp_path, inside):
     # becomes str(CACHE_DIR); routed.py: the np.True_ a setdefault puts into an imported builder's dict becomes
     # bool(np.True_), the tuple keys of an imported constant's pairs keep no fix; the bind's Mode.PUSH, which the rule hands to
     # a helper that tests it with isinstance, keeps no fix: fixing.argument_fixes; assigned_reads_api.py: the
-    # bind's Level.FAST becomes Level.FAST.value; module_state_rules.py: Held.mode becomes Held.mode.value)
+    # bind's Level.FAST becomes Level.FAST.value; module_state_rules.py: Held.mode becomes Held.mode.value;
+    # instance_rules.py: SETTINGS.kind, rewritten nowhere, becomes SETTINGS.kind.value)
     assert changed == ["extpkg/annotated_api.py", "extpkg/api.py", "extpkg/assigned_reads_api.py", "extpkg/carried_api.py",
                        "extpkg/fetched.py", "extpkg/gather.py", "extpkg/held.py",
-                       "extpkg/helped.py", "extpkg/indexed.py", "extpkg/linked_api.py",
+                       "extpkg/helped.py", "extpkg/indexed.py", "extpkg/instance_rules.py", "extpkg/linked_api.py",
                        "extpkg/meshed.py", "extpkg/methods.py", "extpkg/module_state_rules.py",
                        "extpkg/narrowed.py", "extpkg/nested.py", "extpkg/primitive_table_api.py", "extpkg/registered.py", "extpkg/relayed.py",
                        "extpkg/relayed_api.py", "extpkg/routed.py", "extpkg/scheduled.py", "extpkg/tuned.py", "extpkg/typed_options_api.py",
@@ -718,6 +719,75 @@ def test_the_abstract_eval_as_a_decorator_or_in_another_module_and_jaxs_impl(tmp
             for d in json.loads(checked.stdout)] == [  # expect: only JAX's impl leaves the fix
         ("decorated.py", "ACC101", None), ("elsewhere.py", "ACC101", None),
         ("impl.py", "ACC101", "bool(np.bool_(True))")]
+
+
+#: a batching rule that reads the keyword as an enum member and binds the primitive again with it (trial 11)
+BATCHED_MODULE = '''\
+import enum
+
+from jax._src import core
+from jax._src.interpreters import batching, mlir
+from jax._src.lax import parallel
+
+
+class Mode(enum.Enum):
+    PUSH = "push"
+    PULL = "pull"
+
+
+start_p = core.Primitive("batched_start")
+start_p.def_abstract_eval(lambda x, *, mode: core.AbstractFuture(x, parallel.ppermute_done_p.bind))
+
+
+def _batcher(args, dims, *, mode):
+    (x,), (d,) = args, dims
+    if mode.value == "pull":
+        x = x[::-1]
+    return start_p.bind(x, mode=mode), d
+
+
+batching.primitive_batchers[start_p] = _batcher
+
+
+def _lowering(ctx, x, *, mode):
+    return parallel._emit_async_start_custom_call("collective-permute-start", ctx, x, {"mode": mode})
+
+
+mlir.register_lowering(start_p, _lowering)
+
+
+def case_start(x):  # oracle: ACC101
+    return start_p.bind(x, mode=Mode.PUSH).done()
+'''
+
+
+def test_a_bind_keyword_a_batching_rule_reads_and_binds_again_gets_no_fix(tmp_path):
+    """JAX calls the batching rule with the ``bind``'s keywords (``PARAMS_TABLES``), and the rule passes ``mode`` to
+    ``start_p.bind`` again: the finding arrives there too, and its fix must also be kept away when the rule
+    reads ``mode.value`` (trial 11: ``fix --unsafe-fixes`` bound ``Mode.PUSH.value``, and the rule then failed
+    on a str). A rule that only binds it again keeps the fix. Real JAX: the program raises at lowering, and the
+    rule given what the fixed bind passes raises AttributeError."""
+    package = tmp_path / "batched"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+
+    def reported(text: str) -> list[tuple[int, int, str, str | None]]:
+        (package / "ops.py").write_text(text, encoding="utf-8")
+        checked = run_program("check", "--no-cache", "--unsafe-fixes", "--output-format", "json", "batched", cwd=tmp_path)
+        return [(d["line"], d["column"], d["code"], d["fix"] and d["fix"]["replacement"]) for d in json.loads(checked.stdout)]
+
+    assert reported(BATCHED_MODULE) == [(35, 33, "ACC101", None)]  # expect: the finding, without a fix
+    only_bound = BATCHED_MODULE.replace('    if mode.value == "pull":\n        x = x[::-1]\n', "")
+    assert reported(only_bound) == [(33, 33, "ACC101", "Mode.PUSH.value")]  # expect: passed on only: fixed
+    if sys.version_info < (3, 12) or importlib.util.find_spec("jax") is None:
+        pytest.skip("the oracle needs Python >= 3.12 and jax 0.12.0.1")
+    (package / "ops.py").write_text(BATCHED_MODULE, encoding="utf-8")
+    assert run_programs([str(tmp_path)], program_cases(package / "ops.py", "batched.ops"))[
+        "batched.ops.case_start"].verdict == "ACC101"
+    batcher = subprocess.run([sys.executable, "-c", "import numpy as np\nfrom batched.ops import _batcher\n"
+                              "_batcher((np.zeros(2),), (0,), mode='push')"], cwd=tmp_path, capture_output=True,
+                             text=True, check=False)
+    assert "AttributeError: 'str' object has no attribute 'value'" in batcher.stderr
 
 
 #: a dict constant spread into the config, read by another module (trial 10's ``dictbase``)

@@ -360,6 +360,8 @@ REPLACED_AT_IMPORT = ("extpkg/module_state_rules.py", 46, 61, "ACC201")
 #: and a rule's config named before it is passed on (``cfg = dataclasses.asdict(opts)``): opaque in the rule's
 #: module, where no bind is; the binds of assigned_reads_api.py are checked through the read
 ASSIGNED_READ = ("extpkg/assigned_reads.py", 22, 78, "ACC201")
+#: SETTINGS.mode of another module's Settings, which this module writes (SETTINGS.mode = SETTINGS.mode.value)
+WRITTEN_HERE = ("extpkg/instance_rules.py", 30, 67, "ACC201")
 
 
 def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_path):
@@ -370,7 +372,8 @@ def test_rule_without_a_visible_bind_is_acc201_where_it_uses_a_parameter(tmp_pat
     CLI, flake8 and the language server agree."""
     package = parse_text(run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "extpkg", cwd=PROGRAMS).stdout)
     unknown = [(r.path, r.line, r.column, r.code) for r in package if r.code == "ACC201"]
-    assert unknown == [ASSIGNED_READ, GROWN_ELEMENT, REPLACED_AT_IMPORT, TABLE_VALUE, RELAY_USE, NORMALISED_READ]
+    assert unknown == [ASSIGNED_READ, GROWN_ELEMENT, WRITTEN_HERE, REPLACED_AT_IMPORT, TABLE_VALUE, RELAY_USE,
+                       NORMALISED_READ]
     assert package[[(r.path, r.line, r.column, r.code) for r in package].index(RELAY_USE)].message == (
         'value for key "depth" has a type the checker cannot determine; annotate it or convert it with '
         "int()/float()/bool()/str()")

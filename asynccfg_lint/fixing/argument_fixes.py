@@ -14,10 +14,10 @@ from dataclasses import replace
 import libcst as cst
 
 from asynccfg_lint.analysis.classifier import Finding
-from asynccfg_lint.analysis.functions import defining_module, function_definition, implicit_parameters
+from asynccfg_lint.analysis.functions import defining_module, function_definition, implicit_parameters, parameter_of
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import inside, qualified_names
+from asynccfg_lint.analysis.resolution import enclosing, inside, qualified_names
 from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls
 from asynccfg_lint.analysis.summaries import summarise_module
 from asynccfg_lint.analysis.workspace import Workspace
@@ -70,9 +70,10 @@ class ArgumentFixes:
     def at_argument(self, finding: Finding, sink_call: SinkCall) -> Finding:
         """``finding`` of the argument of ``sink_call`` (a call of a derived sink: a wrapper or a ``bind``),
         without its fix when the parameter the argument reaches is used otherwise than put into a config."""
-        if finding.fix is None or sink_call.spec.kind is SinkKind.PARAMETERS or finding.node not in self.parsed.parents \
-                or not inside(self.parsed, finding.node, sink_call.argument):
+        if finding.fix is None or sink_call.spec.kind is SinkKind.PARAMETERS or finding.node not in self.parsed.parents:
             return finding
+        if not inside(self.parsed, finding.node, sink_call.argument):
+            return self._from_parameter(finding, sink_call)
         if not self._wrapper_reads_kept(sink_call):
             return replace(finding, fix=None)
         callee = self._callee(self.parsed, sink_call.spec)
@@ -86,6 +87,19 @@ class ArgumentFixes:
         # (a wrapper binding two primitives, the other rule doing `{Sched.TREE: 2}[sched]`: stop 27's trial)
         wrapper = self._called_function(self.parsed, sink_call.call, sink_call.argument)
         if wrapper is not None and (callee is None or wrapper[1] is not callee[1]) and not self._kept(wrapper):
+            return replace(finding, fix=None)
+        return finding
+
+    def _from_parameter(self, finding: Finding, sink_call: SinkCall) -> Finding:
+        """``finding`` of a value written outside ``sink_call``'s argument, which passes a parameter of the function
+        it is in on (a batching rule's ``p.bind(x, mode=mode)``, whose ``mode`` JAX gives it from the binds):
+        without its fix unless that function only puts the parameter into configs, since the fix changes what
+        it receives (trial 11: the batcher's ``mode.value == "pull"`` failed on the fixed bind's str)."""
+        function = enclosing(self.parsed, sink_call.call, (cst.FunctionDef,))
+        if not isinstance(function, cst.FunctionDef) or inside(self.parsed, finding.node, function):
+            return finding
+        param = parameter_of(self.parsed, sink_call.argument, function)
+        if param is not None and not self._kept((self.parsed, function, param, None, False)):
             return replace(finding, fix=None)
         return finding
 

@@ -105,8 +105,8 @@ class ClassInference:
                 result.extend(self.origins(namespace, depth + 1) if namespace is not None else [Origin(expr, UNKNOWN)])
                 continue
             home = origin.home or self.parsed
-            if home is not self.parsed and self._written_elsewhere(name, home):
-                result.append(Origin(expr, UNKNOWN))  # what another module writes there is not the class's to tell
+            if home is not self.parsed and may_write_attribute(self.parsed, name):
+                result.append(Origin(expr, UNKNOWN))  # what this module writes there is not the class's to tell
                 continue
             if origin.home is not None and origin.source is not None:  # built in the class's module
                 call, callers = (origin.source if isinstance(origin.source, cst.Call) else None), home
@@ -131,24 +131,6 @@ class ClassInference:
             for getter in found.getters:
                 result.extend(self._result_on(origin, getter, home, anchor, expr, depth))
         return result
-
-    def _written_elsewhere(self, name: str, home: ParsedModule) -> bool:
-        """Whether a module other than ``home`` (the class's) may write the attribute ``name`` of its instances:
-        this one, or another project module that names ``name`` and ``home`` (where such an instance comes
-        from) with an attribute write of it (:func:`may_write_attribute`; only those modules are parsed)."""
-        if may_write_attribute(self.parsed, name):
-            return True
-        if self.workspace is None:
-            return False
-        home_word = home.name.name.rpartition(".")[2]
-        for module in self.workspace.naming(name):
-            if module in (home.name.name, self.parsed.name.name) \
-                    or not self.workspace.may_mention(f"{module}.{name}", home_word):
-                continue
-            other = self.workspace.module(module)
-            if other is not None and other.text_has(f".{name}") and may_write_attribute(other, name):
-                return True
-        return False
 
     def _result_on(self, origin: Origin, getter: cst.FunctionDef, home: ParsedModule, anchor: cst.CSTNode,
                    expr: cst.CSTNode, depth: int) -> list[Origin]:
