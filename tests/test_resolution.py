@@ -53,6 +53,14 @@ class C:
         setattr(self, "by_call", 15)
         setattr(self, name, 16)
         b: int
+        (self.nested_a, self.nested_b), self.flat = (17, 18), 19
+        with ctx() as self.with_target:
+            pass
+        [None for self.comprehended in range(2)]
+        self.__dict__["through_dict"] = 20
+        vars(self)[key] = 21
+        self.__dict__.update(more=22)
+        delattr(self, "deleted")
 '''
 
 
@@ -70,7 +78,9 @@ def test_every_statement_form_is_walked_in_source_order():
         ("else_", "self", "5"), ("loop", "self", None), ("for_body", "self", "6"), ("for_else", "self", None),
         ("suite", "self", "7"), ("try_", "self", "8"), ("handler", "self", "9"), ("try_else", "self", "10"),
         ("final", "self", "11"), ("pair", "o", "12"), ("nested", "self", "13"), ("case", "self", "14"),
-        ("by_call", "self", None), ("*", "self", None),
+        ("nested_a", "self", None), ("nested_b", "self", None), ("flat", "self", "19"),
+        ("with_target", "self", None), ("through_dict", "self", None), ("*", "self", None), ("*", "self", None),
+        ("*", "self", None), ("comprehended", "self", None), ("by_call", "self", "15"), ("deleted", "self", None),
     ]
 
 
@@ -85,16 +95,29 @@ def reference_writes(parsed) -> dict[str, list[tuple[cst.CSTNode, object]]]:
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
                 add(element.value, None)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute) \
+                and target.value.attr.value == "__dict__":
+            key = target.slice[0].slice.value if len(target.slice) == 1 else None
+            name = string_value(key) if isinstance(key, cst.BaseExpression) else None
+            writes.setdefault(name or "*", []).append((target.value.value, None))
 
     class Writes(cst.CSTVisitor):
         def visit_Assign(self, node):
             for target in node.targets:
                 if isinstance(target.target, (cst.Tuple, cst.List)):
                     for element in target.target.elements:
-                        if isinstance(element.value, cst.Attribute):
-                            add(element.value, "unpacked")
-                else:
+                        add(element.value, "unpacked" if isinstance(element.value, cst.Attribute) else None)
+                elif isinstance(target.target, cst.Attribute):
                     add(target.target, node.value)
+                else:
+                    add(target.target, None)
+
+        def visit_WithItem(self, node):
+            if node.asname is not None:
+                add(node.asname.name, None)
+
+        def visit_CompFor(self, node):
+            add(node.target, None)
 
         def visit_AnnAssign(self, node):
             if node.value is not None:
@@ -111,7 +134,12 @@ def reference_writes(parsed) -> dict[str, list[tuple[cst.CSTNode, object]]]:
 
         def visit_Call(self, node):
             if isinstance(node.func, cst.Name) and node.func.value in ("setattr", "delattr") and len(node.args) >= 2:
-                writes.setdefault(string_value(node.args[1].value) or "*", []).append((node.args[0].value, None))
+                name = string_value(node.args[1].value)
+                shown = node.func.value == "setattr" and name is not None and len(node.args) == 3
+                writes.setdefault(name or "*", []).append((node.args[0].value, node.args[2].value if shown else None))
+            elif isinstance(node.func, cst.Attribute) and node.func.attr.value in ("update", "setdefault", "pop", "clear") \
+                    and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == "__dict__":
+                writes.setdefault("*", []).append((node.func.value.value, None))
 
     parsed.module.visit(Writes())
     return writes

@@ -12,7 +12,7 @@ from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, Glob
 
 from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.scopes import walked_children
-from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
+from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, subscript_index
 
 
 #: per module: id of a name access -> :func:`bindings_of_name` of it
@@ -489,9 +489,14 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
                 add(element.value, None)
+        elif isinstance(target, cst.StarredElement):
+            add(target.value, None)
+        elif isinstance(target, cst.Subscript) and (holder := _attribute_dict(target.value)) is not None:
+            index = subscript_index(target)  # obj.__dict__["mode"] = v, vars(obj)[name] = v
+            writes.setdefault(string_value(index) or _ANY_ATTRIBUTE, []).append((holder, None))
 
-    # only statements write attributes (a walrus binds names): their walk, not a visit of every node,
-    # which cost twice the parse of a module of 1,000 lowering rules
+    # only statements write attributes (a walrus binds names; a comprehension's targets are found below):
+    # their walk, not a visit of every node, which cost twice the parse of a module of 1,000 lowering rules
     for statement in _statements(parsed.module):
         kind = type(statement)
         if kind is cst.Assign:
@@ -503,17 +508,46 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
                         if isinstance(element.value, cst.Attribute):
                             value = unpacked_value(target.target, element.value, statement.value)
                             add(element.value, Binding(value, None, None, None, None))
+                        else:  # (self.a, self.b), *rest: not followed, so unknown
+                            add(element.value, None)
+                else:
+                    add(target.target, None)
         elif kind is cst.AnnAssign and statement.value is not None:
             add(statement.target, Binding(statement.value, statement.annotation.annotation, None, None, None))
         elif kind is cst.AugAssign:
             add(statement.target, Binding(statement.value, None, None, statement, None))
         elif kind is cst.Del or kind is cst.For:
             add(statement.target, None)
+        elif kind is cst.With:
+            for item in statement.items:
+                if item.asname is not None:
+                    add(item.asname.name, None)
+    if parsed.text_has("for"):  # [None for self.mode in modes]: the comprehension writes it
+        for node in parsed.parents:
+            if type(node) is cst.CompFor:
+                add(node.target, None)
     for call in parsed.calls:
-        if isinstance(call.func, cst.Name) and call.func.value in ("setattr", "delattr") and len(call.args) >= 2:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in ("setattr", "delattr") and len(call.args) >= 2:
             name = string_value(call.args[1].value)
-            writes.setdefault(name or _ANY_ATTRIBUTE, []).append((call.args[0].value, None))
+            shown = func.value == "setattr" and name is not None and len(call.args) == 3 and not any(
+                a.star or a.keyword is not None for a in call.args)
+            writes.setdefault(name or _ANY_ATTRIBUTE, []).append(
+                (call.args[0].value, Binding(call.args[2].value, None, None, None, None) if shown else None))
+        elif isinstance(func, cst.Attribute) and func.attr.value in ("update", "setdefault", "pop", "clear") \
+                and (holder := _attribute_dict(func.value)) is not None:
+            writes.setdefault(_ANY_ATTRIBUTE, []).append((holder, None))  # obj.__dict__.update(...)
     return _ATTRIBUTE_WRITES.put(parsed, writes)
+
+
+def _attribute_dict(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``obj`` of ``obj.__dict__`` or ``vars(obj)`` (the dict of its attributes), else ``None``."""
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "__dict__":
+        return expr.value
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "vars" \
+            and len(expr.args) == 1 and not expr.args[0].star:
+        return expr.args[0].value
+    return None
 
 
 #: the fields of a compound statement (or of its ``else``, ``finally``, ``except`` and ``case`` parts) that hold statements
