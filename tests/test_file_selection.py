@@ -101,6 +101,21 @@ def test_name_exclusions_skip_what_git_ignores_for_the_same_patterns(tmp_path, m
     assert sorted(iter_files(["."], resolver)) == expected
 
 
+def test_a_negated_exclusion_is_a_configuration_error_and_an_escaped_one_a_name(tmp_path):
+    """git keeps ``a.py`` under ``*.py`` then ``!a.py``; an exclusion is matched on its own (trial 11: the
+    ``!`` glob matched nothing, silently), so it is refused; ``\\!`` is a literal name starting with ``!``."""
+    with pytest.raises(ConfigError) as raised:
+        globs(["*.py", "!a.py"], str(tmp_path), "exclude")
+    assert str(raised.value) == ("exclude: a negated glob ('!a.py') cannot re-include what another excludes; "
+                                 "leading '!' is for per-file-ignores (write '\\!' for a name that starts with '!')")
+    (tmp_path / "pyproject.toml").write_text('[tool.asynccfg-lint]\nextend-exclude = ["!gen"]\n', encoding="utf-8")
+    (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
+    check = run_cli(".", cwd=tmp_path)
+    assert check.returncode == 2 and "extend-exclude: a negated glob ('!gen')" in check.stderr
+    (escaped,) = globs(["\\!gen.py"], str(tmp_path), "exclude")
+    assert escaped.matches(str(tmp_path / "!gen.py"), False) and not escaped.matches(str(tmp_path / "gen.py"), False)
+
+
 @pytest.mark.parametrize(("pattern", "reason"), [("a\\", ""), ("!", ""), ("[z-a].py", ": bad character range z-a")])
 def test_a_malformed_glob_is_a_configuration_error_naming_the_option(pattern, reason):
     with pytest.raises(ConfigError) as raised:

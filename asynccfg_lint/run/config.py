@@ -458,6 +458,12 @@ def globs(patterns: Iterable[str] | None, root: str, key: str = "exclude") -> tu
     """
     if patterns is None:
         return None
+    for pattern in patterns:
+        if pattern.startswith("!") and pattern != "!":  # (a lone "!" is pathspec's error, below)
+            # an exclusion is one glob at a time (a folder is pruned when one matches), so gitignore's
+            # re-inclusion after an earlier match cannot be honoured: say so instead of matching nothing
+            raise ConfigError(f"{key}: a negated glob ({pattern!r}) cannot re-include what another excludes; "
+                              "leading '!' is for per-file-ignores (write '\\!' for a name that starts with '!')")
     result = tuple(Glob(pattern, root) for pattern in patterns)
     for glob in result:
         _compiled(key, glob.pattern)
