@@ -978,12 +978,12 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
                 hooks.extend((frozenset(qualified_names(parsed, d.decorator.value)), node) for d in node.decorators
                              if type(d.decorator) is cst.Attribute and d.decorator.attr.value in _HOOK_METHODS)
         _HOOKS.put(parsed, hooks)
-        by_name: dict[str, list[int]] = {}  # qualified name -> positions in ``hooks``: a module of 1,000 rules asks
-        for position, (names, _) in enumerate(hooks):  # about each primitive (one pass per primitive: quadratic)
+    by_name = _HOOK_INDEX.known(parsed)
+    if by_name is None:  # qualified name -> positions in ``hooks``: a module of 1,000 rules asks about each
+        by_name = _HOOK_INDEX.put(parsed, {})  # primitive (one pass over the hooks per primitive: quadratic)
+        for position, (names, _) in enumerate(hooks):
             for name in names:
                 by_name.setdefault(name, []).append(position)
-        _HOOK_INDEX.put(parsed, by_name)
-    by_name = _HOOK_INDEX.of(parsed)
     positions = sorted({position for name in primitive for position in by_name.get(name, ())})
     return [hooks[position][1] for position in positions]
 
