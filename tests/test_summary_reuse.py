@@ -348,7 +348,7 @@ def test_a_one_file_run_reads_another_modules_parse_from_the_cache_until_that_mo
     cache = ResultCache(str(tmp_path / "cache"))
     parsed: list[str] = []
     real_parse = parse.parse_source
-    monkeypatch.setattr(parse, "parse_source", lambda source, path: parsed.append(Path(path).name) or real_parse(source, path))
+    monkeypatch.setattr(parse, "parse_source", lambda source, path, **options: parsed.append(Path(path).name) or real_parse(source, path, **options))
 
     def edit_and_check(run: int) -> tuple[list[tuple[int, int, str]], list[str]]:
         use.write_text(USE + f"# edit {run}\n")  # a changed file: its outcome is not cached

@@ -13,6 +13,8 @@ import functools
 
 import libcst as cst
 
+from asynccfg_lint.analysis.elision import ElidedBlock  # noqa: F401 - a node class the sets below must hold
+
 
 def _subclasses(kind: type) -> set[type]:
     """``kind`` and every class derived from it, at any depth."""

@@ -10,7 +10,7 @@ import re
 import threading
 import tokenize
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -21,6 +21,15 @@ from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
+from asynccfg_lint.analysis.elision import (
+    ElidedBody,
+    LeftOutCalls,
+    elided_module,
+    guard_references,
+    mentioning,
+    skeleton,
+    units_to_keep,
+)
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import repair_validation
 from asynccfg_lint.analysis.normalise import (
@@ -114,6 +123,28 @@ class ParsedModule:
     #: each stage's facts about the module, by its :class:`ModuleMemo` (read and written only through it)
     _memos: dict = field(default_factory=dict, repr=False)
     _text_has: dict = field(default_factory=dict, repr=False)
+    #: a skeleton's left-out bodies (:func:`~asynccfg_lint.analysis.elision.skeleton`): ``(unit, ordinal)`` -> text;
+    #: empty for a whole module
+    elided: dict = field(default_factory=dict, repr=False)
+
+    def whole(self) -> None:
+        """Go on only with the whole module: a scan of all its code (every call, every statement).
+
+        Raises:
+            ElidedBody: naming the whole module, when this is a skeleton.
+        """
+        if self.elided:
+            raise ElidedBody(self.path, None)
+
+    def require(self, *words: str) -> None:
+        """Go on only when no left-out body of a skeleton has one of ``words`` as an identifier: a scan of what the
+        code does with a name (its accesses, writes of an attribute of that name) would miss them there.
+
+        Raises:
+            ElidedBody: naming the units whose left-out bodies name one of them.
+        """
+        if self.elided and (units := mentioning(self.elided, words)):
+            raise ElidedBody(self.path, units)
 
     def text_has(self, needle: str) -> bool:
         """Whether :attr:`text` contains ``needle``, searched once per module and string: the analysis asks per
@@ -242,7 +273,7 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
 DEEP_TREE_DEPTH = 100
 
 
-def _interpreter_failure(source: str | bytes) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None]:
+def _interpreter_failure(source: str | bytes) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None, ast.Module | None]:
     """Why the running Python rejects ``source``, if it does (its message and 1-based position), and whether it is deep.
 
     libcst accepts syntax the interpreter does not (``except A, B:`` of Python 3.14 on 3.12,
@@ -252,20 +283,21 @@ def _interpreter_failure(source: str | bytes) -> tuple[ParseFailure | None, bool
     CPython's message; the verdict is the one of a fresh thread (:func:`_compiles_on_a_fresh_thread`).
 
     Returns:
-        ``(failure or None, deep, lines)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`;
-        ``lines`` the :func:`~asynccfg_lint.analysis.positions.statement_lines` of a tree that is not deep, else ``None``.
+        ``(failure or None, deep, lines, tree)``: ``deep`` when the tree is deeper than :data:`DEEP_TREE_DEPTH`;
+        ``lines`` the :func:`~asynccfg_lint.analysis.positions.statement_lines` of a tree that is not deep, and
+        ``tree`` its ``ast``, else ``None``.
     """
     try:
         tree = _compiled(source, ast.PyCF_ONLY_AST)
     except SyntaxError as error:
-        return _syntax_failure(error), False, None
+        return _syntax_failure(error), False, None, None
     except (RecursionError, MemoryError):  # the caller's stack counts against CPython's limit: ask a fresh thread
-        return _compiles_on_a_fresh_thread(source), True, None
+        return _compiles_on_a_fresh_thread(source), True, None, None
     except ValueError as error:  # null bytes (before Python 3.12.4)
-        return ParseFailure(f"syntax error: {error}"), False, None
+        return ParseFailure(f"syntax error: {error}"), False, None, None
     if _depth(tree) > DEEP_TREE_DEPTH:
-        return _compile_failure(source) and _compiles_on_a_fresh_thread(source), True, None
-    return None, False, statement_lines(tree)
+        return _compile_failure(source) and _compiles_on_a_fresh_thread(source), True, None, None
+    return None, False, statement_lines(tree), tree
 
 
 #: the file name CPython's compiler is given: no file's, so that the line of an error is the checked text's (an
@@ -401,7 +433,8 @@ def first_difference(original: str, other: str) -> tuple[int, int]:
     return len(lines), len(lines[-1])
 
 
-def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None) -> ParsedModule:
+def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None,
+                 keep: Iterable[str] | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     ``previous``: the parse of an earlier text of the same document (a language server's last one); the
@@ -419,6 +452,12 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     The garbage collector is paused meanwhile: every object the parse makes lives on, so its passes
     over them (a quarter of the parse of ``parallel.py``) would find nothing to free.
 
+    ``keep``: parse a :func:`~asynccfg_lint.analysis.elision.skeleton` of the module (another module a check
+    reads), with the bodies of the top-level functions and classes of these names and of those they name
+    (:func:`~asynccfg_lint.analysis.elision.units_to_keep`); the others' bodies are left out (its
+    :attr:`ParsedModule.elided`). The whole module when nothing would be left out, or the text is not one
+    libcst reads as it is (``None``, the default: always the whole module).
+
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
@@ -427,7 +466,7 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path, previous)
+        return _parse_source(source, path, previous, keep)
 
 
 class DocumentParser:
@@ -448,12 +487,25 @@ class DocumentParser:
         return self.last
 
 
-def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None) -> ParsedModule:
+def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None,
+                  keep: Iterable[str] | None = None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
-    rejected, deep, lines = _interpreter_failure(source)
+    rejected, deep, lines, tree = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
+    if keep is not None and tree is not None and undecodable is None and previous is None:
+        text = source_text(source)
+        if not _MAY_DIFFER.search(text):
+            skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep))
+            if removed:
+                try:
+                    module, wrapper, scopes, parents, calls, _, _, _ = _parse(skeleton_text, elided=(path or "-", removed))
+                except (cst.ParserSyntaxError, RecursionError, ValueError):
+                    pass  # the whole module then
+                else:
+                    return ParsedModule(path=path or "-", text=skeleton_text, wrapper=wrapper, name=module_name_for(path),
+                                        scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed)
     inexact = []
     if undecodable is not None:  # CPython compiled it: the bad bytes are in comments
         assert isinstance(source, bytes)
@@ -633,14 +685,21 @@ def _spliced(previous: ParsedModule, source: str | bytes, lines: tuple[int, ...]
     return spliced_module(previous.module, previous.text, previous.statement_lines, source, lines, parse_unvalidated)
 
 
-def _parse(source: str | bytes, positions: bool = False, spliced: cst.Module | None = None) -> tuple:
+def _parse(source: str | bytes, positions: bool = False, spliced: cst.Module | None = None,
+           elided: tuple[str, dict[tuple[str, int], str]] | None = None) -> tuple:
     """libcst's module of ``source`` (``spliced`` when given: :func:`_spliced`), its metadata wrapper, scopes,
     parents and calls, (when asked) positions, the text it parsed, and the text libcst gives back: generated
     (on the same stack: code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`),
-    else the text itself."""
+    else the text itself. ``elided``: ``source`` is a :func:`~asynccfg_lint.analysis.elision.skeleton` of the
+    module of that path, whose left-out bodies become :class:`~asynccfg_lint.analysis.elision.ElidedBlock` s."""
     module = spliced if spliced is not None else parse_unvalidated(source)
+    if elided is not None:
+        module = elided_module(module, *elided)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes, parents, calls = module_index(module)
+    if elided is not None:
+        guard_references(scopes, *elided)
+        calls = LeftOutCalls(calls, elided[0])
     position_map = wrapper.resolve(PositionProvider) if positions else None
     text = source.decode(module.encoding) if isinstance(source, bytes) else source
     code = module.code if _MAY_DIFFER.search(text) else text

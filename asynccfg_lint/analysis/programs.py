@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
@@ -53,6 +54,8 @@ _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = Mod
 _BIND_NAMES: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
 #: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
 _FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
+#: per skeleton: the registrations of its kept code (:func:`_registrations_naming`)
+_KEPT_REGISTRATIONS: ModuleMemo[list[Registration] | None] = ModuleMemo(lambda: None)
 
 
 
@@ -70,6 +73,10 @@ class RegistrationPeers(Protocol):
 
     def consulted(self) -> dict[str, ParsedModule | None]:
         """The other modules looked up so far, by dotted name."""
+        ...
+
+    def unchanged(self, read: dict[str, ParsedModule | None]) -> bool:
+        """Whether the project still gives the parses ``read`` for their modules."""
         ...
 
     def may_mention(self, qualified: str, word: str) -> bool:
@@ -605,10 +612,16 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
     """
     known = _REGISTRATIONS.known(parsed)
     if known is not None and (peers is None or known[1] is not None
-                              and all(peers.module(name) is home for name, home in known[1].items())):
+                              and peers.unchanged(known[1])):
         return known[0]
+    return _REGISTRATIONS.put(parsed, (_registrations(parsed, parsed.calls, peers),
+                                       peers.consulted() if peers is not None else None))[0]
+
+
+def _registrations(parsed: ParsedModule, calls: list[cst.Call], peers: RegistrationPeers | None) -> list[Registration]:
+    """The registrations of :func:`registrations` made by ``calls`` (the module's) and by decorators."""
     found: list[Registration] = []
-    for call in parsed.calls:
+    for call in calls:
         if is_register(parsed, call.func):  # mlir.register_lowering(prim, rule), or through an alias of it
             primitive, rule = call_argument(call, 0, "prim"), call_argument(call, 1, "rule")
         elif (primitive := _partial_of_register(parsed, call.func)) is not None:  # partial(register_lowering, p)(rule)
@@ -637,7 +650,21 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
                 found.append(Registration(frozenset(qualified_names(home, primitive)),
                                           frozenset({f"{parsed.name.name}.{statement.name.value}"}), statement,
                                           frozenset()))
-    return _REGISTRATIONS.put(parsed, (found, peers.consulted() if peers is not None else None))[0]
+    return found
+
+
+def _registrations_naming(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
+    """The registrations of ``parsed`` that may register ``function`` (:func:`registrations`). In a skeleton
+    (:mod:`~asynccfg_lint.analysis.elision`), those of its kept code once no left-out body names the ``def``
+    (a registration names its rule, or is the call holding the ``lambda``)."""
+    if not parsed.elided:
+        return registrations(parsed)
+    if isinstance(function, cst.FunctionDef):
+        parsed.require(function.name.value)
+    known = _KEPT_REGISTRATIONS.known(parsed)
+    if known is None:
+        known = _KEPT_REGISTRATIONS.put(parsed, _registrations(parsed, kept_calls(parsed.calls), None))
+    return known
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
@@ -648,13 +675,13 @@ def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
     if isinstance(function, cst.Lambda):
         first = _lambda_parameters(function)[:1]
         return first == [param] and any(r.forwarding is not None and r.forwarding.node is function
-                                        for r in registrations(parsed))
+                                        for r in _registrations_naming(parsed, function))
     if not isinstance(function, cst.FunctionDef):
         return False
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     if not positional or positional[0] is not param:
         return False
-    return any(r.function is function for r in registrations(parsed))
+    return any(r.function is function for r in _registrations_naming(parsed, function))
 
 
 def lambda_parameter(parsed: ParsedModule, node: cst.CSTNode, lam: cst.Lambda,
@@ -920,7 +947,7 @@ def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, 
     memo = _BIND_OPERANDS.known(parsed)
     if memo is None:
         memo = _BIND_OPERANDS.of(parsed)
-        for call in parsed.calls:
+        for call in kept_calls(parsed.calls):  # (a skeleton's: the binds of a function it kept are all there)
             if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
                 continue
             caller = enclosing(parsed, call, (cst.FunctionDef, cst.Lambda))
@@ -991,7 +1018,7 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
 def rule_registrations(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
     """The registrations whose rule JAX calls is ``function``: a ``def`` given directly (or through
     ``functools.partial``), or a ``lambda`` (the function a lambda calls is not one: the lambda's call is visible)."""
-    found = registrations(parsed)
+    found = _registrations_naming(parsed, function)
     indexed = _RULE_INDEX.known(parsed)
     if indexed is None or indexed[0] is not found:  # (made again when registrations were: see registrations)
         by_rule: dict[int, list[Registration]] = {}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, GlobalScope, ImportAssignment
 
+from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.scopes import walked_children
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, subscript_index
@@ -994,7 +995,7 @@ def _tested_names(parsed: ParsedModule) -> frozenset[str]:
     from its list of calls; its nodes only when a line of its text starts with ``match``)."""
     known = _TESTED_NAMES.known(parsed)
     if known is None:
-        names = {call.args[0].value.value for call in parsed.calls
+        names = {call.args[0].value.value for call in kept_calls(parsed.calls)  # (a skeleton's: its uses are kept)
                  if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "hasattr") and call.args
                  and isinstance(call.args[0].value, cst.Name)}
         names |= {m.group(1) for m in _NONE_COMPARED.finditer(parsed.text)}

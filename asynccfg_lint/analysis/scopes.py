@@ -35,6 +35,7 @@ from libcst.metadata.scope_provider import (
     _gen_dotted_names,
 )
 
+from asynccfg_lint.analysis.elision import ElidedBlock
 from asynccfg_lint.analysis.node_types import NODE_TYPES
 
 #: expression contexts, as libcst's ``ExpressionContextProvider`` gives them to names
@@ -377,7 +378,11 @@ class _ScopeWalk:
         around = self.scope
         self.scope = FunctionScope(around, node, node.name.value)
         self.visit(node.params, context)
-        self.visit(node.body, context)
+        if type(node.body) is ElidedBlock:  # a skeleton's left-out body: its names are not walked
+            self.parents[node.body] = node
+            self.scopes[node.body] = self.scope
+        else:
+            self.visit(node.body, context)
         self.scope = around  # decorators and the return annotation are evaluated outside the function
         for decorator in node.decorators:
             self.visit(decorator, context)

@@ -57,6 +57,10 @@ class SummaryPeers(TracerPeers, Protocol):
         """The other modules looked up so far, by dotted name."""
         ...
 
+    def unchanged(self, read: dict[str, ParsedModule | None]) -> bool:
+        """Whether the project still gives the parses ``read`` for their modules."""
+        ...
+
 
 def sink_uses(parsed: ParsedModule) -> dict[tuple[str, str], cst.CSTNode]:
     """``(derived sink's qualified name, parameter)`` -> the expression of ``parsed`` where that
@@ -329,4 +333,4 @@ def _still_valid(read: dict[str, ParsedModule | None] | None, peers: SummaryPeer
     ``peers``: made the same way, and each module it read is the same parse."""
     if read is None or peers is None:
         return read is None and peers is None
-    return all(peers.module(name) is home for name, home in read.items())
+    return peers.unchanged(read)

@@ -121,8 +121,21 @@ class Workspace:
         return self._lookup(next(iter(names)), 0)
 
     def module(self, name: str) -> ParsedModule | None:
-        """The project module of dotted name ``name`` (parsed once per check), else ``None``."""
-        return self._home(name)
+        """The whole project module of dotted name ``name`` (parsed once per check), else ``None``: its callers scan
+        all of it (its binds, hooks, registrations, wrappers).
+
+        Raises:
+            ElidedBody: when this check already reads a skeleton of it (:meth:`_home`).
+        """
+        home = self._home(name, whole=True)
+        if home is not None:
+            home.whole()
+        return home
+
+    def unchanged(self, read: dict[str, ParsedModule | None]) -> bool:
+        """Whether the project still gives the parses ``read`` (:meth:`consulted` of an earlier check) for their
+        modules: the same whole parses or skeletons, nothing parsed anew to tell."""
+        return all(self._home(name) is home for name, home in read.items())
 
     def named_elsewhere(self, word: str, module: str) -> bool:
         """True when a project module other than ``module`` has the identifier ``word`` in its text.
@@ -153,16 +166,20 @@ class Workspace:
         word = table_name(word)
         return naming(word) if naming is not None else ()
 
-    def _home(self, name: str) -> ParsedModule | None:
+    def _home(self, name: str, member: str | None = None, whole: bool = False) -> ParsedModule | None:
+        """The project module ``name`` (once per check). Unless ``whole``, a loader that can (a task's: ``part``)
+        may give a skeleton that keeps its top-level ``member`` (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
         if name not in self._homes:
-            self._homes[name] = self._modules(name) if self._modules is not None else None
+            part = None if whole else getattr(self._modules, "part", None)
+            self._homes[name] = (part(name, member) if part is not None else self._modules(name)) \
+                if self._modules is not None else None
         return self._homes[name]
 
     def _lookup(self, qualified: str, depth: int) -> list[Foreign] | None:
         """Split ``qualified`` into the longest project module and the names inside it."""
         parts = [table_name(part) for part in qualified.split(".")]
         for cut in range(len(parts) - 1, 0, -1):
-            home = self._home(".".join(parts[:cut]))
+            home = self._home(".".join(parts[:cut]), parts[cut])
             if home is not None:
                 return self._member(home, parts[cut:], depth)
         return None

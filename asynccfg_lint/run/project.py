@@ -203,6 +203,10 @@ class Project:
         #: each read file's state when it was read (before its bytes), for :meth:`stored_sinks`
         self._states: dict[str, FileState | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
+        #: path -> the units of its skeleton a check read (:meth:`part`), or ``None``: parse it whole
+        self._units: dict[str, frozenset[str] | None] = {}
+        #: whether :meth:`part` may give skeletons (``False`` once a task's check started again too often)
+        self.skeletons = True
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
         self._names: dict[tuple[SinkSpec, ...], SinkNames | None] = {}  # None: past the limit, as recorded
         self._stored: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...] | None] = {}
@@ -270,7 +274,9 @@ class Project:
         """
         if path in self._parsed:
             self._parsed.move_to_end(path)
-            return self._parsed[path]
+            found = self._parsed[path]
+            if found is None or not found.elided:
+                return found
         from asynccfg_lint.analysis.parse import parse_source
         from asynccfg_lint.analysis.parse_failure import ParseFailure
 
@@ -284,16 +290,70 @@ class Project:
                 parsed = None
             if parsed is not None and self.cache is not None and digest is not None:
                 self.cache.put_parsed_module(digest, parsed)  # (before any stage keeps facts on it)
+        return self._keep_parse(path, parsed)
+
+    def skeleton_of(self, path: str, member: str | None = None) -> ParsedModule | None:
+        """``path`` parsed for a check that reads some of its definitions: a skeleton
+        (:func:`~asynccfg_lint.analysis.elision.skeleton`) keeping ``member`` (a top-level name), the units earlier
+        checks read (:meth:`keep`), and what they name; or the parse this project keeps (whole or a skeleton),
+        a whole one the result cache holds, else ``None`` as :meth:`parsed`.
+
+        A skeleton's left-out bodies raise :class:`~asynccfg_lint.analysis.elision.ElidedBody` when read; the
+        task then starts again after :meth:`keep` (:func:`~asynccfg_lint.run.tasks.analyse_task`). Only a task's
+        loader asks for skeletons: a project used as a module loader (:meth:`module`) gives whole parses.
+        """
+        if path in self._parsed:
+            self._parsed.move_to_end(path)
+            return self._parsed[path]
+        units = self._units.get(path, frozenset())
+        if units is None or not self.skeletons:
+            return self.parsed(path)
+        from asynccfg_lint.analysis.parse import parse_source
+        from asynccfg_lint.analysis.parse_failure import ParseFailure
+
+        keep = units | {member} if member else units
+        digest = self.digest(path)
+        # (the cache keeps a skeleton under the units it was asked to keep, as a parse of other bytes; a whole
+        # parse, stored by any run, is used as it is)
+        key = f"{digest}\0{','.join(sorted(keep))}" if digest is not None else None
+        parsed = None
+        if self.cache is not None and digest is not None and key is not None:
+            parsed = self.cache.parsed_module(path, digest) or self.cache.parsed_module(path, key)
+        source = self.source(path)
+        if parsed is None and source is not None:
+            try:
+                parsed = parse_source(source, path, keep=keep)
+            except ParseFailure:
+                parsed = None
+            if parsed is not None and self.cache is not None and key is not None and digest is not None:
+                self.cache.put_parsed_module(key if parsed.elided else digest, parsed)  # (before any stage keeps facts on it)
+        return self._keep_parse(path, parsed)
+
+    def keep(self, path: str, units: frozenset[str] | None) -> None:
+        """Parse ``units`` of ``path`` (``None``: all of it) in its next :meth:`skeleton_of`: a check read them in a
+        skeleton that left them out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). The parse kept now is
+        dropped if it is a skeleton, and so is every fact kept on the project's parses (some may lead into it)."""
+        known = self._units.get(path, frozenset())
+        self._units[path] = None if units is None or known is None else known | units
+        if (kept := self._parsed.get(path)) is not None and kept.elided:
+            del self._parsed[path]
+        for parsed in self._parsed.values():
+            if parsed is not None:
+                parsed._memos.clear()
+
+    def _keep_parse(self, path: str, parsed: ParsedModule | None) -> ParsedModule | None:
+        """Keep ``parsed`` as ``path``'s (the last :data:`KEPT_PARSES` are kept) and return it."""
         self._parsed[path] = parsed
         if len(self._parsed) > KEPT_PARSES:
             self._parsed.popitem(last=False)
         return parsed
 
     def kept(self, path: str) -> ParsedModule | None:
-        """``path``'s parse if this project still keeps it (see :meth:`parsed`), else ``None``; never parses."""
+        """``path``'s whole parse if this project still keeps it (see :meth:`parsed`), else ``None``; never parses."""
         if path in self._parsed:
             self._parsed.move_to_end(path)
-        return self._parsed.get(path)
+        found = self._parsed.get(path)
+        return found if found is None or not found.elided else None
 
     def module_path(self, name: str) -> str | None:
         """The project file whose dotted module name is ``name``; ``None`` when none or when two files claim it.

@@ -10,6 +10,7 @@ never loads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
@@ -38,6 +39,15 @@ class ModuleSource(Protocol):
 
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed, or ``None`` when it cannot be read or parsed."""
+
+    def skeleton_of(self, path: str, member: str | None = None) -> ParsedModule | None:
+        """``path`` parsed for reading ``member``: perhaps a skeleton (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
+
+    def keep(self, path: str, units: frozenset[str] | None) -> None:
+        """Parse ``units`` of ``path`` (``None``: all of it) in its next :meth:`skeleton_of`."""
+
+    #: whether :meth:`skeleton_of` may give skeletons
+    skeletons: bool
 
     def digest(self, path: str) -> str | None:
         """A digest of ``path``'s bytes, or ``None`` when it cannot be read."""
@@ -133,6 +143,13 @@ class _RecordingLoader:
         self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
         return self.source.parsed(path) if path is not None else None
 
+    def part(self, name: str, member: str | None = None) -> ParsedModule | None:
+        """The module ``name`` parsed for reading its top-level ``member`` (perhaps a skeleton, see
+        :meth:`ModuleSource.skeleton_of`); the lookup is recorded."""
+        path = self.source.module_path(name)
+        self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
+        return self.source.skeleton_of(path, member) if path is not None else None
+
     def mentions(self, name: str, word: str) -> bool | None:
         """As :meth:`asynccfg_lint.run.project.Project.mentions`, the module recorded as a lookup is."""
         path = self.source.module_path(name)
@@ -193,11 +210,35 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
 
     try:
         parsed = _parse(task, modules)
-        return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
+        return _with_skeletons(parsed, modules, lambda: parsed.run(lambda: _analyse_parsed(task, modules, parsed)))
     except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
+
+
+#: a task's analysis starts again at most this often because it read what a skeleton left out; then without skeletons
+MAX_RESTARTS = 8
+
+
+def _with_skeletons(parsed: ParsedModule, modules: ModuleSource | None, analyse: Callable[[], FileOutcome]) -> FileOutcome:
+    """``analyse()``, started again each time it reads what a skeleton of another module left out
+    (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with those parts parsed (``modules.keep``) and the facts
+    kept on ``parsed`` dropped (some may lead into the skeleton); after :data:`MAX_RESTARTS`, without skeletons."""
+    from asynccfg_lint.analysis.elision import ElidedBody
+
+    restarts = 0
+    while True:
+        try:
+            return analyse()
+        except ElidedBody as missing:
+            if modules is None or missing.path == parsed.path:
+                raise
+            restarts += 1
+            modules.keep(missing.path, missing.units if restarts < MAX_RESTARTS else None)
+            if restarts >= MAX_RESTARTS:
+                modules.skeletons = False
+            parsed._memos.clear()
 
 
 def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:

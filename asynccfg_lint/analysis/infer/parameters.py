@@ -42,6 +42,7 @@ from asynccfg_lint.analysis.resolution import (
     isinstance_tested,
     local_definition,
 )
+from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.summaries import sink_uses
@@ -58,7 +59,7 @@ def _calls_passing(parsed: ParsedModule, function: cst.FunctionDef, name: str) -
     index = _POSITIONAL_NAMES.known(parsed)
     if index is None:
         index = _POSITIONAL_NAMES.put(parsed, {})
-        for call in parsed.calls:
+        for call in kept_calls(parsed.calls):  # (a skeleton's: the calls of a function it kept are all there)
             passed = []
             for arg in call.args:
                 if arg.keyword is not None or arg.star:
