@@ -229,3 +229,53 @@ def test_a_skeleton_the_check_reads_no_left_out_part_of_stays(tmp_path):
     mesh = str(package / "mesh.py")
     assert mesh not in project._units  # expect: no check started again
     assert units_of(project._parsed[mesh]) == {"unrelated"}  # expect: its body never read
+
+
+RULES = textwrap.dedent('''\
+    from jax._src import core
+    from jax.interpreters import mlir
+
+    p = core.Primitive("p_start")
+    register = mlir.register_lowering
+
+
+    def config_for(ctx, x):
+        cfg = {"depth": 2}
+        cfg["mode"] = ctx
+        return cfg
+
+
+    def install():
+        for prim, rule in [(p, config_for)]:
+            register(prim, rule)
+        return prim
+
+
+    def unrelated(a, b):
+        total = a + b
+        total += 1
+        return total
+
+
+    install()
+''')
+
+
+def test_whether_a_kept_def_is_a_registered_rule_reads_the_left_out_bodies_a_registration_may_be_in():
+    from asynccfg_lint.analysis.programs import _registration_words, _registrations_naming, registrations
+
+    parsed = parse_source(RULES, "pkg/rules.py", keep={"config_for"})
+    assert units_of(parsed) == {"install", "unrelated"}
+    # expect: register_lowering, the alias bound to it, and install, whose body calls the alias
+    assert _registration_words(parsed) == {"register_lowering", "register", "install"}
+    config_for = next(s for s in parsed.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "config_for")
+    with pytest.raises(ElidedBody) as raised:
+        _registrations_naming(parsed, config_for)
+    assert raised.value.units == frozenset({"install"})  # expect: the body that registers it
+    kept = parse_source(RULES, "pkg/rules.py", keep={"config_for", "install"})
+    assert units_of(kept) == {"unrelated"}
+    config_for = next(s for s in kept.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "config_for")
+    found = _registrations_naming(kept, config_for)
+    whole = parse_source(RULES, "pkg/rules.py")
+    # expect: the loop's one registration of config_for, as the whole module's
+    assert [r.function.name.value for r in found] == [r.function.name.value for r in registrations(whole)] == ["config_for"]

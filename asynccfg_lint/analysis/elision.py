@@ -122,11 +122,14 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, di
         first = function.body[0]
         indent = lines[first.lineno - 1][:first.col_offset]  # (bytes = characters in an all-blank prefix)
         end = function.end_lineno or first.lineno
-        if not indent or indent.strip() or end - first.lineno + 1 < MIN_ELIDED_LINES \
-                or any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(function)):
-            return  # a body after the colon, a short one, or one that binds module names
+        if not indent or indent.strip() or end - first.lineno + 1 < MIN_ELIDED_LINES:
+            return  # a body after the colon, or a short one
+        body = "".join(lines[first.lineno - 1:end])
+        if ("global" in body or "nonlocal" in body) \
+                and any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(function)):
+            return  # one that binds module names
         cuts.append((first.lineno - 1, end, indent))
-        removed[(unit, ordinal)] = "".join(lines[first.lineno - 1:end])
+        removed[(unit, ordinal)] = body
 
     ordinals: dict[str, int] = {}
     for statement in tree.body:

@@ -18,6 +18,8 @@ body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
@@ -54,6 +56,9 @@ _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = Mod
 _BIND_NAMES: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
 #: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
 _FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
+#: per skeleton: the words a registration of its may call through (:func:`_registration_words`)
+_REGISTRATION_WORDS: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 #: per skeleton: the registrations of its kept code (:func:`_registrations_naming`)
 _KEPT_REGISTRATIONS: ModuleMemo[list[Registration] | None] = ModuleMemo(lambda: None)
 
@@ -655,16 +660,76 @@ def _registrations(parsed: ParsedModule, calls: list[cst.Call], peers: Registrat
 
 def _registrations_naming(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
     """The registrations of ``parsed`` that may register ``function`` (:func:`registrations`). In a skeleton
-    (:mod:`~asynccfg_lint.analysis.elision`), those of its kept code once no left-out body names the ``def``
-    (a registration names its rule, or is the call holding the ``lambda``)."""
+    (:mod:`~asynccfg_lint.analysis.elision`), those of its kept code once no left-out body names the ``def`` (a
+    registration names its rule, or is the call holding the ``lambda``, or loops over a table naming it) or a
+    word a registration calls through (:func:`_registration_words`)."""
     if not parsed.elided:
         return registrations(parsed)
-    if isinstance(function, cst.FunctionDef):
-        parsed.require(function.name.value)
+    parsed.require(*_registration_words(parsed), *([function.name.value] if isinstance(function, cst.FunctionDef) else []))
     known = _KEPT_REGISTRATIONS.known(parsed)
     if known is None:
         known = _KEPT_REGISTRATIONS.put(parsed, _registrations(parsed, kept_calls(parsed.calls), None))
     return known
+
+
+def _registration_words(parsed: ParsedModule) -> frozenset[str]:
+    """The names a registration in the skeleton ``parsed`` may call (without the project's other modules, as
+    :func:`registrations` without peers): ``register_lowering`` (also as a string, for ``getattr``), and at any
+    depth each top-level name bound by a statement that names one (``reg = mlir.register_lowering``,
+    ``table = [(p, f)]`` loops read) and each function or class whose body names one (a registrar).
+    A top-level statement that is not a definition, an assignment or an import gives all its words."""
+    known = _REGISTRATION_WORDS.known(parsed)
+    if known is not None:
+        return known
+    if parsed.statement_lines is None or len(parsed.statement_lines) != len(parsed.module.body):
+        parsed.whole()  # (the statements' lines are CPython's, the statements libcst's: they must pair)
+    lines = parsed.text.splitlines(keepends=True)
+    starts = [*(parsed.statement_lines or ()), len(lines) + 1]
+    chunks: list[tuple[set[str], set[str]]] = []  # (names bound, words named) per top-level statement
+    for index, statement in enumerate(parsed.module.body[:len(starts) - 1]):
+        words = set(_IDENTIFIER.findall("".join(lines[starts[index] - 1:starts[index + 1] - 1])))
+        chunks.append((_bound_names(statement) or words, words))
+    chunks += [({unit}, set(_IDENTIFIER.findall(text))) for (unit, _), text in parsed.elided.items()]
+    found = {"register_lowering"}
+    grown = True
+    while grown:
+        grown = False
+        for bound, words in chunks:
+            if not bound <= found and not words.isdisjoint(found):
+                found |= bound
+                grown = True
+    return _REGISTRATION_WORDS.put(parsed, frozenset(found))
+
+
+def _bound_names(statement: cst.BaseStatement) -> set[str]:
+    """The top-level names a definition, assignment or import statement binds (empty for another statement)."""
+    if type(statement) in (cst.FunctionDef, cst.ClassDef):
+        return {statement.name.value}
+    if type(statement) is not cst.SimpleStatementLine:
+        return set()
+    bound: set[str] = set()
+    for small in statement.body:
+        if type(small) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+            targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
+            pending = list(targets)
+            while pending:
+                target = pending.pop()
+                if type(target) is cst.Name:
+                    bound.add(target.value)
+                elif type(target) in (cst.Tuple, cst.List):
+                    pending += [e.value for e in target.elements]
+                elif type(target) is cst.StarredElement:
+                    pending.append(target.value)
+        elif type(small) in (cst.Import, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+            for alias in small.names:
+                name = alias.asname.name if alias.asname is not None else alias.name
+                while type(name) is cst.Attribute:
+                    name = name.value
+                if type(name) is cst.Name:
+                    bound.add(name.value)
+        else:
+            return set()
+    return bound
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
