@@ -100,6 +100,7 @@ class Diagnostic:
         return self if message == self.message else replace(self, message=message)
 
     @property
-    def sort_key(self) -> tuple[str, int, int, str]:
-        """Order by path, then position, then code (the order ruff and flake8 print in)."""
-        return (self.path, self.line, self.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        """Order by path, then position, then code (the order ruff and flake8 print in), then message (one order for
+        two findings at one place, whatever order the analysis met them in)."""
+        return (self.path, self.line, self.column, self.code, self.message)

@@ -16,7 +16,18 @@ from asynccfg_lint.analysis.infer.values import UNKNOWN, Origin
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
 from asynccfg_lint.fixing.argument_fixes import ArgumentFixes
 from asynccfg_lint.fixing.fixes import build_fix, fix_site
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, read_method
+from asynccfg_lint.analysis.elision import kept_calls, read_body
+from asynccfg_lint.analysis.jax_facts import (
+    BUILTIN_SINKS,
+    DATACLASS_FIELDS,
+    NAMED_TUPLE_FIELDS,
+    PAIRS_DICT,
+    PAIRS_KEYS,
+    SinkKind,
+    SinkSpec,
+    primitive_words,
+    read_method,
+)
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, module_name_for, parse_source
 from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.params_rules import bind_calls, uncalled
@@ -254,7 +265,8 @@ def _handed_on(parsed: ParsedModule, primitive: frozenset[str], workspace: Works
     the project (found through ``workspace``: ``register_rule(p, rule)`` imported from the package's
     registry) whose body calls no ``bind``, and JAX's own functions (``mlir.register_lowering(p, rule)``,
     ``ad.deflinear2(p, ...)``) do not count."""
-    for call in parsed.calls:
+    parsed.require_reaching(primitive_words(primitive))  # (a skeleton's left-out bodies that name it)
+    for call in kept_calls(parsed.calls):
         if not any(type(a.value) in (cst.Name, cst.Attribute) and qualified_names(parsed, a.value) & primitive
                    for a in call.args):
             continue
@@ -264,9 +276,9 @@ def _handed_on(parsed: ParsedModule, primitive: frozenset[str], workspace: Works
         home, definition = parsed, local_definition(parsed, call.func)
         if definition is None:
             home, definition = project_function(parsed, call.func, workspace) or (parsed, None)
-        if isinstance(definition, cst.FunctionDef) and not any(
+        if isinstance(definition, cst.FunctionDef) and read_body(definition) and not any(
                 type(c.func) is cst.Attribute and c.func.attr.value == "bind" and inside(home, c, definition)
-                for c in home.calls):
+                for c in kept_calls(home.calls)):
             continue
         return True
     return False

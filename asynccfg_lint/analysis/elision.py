@@ -21,16 +21,39 @@ says ``global`` is never left out (it binds module names that ``module_bindings`
 from __future__ import annotations
 
 import ast
+import io
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import libcst as cst
-from libcst.metadata import Assignment, ClassScope, GlobalScope, ImportAssignment
+from libcst.metadata import Assignment, ClassScope, FunctionScope, GlobalScope, ImportAssignment
 
 #: bodies of fewer lines are kept: their parse costs little, and a read of one would start the check again
 MIN_ELIDED_LINES = 3
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+#: a run of characters none of which is ASCII punctuation or white space: holds every identifier of a non-ASCII text
+#: whole (``विन्यास``, ``col·lecció``, whose marks and middle dots ``\w`` does not match)
+_LOOSE_RUN = re.compile(r"[^\s!-/:-@\[-^`{-~]+")
+
+
+def identifiers(text: str) -> set[str]:
+    """Every identifier ``text`` may have, as written and (when not ASCII) NFKC-normalised as CPython reads it; more
+    words besides (of strings and comments, runs that are no identifier): a test that a text names a word never
+    misses it."""
+    found = set(_IDENTIFIER.findall(text))
+    if not text.isascii():
+        loose = _LOOSE_RUN.findall(text)
+        found.update(loose)
+        found.update(unicodedata.normalize("NFKC", word) for word in loose)
+    return found
+
+
+def text_lines(text: str) -> list[str]:
+    """``text``'s lines with their ends, split where CPython's ``ast`` counts lines (``\n``, ``\r\n``, ``\r``; not at
+    the other breaks ``str.splitlines`` knows, such as U+2028 or U+0085)."""
+    return io.StringIO(text, newline="").readlines()
 
 
 class ElidedBody(Exception):
@@ -77,9 +100,12 @@ def elided_block(stub: cst.IndentedBlock, path: str, unit: str) -> ElidedBlock:
     return block
 
 
-def units_to_keep(tree: ast.Module, seeds: Iterable[str]) -> frozenset[str]:
+def units_to_keep(tree: ast.Module, seeds: Iterable[str],
+                  chunks: list[tuple[frozenset[str], frozenset[str]]] | None = None) -> frozenset[str]:
     """``seeds`` (top-level names of ``tree``) and every top-level function and class their definitions or
-    assignments name, at any depth: what a read of them is likely to read next."""
+    assignments name, at any depth: what a read of them is likely to read next. With ``chunks`` (the
+    :func:`statement_words` of ``tree``), also each function and class that names a module-level container they
+    name (a dict, list or set display, or such a call): the code that may change it, which a read of it asks for."""
     definitions: dict[str, list[ast.AST]] = {}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -102,6 +128,96 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str]) -> frozenset[str]:
                 word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
                 if word is not None and word in definitions and word not in kept:
                     pending.append(word)
+    if chunks is not None and kept:
+        containers = _containers(tree) & {word for name in kept if name in definitions for definition in definitions[name]
+                                          for node in ast.walk(definition) if isinstance(node, ast.Name)
+                                          for word in (node.id,)}
+        if containers:
+            units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+            kept |= {name for (bound, words) in chunks for name in bound & units if not words.isdisjoint(containers)}
+    return frozenset(kept)
+
+
+_CONTAINER_CALLS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque"})
+
+
+def _containers(tree: ast.Module) -> set[str]:
+    """The top-level names ``tree`` binds to a dict, list or set display or a call making one (``dict(...)``)."""
+    found: set[str] = set()
+    for statement in tree.body:
+        value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Call):
+            func = value.func
+            made = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if made not in _CONTAINER_CALLS:
+                continue
+        elif not isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+            continue
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        found |= {node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)}
+    return found
+
+
+def statement_words(tree: ast.Module, text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """For each top-level statement of ``tree`` (parsed from ``text``): the names it binds and the identifiers its
+    text has (a function or class: its own name, and every word of its body). An expression statement binds
+    nothing (a registration call ties no name to another)."""
+    lines = text_lines(text)
+    found: list[tuple[frozenset[str], frozenset[str]]] = []
+    for statement in tree.body:
+        words = frozenset(identifiers("".join(lines[statement.lineno - 1:statement.end_lineno or statement.lineno])))
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound = {statement.name}
+        else:
+            bound = set()
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    bound.add(node.id)
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    bound |= {(alias.asname or alias.name).partition(".")[0] for alias in node.names}
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bound.add(node.name)
+        found.append((frozenset(bound), words))
+    return found
+
+
+def words_reaching(seeds: Iterable[str], chunks: Iterable[tuple[frozenset[str], frozenset[str]]]) -> frozenset[str]:
+    """``seeds`` and, at any depth, the names each chunk ``(names it binds, words it has)`` binds once it has one
+    of them: every identifier code reaching one of ``seeds`` through a module's top-level names may name instead
+    (``emit = parallel._emit_async_start_custom_call``, ``def send(...): emit(...)``)."""
+    chunks = [(bound, words) for bound, words in chunks if bound]
+    found = set(seeds)
+    grown = True
+    while grown:
+        grown = False
+        for bound, words in chunks:
+            if not bound <= found and not words.isdisjoint(found):
+                found |= bound
+                grown = True
+    return frozenset(found)
+
+
+def units_naming(tree: ast.Module, chunks: list[tuple[frozenset[str], frozenset[str]]],
+                 words: Iterable[str]) -> frozenset[str]:
+    """The top-level functions and classes of ``tree`` that reach one of ``words`` through the module's names
+    (:func:`words_reaching` of its :func:`statement_words` ``chunks``), and what they name, at any depth: the parts
+    of a checked module that may reach a sink whose names are ``words``."""
+    reaching = words_reaching(words, chunks)
+    # what they name, by the words of their text (a string's or comment's too: more than the ``ast``'s names, but
+    # no walk of the trees of nearly all of a large module)
+    definitions: dict[str, list[frozenset[str]]] = {}
+    for bound, found in chunks:
+        for name in bound:
+            definitions.setdefault(name, []).append(found)
+    kept: set[str] = set()
+    pending = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+               and s.name in reaching]
+    while pending:
+        name = pending.pop()
+        if name not in kept:
+            kept.add(name)
+            for found in definitions[name]:
+                pending += [word for word in found if word in definitions and word not in kept]
     return frozenset(kept)
 
 
@@ -113,7 +229,7 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, di
         ``(skeleton text, left out)``: ``(unit, ordinal)`` -> the removed body's text, where ``ordinal`` counts the
         unit's function definitions in order (a function's redefinitions, a class's methods), from 0.
     """
-    lines = text.splitlines(keepends=True)
+    lines = text_lines(text)
     cuts: list[tuple[int, int, str]] = []
     removed: dict[tuple[str, int], str] = {}
 
@@ -175,11 +291,11 @@ def elided_module(module: cst.Module, path: str, removed: dict[tuple[str, int], 
     return module.with_changes(body=body)
 
 
-def mentioning(removed: dict[tuple[str, int], str], words: Iterable[str]) -> frozenset[str]:
+def units_mentioning(removed: dict[tuple[str, int], str], words: Iterable[str]) -> frozenset[str]:
     """The units whose left-out text has one of ``words`` as an identifier."""
     wanted = frozenset(words)
     return frozenset(unit for (unit, _), text in removed.items()
-                     if any(word in text for word in wanted) and not wanted.isdisjoint(_IDENTIFIER.findall(text)))
+                     if any(word in text for word in wanted) and not wanted.isdisjoint(identifiers(text)))
 
 
 class LeftOutCalls(list):
@@ -196,6 +312,14 @@ class LeftOutCalls(list):
 
     def __reduce__(self) -> tuple:
         return LeftOutCalls, (kept_calls(self), self.path)
+
+
+def read_body(function: cst.FunctionDef) -> bool:
+    """True, once ``function``'s body is parsed: a left-out one raises :class:`ElidedBody` (a scan of the calls of
+    ``function`` among :func:`kept_calls` needs it)."""
+    if type(function.body) is ElidedBlock:
+        function.body.body  # noqa: B018 - raises
+    return True
 
 
 def kept_calls(calls: list) -> list:
@@ -221,6 +345,12 @@ class LeftOutImportAssignment(ImportAssignment):
     references = property(_left_out_references)
 
 
+class LeftOutFunctionScope(FunctionScope):
+    """The scope of a function whose body a skeleton left out: its accesses were never recorded."""
+
+    accesses = property(_left_out_references)
+
+
 #: an assignment class -> its subclass whose ``references`` raise (:func:`guard_references`); another kind of
 #: assignment gets one made here (a skeleton holding it is not kept in the result cache: it does not pickle)
 _GUARDED: dict[type, type] = {Assignment: LeftOutAssignment, ImportAssignment: LeftOutImportAssignment}
@@ -235,21 +365,37 @@ def guard_references(scopes: dict, path: str, removed: dict[tuple[str, int], str
     """
     words: dict[str, set[str]] = {}
     for (unit, _), text in removed.items():
-        for word in set(_IDENTIFIER.findall(text)):
+        for word in identifiers(text):
             words.setdefault(word, set()).add(unit)
     seen: set[int] = set()
     for scope in scopes.values():
-        if id(scope) in seen or type(scope) not in (GlobalScope, ClassScope):
+        if id(scope) in seen:
             continue
         seen.add(id(scope))
+        if type(scope) is FunctionScope and type(getattr(scope.node, "body", None)) is ElidedBlock:
+            # a left-out function's parameters: their uses are in its body (what it reads of a bind's keyword)
+            units = frozenset({object.__getattribute__(scope.node.body, "_elided")[1]})
+            scope.__class__ = LeftOutFunctionScope
+            scope._elided = (path, units)  # type: ignore[attr-defined]
+            for assignments in scope._assignments.values():
+                for assignment in assignments:
+                    _guard(assignment, path, units)
+            continue
+        if type(scope) not in (GlobalScope, ClassScope):
+            continue
         for name, assignments in scope._assignments.items():
             if name not in words:
                 continue
             for assignment in assignments:
-                kind = type(assignment)
-                guarded = _GUARDED.get(kind)
-                if guarded is None:
-                    guarded = _GUARDED[kind] = type(f"LeftOut{kind.__name__}", (kind,),
-                                                    {"references": property(_left_out_references)})
-                assignment.__class__ = guarded
-                assignment._elided = (path, frozenset(words[name]))
+                _guard(assignment, path, frozenset(words[name]))
+
+
+def _guard(assignment: object, path: str, units: frozenset[str]) -> None:
+    """Make ``assignment``'s ``references`` raise :class:`ElidedBody` naming ``units`` of ``path``."""
+    kind = type(assignment)
+    guarded = _GUARDED.get(kind)
+    if guarded is None:
+        guarded = _GUARDED[kind] = type(f"LeftOut{kind.__name__}", (kind,), {"references": property(_left_out_references)})
+    assignment.__class__ = guarded
+    assignment._elided = (path, units)  # type: ignore[attr-defined]
+

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -136,6 +137,23 @@ def table_name(part: str) -> str:
     :meth:`~asynccfg_lint.analysis.parse.ParsedModule.qualified_names` gives an element of a table
     (``m_p[125]`` -> ``m_p``): the name the table has in the source text."""
     return part.partition("[")[0]
+
+
+def primitive_words(primitive: Iterable[str]) -> frozenset[str]:
+    """The identifiers code names a primitive of qualified names ``primitive`` with (``psum_p`` of
+    ``jax._src.lax.parallel.psum_p``; ``m_p`` of ``pkg.m_p[125]``)."""
+    return frozenset(table_name(name.rpartition(".")[2]) for name in primitive)
+
+
+def sink_words(sinks: Iterable[SinkSpec]) -> frozenset[str]:
+    """The identifiers a call of one of ``sinks`` names: each qualified name's last part, or for a primitive's
+    ``bind`` the primitive's (``psum_p`` of ``jax._src.lax.parallel.psum_p.bind``; ``m_p`` of ``m_p[125].bind``)."""
+    words: set[str] = set()
+    for spec in sinks:
+        for name in spec.qualnames:
+            parts = name.split(".")
+            words.add(table_name(parts[-2] if parts[-1] == "bind" and len(parts) > 1 else parts[-1]))
+    return frozenset(words)
 
 
 #: :attr:`SinkSpec.read` of a keyword whose fields the rule puts into its config: ``knobs._asdict()``

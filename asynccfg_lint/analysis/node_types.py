@@ -13,7 +13,8 @@ import functools
 
 import libcst as cst
 
-from asynccfg_lint.analysis.elision import ElidedBlock  # noqa: F401 - a node class the sets below must hold
+# a skeleton's left-out block: a node class the sets below must hold
+from asynccfg_lint.analysis.elision import ElidedBlock  # noqa: F401
 
 
 def _subclasses(kind: type) -> set[type]:

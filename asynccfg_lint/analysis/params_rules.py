@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from asynccfg_lint.analysis.elision import kept_calls
+from asynccfg_lint.analysis.jax_facts import primitive_words
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import PARTIAL, call_argument, loop_rows, registrations, substituted, top_level_function
 from asynccfg_lint.analysis.resolution import qualified_names
@@ -139,10 +141,11 @@ def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call
     primitives asks about each: one pass over its calls per primitive was quadratic)."""
     memo = _BIND_CALLS.of(parsed)
     if primitive not in memo:
+        parsed.require_reaching(primitive_words(primitive))  # (a skeleton's left-out bodies that name it)
         index = _BIND_INDEX.known(parsed)
         if index is None:
             index = _BIND_INDEX.put(parsed, {})
-            for position, call in enumerate(parsed.calls):
+            for position, call in enumerate(kept_calls(parsed.calls)):
                 if type(call.func) is cst.Attribute and call.func.attr.value == "bind":
                     for name in qualified_names(parsed, call.func):
                         index.setdefault(name, []).append((position, call))

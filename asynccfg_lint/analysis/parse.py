@@ -22,12 +22,15 @@ from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.elision import (
+    statement_words,
+    words_reaching,
     ElidedBody,
     LeftOutCalls,
     elided_module,
     guard_references,
-    mentioning,
     skeleton,
+    units_mentioning,
+    units_naming,
     units_to_keep,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
@@ -49,6 +52,11 @@ from asynccfg_lint.analysis.scopes import module_index
 
 repair_validation()
 
+
+#: an identifier after a dot (``helpers.build_1``), a line importing names (``from ext.helpers import build``), a word
+_ATTRIBUTE_WORD = re.compile(r"\.\s*([^\W\d]\w*)")
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t].*?import[ \t].*$", re.MULTILINE)
+_WORD = re.compile(r"[^\W\d]\w*")
 
 _Fact = TypeVar("_Fact")
 _Result = TypeVar("_Result")
@@ -126,6 +134,10 @@ class ParsedModule:
     #: a skeleton's left-out bodies (:func:`~asynccfg_lint.analysis.elision.skeleton`): ``(unit, ordinal)`` -> text;
     #: empty for a whole module
     elided: dict = field(default_factory=dict, repr=False)
+    #: a skeleton's top-level statements: (names bound, words of the file's text), :func:`~asynccfg_lint.analysis.elision.statement_words`
+    statement_words: list = field(default_factory=list, repr=False)
+    _reaching: dict = field(default_factory=dict, repr=False)
+    _read_words: frozenset | None = field(default=None, repr=False)
 
     def whole(self) -> None:
         """Go on only with the whole module: a scan of all its code (every call, every statement).
@@ -136,6 +148,26 @@ class ParsedModule:
         if self.elided:
             raise ElidedBody(self.path, None)
 
+    def words_reaching(self, seeds: Iterable[str]) -> frozenset[str]:
+        """``seeds`` and the top-level names of this module that reach one, at any depth
+        (:func:`~asynccfg_lint.analysis.elision.words_reaching`, over the whole text's statements): the words a
+        left-out body may use for them. Kept per seeds; only a skeleton has the statements' words."""
+        key = frozenset(seeds)
+        found = self._reaching.get(key)
+        if found is None:
+            found = self._reaching[key] = words_reaching(key, self.statement_words)
+        return found
+
+    def require_reaching(self, seeds: Iterable[str]) -> None:
+        """:meth:`require` the :meth:`words_reaching` ``seeds`` (nothing in a whole module): what a scan for the code
+        that uses the names ``seeds`` (a sink's, a primitive's) needs of a skeleton's left-out bodies.
+
+        Raises:
+            ElidedBody: naming the units whose left-out bodies name one of those words.
+        """
+        if self.elided:
+            self.require(*self.words_reaching(seeds))
+
     def require(self, *words: str) -> None:
         """Go on only when no left-out body of a skeleton has one of ``words`` as an identifier: a scan of what the
         code does with a name (its accesses, writes of an attribute of that name) would miss them there.
@@ -143,8 +175,17 @@ class ParsedModule:
         Raises:
             ElidedBody: naming the units whose left-out bodies name one of them.
         """
-        if self.elided and (units := mentioning(self.elided, words)):
+        if self.elided and (units := units_mentioning(self.elided, words)):
             raise ElidedBody(self.path, units)
+
+    @property
+    def read_words(self) -> frozenset[str]:
+        """The names this module may read of another module: each identifier after a ``.`` and each word of a
+        ``from ... import`` line (a superset; computed once)."""
+        if self._read_words is None:
+            self._read_words = frozenset(_ATTRIBUTE_WORD.findall(self.text)) | frozenset(
+                word for line in _FROM_IMPORT.findall(self.text) for word in _WORD.findall(line))
+        return self._read_words
 
     def text_has(self, needle: str) -> bool:
         """Whether :attr:`text` contains ``needle``, searched once per module and string: the analysis asks per
@@ -271,6 +312,11 @@ def _decode_failure(source: str | bytes) -> ParseFailure | None:
 #: (``tests/fixtures/hard/deep_calls.py``: 180 nested calls). CPython imports up to about 3 000
 #: levels (``x + x + ...`` of 2 994 terms inside a ``def`` on 3.12.1); each of them is analysed
 DEEP_TREE_DEPTH = 100
+
+
+#: a skeleton is parsed only when it leaves out at least this share of the text: a restart (a read of a left-out
+#: part) parses it again, which a skeleton of nearly all of a module does not repay (``jax/_src/lax/parallel.py``: 3 %)
+MIN_ELIDED_SHARE = 0.2
 
 
 def _interpreter_failure(source: str | bytes) -> tuple[ParseFailure | None, bool, tuple[int, ...] | None, ast.Module | None]:
@@ -434,7 +480,7 @@ def first_difference(original: str, other: str) -> tuple[int, int]:
 
 
 def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None,
-                 keep: Iterable[str] | None = None) -> ParsedModule:
+                 keep: Iterable[str] | None = None, mentioning: Iterable[str] | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     ``previous``: the parse of an earlier text of the same document (a language server's last one); the
@@ -455,8 +501,10 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     ``keep``: parse a :func:`~asynccfg_lint.analysis.elision.skeleton` of the module (another module a check
     reads), with the bodies of the top-level functions and classes of these names and of those they name
     (:func:`~asynccfg_lint.analysis.elision.units_to_keep`); the others' bodies are left out (its
-    :attr:`ParsedModule.elided`). The whole module when nothing would be left out, or the text is not one
-    libcst reads as it is (``None``, the default: always the whole module).
+    :attr:`ParsedModule.elided`). ``mentioning``: also keep the top-level functions and classes whose text names
+    one of these words, at any depth (:func:`~asynccfg_lint.analysis.elision.units_naming`: a checked module's
+    parts that may reach its sinks). The whole module when nothing would be left out, or the text is not one
+    libcst reads as it is (both ``None``, the default: always the whole module).
 
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
@@ -466,7 +514,7 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path, previous, keep)
+        return _parse_source(source, path, previous, keep, mentioning)
 
 
 class DocumentParser:
@@ -488,24 +536,27 @@ class DocumentParser:
 
 
 def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None,
-                  keep: Iterable[str] | None = None) -> ParsedModule:
+                  keep: Iterable[str] | None = None, mentioning: Iterable[str] | None = None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
     rejected, deep, lines, tree = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
-    if keep is not None and tree is not None and undecodable is None and previous is None:
+    if (keep is not None or mentioning is not None) and tree is not None and undecodable is None and previous is None:
         text = source_text(source)
         if not _MAY_DIFFER.search(text):
-            skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep))
-            if removed:
+            chunks = statement_words(tree, text)
+            units = units_to_keep(tree, keep or (), chunks) | (units_naming(tree, chunks, mentioning) if mentioning is not None else set())
+            skeleton_text, removed = skeleton(text, tree, units)
+            if sum(map(len, removed.values())) >= MIN_ELIDED_SHARE * len(text):
                 try:
                     module, wrapper, scopes, parents, calls, _, _, _ = _parse(skeleton_text, elided=(path or "-", removed))
                 except (cst.ParserSyntaxError, RecursionError, ValueError):
                     pass  # the whole module then
                 else:
                     return ParsedModule(path=path or "-", text=skeleton_text, wrapper=wrapper, name=module_name_for(path),
-                                        scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed)
+                                        scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed,
+                                        statement_words=chunks)
     inexact = []
     if undecodable is not None:  # CPython compiled it: the bad bytes are in comments
         assert isinstance(source, bytes)

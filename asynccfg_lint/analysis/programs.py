@@ -18,17 +18,27 @@ body calls the function that builds the config (``lambda ctx, x, **kw: _rule(ctx
 
 from __future__ import annotations
 
-import re
-
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import QualifiedName, QualifiedNameSource
 
-from asynccfg_lint.analysis.elision import kept_calls
+from asynccfg_lint.analysis.elision import kept_calls, read_body
 from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
-from asynccfg_lint.analysis.jax_facts import DATACLASS_FIELDS, NAMED_TUPLE_FIELDS, PAIRS_DICT, PAIRS_KEYS, SinkKind, SinkSpec, method_read, read_method
+from asynccfg_lint.analysis.jax_facts import (
+    DATACLASS_FIELDS,
+    NAMED_TUPLE_FIELDS,
+    PAIRS_DICT,
+    PAIRS_KEYS,
+    SinkKind,
+    SinkSpec,
+    method_read,
+    primitive_words,
+    read_method,
+)
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.scopes import walked_children
@@ -56,11 +66,7 @@ _BIND_OPERANDS: ModuleMemo[dict[int, dict[str, list[cst.BaseExpression]]]] = Mod
 _BIND_NAMES: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
 #: the module's calls named ``asdict``/``_asdict``, made once (``annotated_field_reads``)
 _FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
-#: per skeleton: the words a registration of its may call through (:func:`_registration_words`)
-_REGISTRATION_WORDS: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
-_IDENTIFIER = re.compile(r"[^\W\d]\w*")
-#: per skeleton: the registrations of its kept code (:func:`_registrations_naming`)
-_KEPT_REGISTRATIONS: ModuleMemo[list[Registration] | None] = ModuleMemo(lambda: None)
+
 
 
 
@@ -403,10 +409,11 @@ def _registered_parameters(home: ParsedModule, registrar: cst.FunctionDef, peers
     known, key = _REGISTRARS.of(home), (registrar, peers is not None)
     if key in known:
         return known[key]
+    read_body(registrar)  # (a skeleton's left-out body is parsed first: its calls are the registrar's)
     known[key] = None  # a registrar that calls itself registers nothing more
     parameters = {p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params,
                                          *registrar.params.kwonly_params]}
-    for inner in home.calls:
+    for inner in kept_calls(home.calls):
         if enclosing(home, inner, (cst.FunctionDef,)) is not registrar:
             continue
         if is_register(home, inner.func):
@@ -619,7 +626,9 @@ def registrations(parsed: ParsedModule, peers: RegistrationPeers | None = None) 
     if known is not None and (peers is None or known[1] is not None
                               and peers.unchanged(known[1])):
         return known[0]
-    return _REGISTRATIONS.put(parsed, (_registrations(parsed, parsed.calls, peers),
+    if parsed.elided:  # a skeleton: a left-out body registers only through a name that reaches a registration
+        parsed.require(*_registration_words(parsed, peers))
+    return _REGISTRATIONS.put(parsed, (_registrations(parsed, kept_calls(parsed.calls), peers),
                                        peers.consulted() if peers is not None else None))[0]
 
 
@@ -659,77 +668,44 @@ def _registrations(parsed: ParsedModule, calls: list[cst.Call], peers: Registrat
 
 
 def _registrations_naming(parsed: ParsedModule, function: cst.FunctionDef | cst.Lambda) -> list[Registration]:
-    """The registrations of ``parsed`` that may register ``function`` (:func:`registrations`). In a skeleton
-    (:mod:`~asynccfg_lint.analysis.elision`), those of its kept code once no left-out body names the ``def`` (a
-    registration names its rule, or is the call holding the ``lambda``, or loops over a table naming it) or a
-    word a registration calls through (:func:`_registration_words`)."""
-    if not parsed.elided:
-        return registrations(parsed)
-    parsed.require(*_registration_words(parsed), *([function.name.value] if isinstance(function, cst.FunctionDef) else []))
-    known = _KEPT_REGISTRATIONS.known(parsed)
-    if known is None:
-        known = _KEPT_REGISTRATIONS.put(parsed, _registrations(parsed, kept_calls(parsed.calls), None))
-    return known
+    """The registrations of ``parsed`` that may register ``function`` (:func:`registrations`): in a skeleton
+    (:mod:`~asynccfg_lint.analysis.elision`), once no left-out body names the ``def`` (a registration names its rule,
+    or is the call holding the ``lambda``)."""
+    if parsed.elided and isinstance(function, cst.FunctionDef):
+        parsed.require(function.name.value)
+    return registrations(parsed)
 
 
-def _registration_words(parsed: ParsedModule) -> frozenset[str]:
-    """The names a registration in the skeleton ``parsed`` may call (without the project's other modules, as
-    :func:`registrations` without peers): ``register_lowering`` (also as a string, for ``getattr``), and at any
-    depth each top-level name bound by a statement that names one (``reg = mlir.register_lowering``,
-    ``table = [(p, f)]`` loops read) and each function or class whose body names one (a registrar).
-    A top-level statement that is not a definition, an assignment or an import gives all its words."""
-    known = _REGISTRATION_WORDS.known(parsed)
-    if known is not None:
-        return known
-    if parsed.statement_lines is None or len(parsed.statement_lines) != len(parsed.module.body):
-        parsed.whole()  # (the statements' lines are CPython's, the statements libcst's: they must pair)
-    lines = parsed.text.splitlines(keepends=True)
-    starts = [*(parsed.statement_lines or ()), len(lines) + 1]
-    chunks: list[tuple[set[str], set[str]]] = []  # (names bound, words named) per top-level statement
-    for index, statement in enumerate(parsed.module.body[:len(starts) - 1]):
-        words = set(_IDENTIFIER.findall("".join(lines[starts[index] - 1:starts[index + 1] - 1])))
-        chunks.append((_bound_names(statement) or words, words))
-    chunks += [({unit}, set(_IDENTIFIER.findall(text))) for (unit, _), text in parsed.elided.items()]
-    found = {"register_lowering"}
-    grown = True
-    while grown:
-        grown = False
-        for bound, words in chunks:
-            if not bound <= found and not words.isdisjoint(found):
-                found |= bound
-                grown = True
-    return _REGISTRATION_WORDS.put(parsed, frozenset(found))
-
-
-def _bound_names(statement: cst.BaseStatement) -> set[str]:
-    """The top-level names a definition, assignment or import statement binds (empty for another statement)."""
-    if type(statement) in (cst.FunctionDef, cst.ClassDef):
-        return {statement.name.value}
-    if type(statement) is not cst.SimpleStatementLine:
-        return set()
-    bound: set[str] = set()
-    for small in statement.body:
-        if type(small) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
-            targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
-            pending = list(targets)
-            while pending:
-                target = pending.pop()
-                if type(target) is cst.Name:
-                    bound.add(target.value)
-                elif type(target) in (cst.Tuple, cst.List):
-                    pending += [e.value for e in target.elements]
-                elif type(target) is cst.StarredElement:
-                    pending.append(target.value)
-        elif type(small) in (cst.Import, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-            for alias in small.names:
-                name = alias.asname.name if alias.asname is not None else alias.name
-                while type(name) is cst.Attribute:
-                    name = name.value
-                if type(name) is cst.Name:
-                    bound.add(name.value)
-        else:
-            return set()
-    return bound
+def _registration_words(parsed: ParsedModule, peers: RegistrationPeers | None) -> frozenset[str]:
+    """The names a registration in the skeleton ``parsed`` may call: ``register_lowering`` (also as a string, for
+    ``getattr``), with ``peers`` each name imported from a project module whose text names it (a registrar or
+    an alias there; not JAX's own modules, whose registrars :func:`registrar_application` does not follow either,
+    and none of which binds ``register_lowering`` to another name: read in jax 0.12.0.1), and what reaches one
+    through the module's names
+    (:meth:`~asynccfg_lint.analysis.parse.ParsedModule.words_reaching`: ``reg = mlir.register_lowering``, a
+    registrar function)."""
+    seeds = {"register_lowering"}
+    if peers is not None:
+        for statement in parsed.module.body:
+            if type(statement) is not cst.SimpleStatementLine:
+                continue
+            for small in statement.body:
+                if type(small) not in (cst.Import, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
+                    continue
+                base = ""
+                if type(small) is cst.ImportFrom:
+                    base = "." * len(small.relative) + (get_full_name_for_node(small.module) or "" if small.module else "")
+                for alias in small.names:
+                    imported = get_full_name_for_node(alias.name) or ""
+                    name = parsed.absolute(QualifiedName(f"{base}.{imported}" if base and not base.endswith(".")
+                                                         else base + imported, QualifiedNameSource.IMPORT))
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    while type(bound) is cst.Attribute:
+                        bound = bound.value
+                    if type(bound) is cst.Name and not name.startswith("jax.") and (
+                            peers.may_mention(f"{name}.*", "register_lowering") or peers.may_mention(name, "register_lowering")):
+                        seeds.add(bound.value)
+    return parsed.words_reaching(seeds)
 
 
 def is_rule_context(parsed: ParsedModule, param: cst.Param) -> bool:
@@ -1051,10 +1027,11 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
     each with the ``bind``'s keywords (``Primitive.bind`` gives ``abstract_eval(*avals, **params)``,
     ``jax/_src/core.py``), so a fix that changes a keyword's value at a ``bind`` changes what they read too
     (trial 9: an abstract eval's ``overlap.item()`` failed on ``bool(np.bool_(True))``)."""
+    parsed.require_reaching(primitive_words(primitive))  # (a skeleton's left-out bodies that name it)
     hooks = _HOOKS.known(parsed)
     if hooks is None:
         hooks = []
-        for call in parsed.calls:
+        for call in kept_calls(parsed.calls):
             func = call.func
             if type(func) is cst.Attribute and func.attr.value in _HOOK_METHODS and call.args:
                 hooks.append((frozenset(qualified_names(parsed, func.value)), call.args[0].value))
@@ -1103,7 +1080,7 @@ def _bound_primitive_names(parsed: ParsedModule) -> frozenset[str]:
     if known is not None:
         return known
     names: set[str] = set()
-    for call in parsed.calls:
+    for call in kept_calls(parsed.calls):  # (a skeleton's: its callers ask for the left-out binds first)
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind"):
             continue
         receiver = call.func.value
@@ -1125,6 +1102,7 @@ def bind_visible(parsed: ParsedModule, registration: Registration, elsewhere: Ca
 
     Without one, what the rule's parameters hold is known to no analysed code (ACC201 where it is used).
     """
+    parsed.require_reaching(primitive_words(registration.primitive))  # (a skeleton's left-out bodies that name it)
     if not _bound_primitive_names(parsed).isdisjoint(registration.primitive):
         return True
     return any(elsewhere(name.rpartition(".")[2], name.rpartition(".")[0]) for name in registration.primitive)

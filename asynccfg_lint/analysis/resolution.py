@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, ComprehensionScope, GlobalScope, ImportAssignment
 
-from asynccfg_lint.analysis.elision import kept_calls
+from asynccfg_lint.analysis.elision import ElidedBlock, kept_calls
 from asynccfg_lint.analysis.node_types import instance_types
 from asynccfg_lint.analysis.scopes import walked_children
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, subscript_index
@@ -473,12 +473,18 @@ def method_owner(parsed: ParsedModule, name: cst.Name) -> cst.ClassDef | None:
 _ANY_ATTRIBUTE = "*"
 
 
-def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpression, Binding | None]]]:
-    """Every write of an attribute in ``parsed``: attribute name -> ``(object expression, binding)``.
+def _attribute_writes(parsed: ParsedModule, name: str | None = None) -> dict[str, list[tuple[cst.BaseExpression, Binding | None]]]:
+    """Every write of an attribute in ``parsed``: attribute name -> ``(object expression, binding)``, for a
+    question about the attribute ``name`` (a skeleton's left-out bodies that may write it are parsed first: they
+    name it, or ``setattr``, ``delattr``, ``__dict__``, ``vars``; ``None``: any attribute, the whole module).
 
     The binding is ``None`` for a write whose value cannot be seen (``del obj.x``, a ``for``
     target, ``setattr``/``delattr``). Computed once per module.
     """
+    if parsed.elided:
+        if name is None:
+            parsed.whole()
+        parsed.require(name or "", "setattr", "delattr", "__dict__", "vars")
     known = _ATTRIBUTE_WRITES.known(parsed)
     if known is not None:
         return known
@@ -527,7 +533,7 @@ def _attribute_writes(parsed: ParsedModule) -> dict[str, list[tuple[cst.BaseExpr
         for node in parsed.parents:
             if type(node) is cst.CompFor:
                 add(node.target, None)
-    for call in parsed.calls:
+    for call in kept_calls(parsed.calls):  # (a skeleton's: no left-out body writes the attribute asked about)
         func = call.func
         if isinstance(func, cst.Name) and func.value in ("setattr", "delattr") and len(call.args) >= 2:
             name = string_value(call.args[1].value)
@@ -561,6 +567,8 @@ def _statements(module: cst.Module) -> Iterator[cst.CSTNode]:
     pending: list[cst.CSTNode] = list(reversed(module.body))
     while pending:
         node = pending.pop()
+        if type(node) is ElidedBlock:  # a skeleton's left-out body (:func:`_attribute_writes` asked for those it needs)
+            continue
         if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.IndentedBlock)):
             pending.extend(reversed(node.body))
             continue
@@ -592,7 +600,7 @@ def class_attribute_bindings(parsed: ParsedModule, cls: cst.ClassDef, name: str)
         if found is None:
             return None
         result.extend(found)
-    writes = _attribute_writes(parsed)
+    writes = _attribute_writes(parsed, name)
     for obj, binding in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:
         owner = None
         if isinstance(obj, cst.Name):
@@ -611,7 +619,7 @@ def may_write_attribute(parsed: ParsedModule, name: str) -> bool:
     ``parsed`` (which writes that class's instances). What :func:`class_attribute_bindings` cannot see from
     the class's own module (trial 11: ``SETTINGS.mode = SETTINGS.mode.value`` in the module that imports
     ``SETTINGS``)."""
-    writes = _attribute_writes(parsed)
+    writes = _attribute_writes(parsed, name)
     for obj, _ in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:
         if not (isinstance(obj, cst.Name) and method_owner(parsed, obj) is not None):
             return True

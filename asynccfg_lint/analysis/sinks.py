@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, spec_order
+from asynccfg_lint.analysis.elision import kept_calls
+from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, sink_words, spec_order
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
@@ -221,8 +222,10 @@ def alias_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec
 
 def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:
     """Yield every sink call in ``parsed`` (an outer call before the calls in its arguments)."""
+    sinks = tuple(sinks)
+    parsed.require_reaching(sink_words(sinks))  # (a skeleton's left-out body calls a sink only by a name reaching one)
     finder = SinkFinder(parsed, sinks)
-    for call in parsed.calls:  # the parse already listed them: no second walk of the tree
+    for call in kept_calls(parsed.calls):  # the parse already listed them: no second walk of the tree
         finder.add_call(call)
     yield from finder.found
 

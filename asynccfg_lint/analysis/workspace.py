@@ -121,16 +121,10 @@ class Workspace:
         return self._lookup(next(iter(names)), 0)
 
     def module(self, name: str) -> ParsedModule | None:
-        """The whole project module of dotted name ``name`` (parsed once per check), else ``None``: its callers scan
-        all of it (its binds, hooks, registrations, wrappers).
-
-        Raises:
-            ElidedBody: when this check already reads a skeleton of it (:meth:`_home`).
-        """
-        home = self._home(name, whole=True)
-        if home is not None:
-            home.whole()
-        return home
+        """The project module of dotted name ``name`` (parsed once per check), else ``None``: a whole parse, as its
+        callers scan all of it (its binds, hooks, registrations, wrappers), unless this check already reads a
+        skeleton of it (whose scans ask for the parts they need: :mod:`~asynccfg_lint.analysis.elision`)."""
+        return self._home(name, whole=True)
 
     def unchanged(self, read: dict[str, ParsedModule | None]) -> bool:
         """Whether the project still gives the parses ``read`` (:meth:`consulted` of an earlier check) for their
@@ -171,8 +165,9 @@ class Workspace:
         may give a skeleton that keeps its top-level ``member`` (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
         if name not in self._homes:
             part = None if whole else getattr(self._modules, "part", None)
-            self._homes[name] = (part(name, member) if part is not None else self._modules(name)) \
-                if self._modules is not None else None
+            # (a skeleton keeps, besides ``member``, what the checked module may read of it: ``helpers.build_1`` too)
+            self._homes[name] = (part(name, member, self.checked.read_words) if part is not None
+                                 else self._modules(name)) if self._modules is not None else None
         return self._homes[name]
 
     def _lookup(self, qualified: str, depth: int) -> list[Foreign] | None:

@@ -55,6 +55,16 @@ _ASCII_WORD = re.compile(rb"\w+")
 FileState = tuple[int, int, int, int, int]
 
 
+#: a top-level ``def``/``class`` line
+_DEFINED = re.compile(rb"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def _defined_names(source: bytes) -> set[str]:
+    """The names of ``source``'s top-level functions and classes, by their lines (ASCII names; a skeleton keeps
+    the ones a check may read)."""
+    return {match.decode("ascii", "replace") for match in _DEFINED.findall(source)}
+
+
 def _file_state(status: os.stat_result) -> FileState:
     return status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev
 
@@ -203,8 +213,8 @@ class Project:
         #: each read file's state when it was read (before its bytes), for :meth:`stored_sinks`
         self._states: dict[str, FileState | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
-        #: path -> the units of its skeleton a check read (:meth:`part`), or ``None``: parse it whole
-        self._units: dict[str, frozenset[str] | None] = {}
+        #: the paths a check read more of than their skeleton held (:meth:`parse_whole`): parsed whole from then on
+        self._whole: set[str] = set()
         #: whether :meth:`part` may give skeletons (``False`` once a task's check started again too often)
         self.skeletons = True
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
@@ -292,26 +302,27 @@ class Project:
                 self.cache.put_parsed_module(digest, parsed)  # (before any stage keeps facts on it)
         return self._keep_parse(path, parsed)
 
-    def skeleton_of(self, path: str, member: str | None = None) -> ParsedModule | None:
+    def skeleton_of(self, path: str, member: str | None = None, read: frozenset[str] = frozenset()) -> ParsedModule | None:
         """``path`` parsed for a check that reads some of its definitions: a skeleton
-        (:func:`~asynccfg_lint.analysis.elision.skeleton`) keeping ``member`` (a top-level name), the units earlier
-        checks read (:meth:`keep`), and what they name; or the parse this project keeps (whole or a skeleton),
-        a whole one the result cache holds, else ``None`` as :meth:`parsed`.
+        (:func:`~asynccfg_lint.analysis.elision.skeleton`) keeping ``member`` (a top-level name), the functions and
+        classes of the names in ``read`` (what the checked module may read of it), and what they name;
+        or the parse this project keeps (whole or a skeleton), a whole one the result cache holds, else ``None`` as
+        :meth:`parsed`. Whole once a check read more than a skeleton of it held (:meth:`parse_whole`).
 
         A skeleton's left-out bodies raise :class:`~asynccfg_lint.analysis.elision.ElidedBody` when read; the
-        task then starts again after :meth:`keep` (:func:`~asynccfg_lint.run.tasks.analyse_task`). Only a task's
-        loader asks for skeletons: a project used as a module loader (:meth:`module`) gives whole parses.
+        task then starts again after :meth:`parse_whole` (:func:`~asynccfg_lint.run.tasks.analyse_task`). Only a
+        task's loader asks for skeletons: a project used as a module loader (:meth:`module`) gives whole parses.
         """
         if path in self._parsed:
             self._parsed.move_to_end(path)
             return self._parsed[path]
-        units = self._units.get(path, frozenset())
-        if units is None or not self.skeletons:
+        if path in self._whole or not self.skeletons:
             return self.parsed(path)
         from asynccfg_lint.analysis.parse import parse_source
         from asynccfg_lint.analysis.parse_failure import ParseFailure
 
-        keep = units | {member} if member else units
+        source = self.source(path)
+        keep = frozenset({member} if member else ()) | (read & _defined_names(source) if source is not None else set())
         digest = self.digest(path)
         # (the cache keeps a skeleton under the units it was asked to keep, as a parse of other bytes; a whole
         # parse, stored by any run, is used as it is)
@@ -319,7 +330,6 @@ class Project:
         parsed = None
         if self.cache is not None and digest is not None and key is not None:
             parsed = self.cache.parsed_module(path, digest) or self.cache.parsed_module(path, key)
-        source = self.source(path)
         if parsed is None and source is not None:
             try:
                 parsed = parse_source(source, path, keep=keep)
@@ -329,14 +339,19 @@ class Project:
                 self.cache.put_parsed_module(key if parsed.elided else digest, parsed)  # (before any stage keeps facts on it)
         return self._keep_parse(path, parsed)
 
-    def keep(self, path: str, units: frozenset[str] | None) -> None:
-        """Parse ``units`` of ``path`` (``None``: all of it) in its next :meth:`skeleton_of`: a check read them in a
-        skeleton that left them out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). The parse kept now is
-        dropped if it is a skeleton, and so is every fact kept on the project's parses (some may lead into it)."""
-        known = self._units.get(path, frozenset())
-        self._units[path] = None if units is None or known is None else known | units
+    def parse_whole(self, path: str) -> None:
+        """Parse ``path`` whole from now on: a check read a part of it that its skeleton left out
+        (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). Not only the parts read: each restart parses the module
+        again, and a module read in many places (12 builders of one helper module) started a check again for each.
+        The skeleton kept now is dropped, and so is every fact kept on the project's parses (some may lead into it)."""
+        self._whole.add(path)
         if (kept := self._parsed.get(path)) is not None and kept.elided:
             del self._parsed[path]
+        self.drop_facts()
+
+    def drop_facts(self) -> None:
+        """Drop every fact the analysis kept on the parses this project keeps (a check that starts again over a
+        new parse of a module: some may lead into the old one)."""
         for parsed in self._parsed.values():
             if parsed is not None:
                 parsed._memos.clear()

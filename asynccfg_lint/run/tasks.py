@@ -10,11 +10,10 @@ never loads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
-from asynccfg_lint.analysis.jax_facts import SinkSpec
+from asynccfg_lint.analysis.jax_facts import SinkSpec, sink_words
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.selection import Selection
 
@@ -40,11 +39,15 @@ class ModuleSource(Protocol):
     def parsed(self, path: str) -> ParsedModule | None:
         """``path`` parsed, or ``None`` when it cannot be read or parsed."""
 
-    def skeleton_of(self, path: str, member: str | None = None) -> ParsedModule | None:
-        """``path`` parsed for reading ``member``: perhaps a skeleton (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
+    def skeleton_of(self, path: str, member: str | None = None, read: frozenset[str] = frozenset()) -> ParsedModule | None:
+        """``path`` parsed for reading ``member`` and ``read``: perhaps a skeleton
+        (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
 
-    def keep(self, path: str, units: frozenset[str] | None) -> None:
-        """Parse ``units`` of ``path`` (``None``: all of it) in its next :meth:`skeleton_of`."""
+    def parse_whole(self, path: str) -> None:
+        """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on."""
+
+    def drop_facts(self) -> None:
+        """Drop the facts the analysis kept on the parses the project keeps."""
 
     #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
@@ -132,23 +135,29 @@ class FileOutcome:
 
 
 class _RecordingLoader:
-    """The module loader of one task: finds modules through ``source`` and records each lookup."""
+    """The module loader of one task: finds modules through ``source`` and records each lookup. ``own``: the task's
+    parse, given for its own module (another workspace of the task, a summary's, may look it up by name)."""
 
-    def __init__(self, source: ModuleSource) -> None:
+    def __init__(self, source: ModuleSource, own: ParsedModule | None = None) -> None:
         self.source = source
+        self.own = own
         self.seen: dict[str, Dependency] = {}
 
     def __call__(self, name: str) -> ParsedModule | None:
         path = self.source.module_path(name)
         self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
+        if self.own is not None and path == self.own.path:
+            return self.own
         return self.source.parsed(path) if path is not None else None
 
-    def part(self, name: str, member: str | None = None) -> ParsedModule | None:
-        """The module ``name`` parsed for reading its top-level ``member`` (perhaps a skeleton, see
-        :meth:`ModuleSource.skeleton_of`); the lookup is recorded."""
+    def part(self, name: str, member: str | None = None, read: frozenset[str] = frozenset()) -> ParsedModule | None:
+        """The module ``name`` parsed for reading its top-level ``member`` and the names ``read`` (perhaps a skeleton,
+        see :meth:`ModuleSource.skeleton_of`); the lookup is recorded."""
         path = self.source.module_path(name)
         self.seen[name] = (name, path, self.source.digest(path) if path is not None else None)
-        return self.source.skeleton_of(path, member) if path is not None else None
+        if self.own is not None and path == self.own.path:
+            return self.own
+        return self.source.skeleton_of(path, member, read) if path is not None else None
 
     def mentions(self, name: str, word: str) -> bool | None:
         """As :meth:`asynccfg_lint.run.project.Project.mentions`, the module recorded as a lookup is."""
@@ -166,10 +175,15 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
+def _parse(task: FileTask, modules: ModuleSource | None, skeleton: bool = True) -> ParsedModule:
     """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
+
+    With ``skeleton``, in a project that keeps no parse, a skeleton (:mod:`~asynccfg_lint.analysis.elision`): the
+    top-level functions and classes that reach one of the task's sinks
+    (:func:`~asynccfg_lint.analysis.jax_facts.sink_words`) or ``register_lowering`` through the module's names, and
+    what they name; every body without, or when the project gives no skeletons.
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -180,7 +194,10 @@ def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
-    return parse_source(task.source, task.path)
+    if modules is None or modules.keep_analysed or not modules.skeletons or not skeleton:
+        return parse_source(task.source, task.path)
+    # (what may register a rule too: every check reads the module's registrations)
+    return parse_source(task.source, task.path, mentioning=sink_words(task.sinks) | {"register_lowering"})
 
 
 def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOutcome:
@@ -209,8 +226,7 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     from asynccfg_lint.analysis.parse_failure import ParseFailure
 
     try:
-        parsed = _parse(task, modules)
-        return _with_skeletons(parsed, modules, lambda: parsed.run(lambda: _analyse_parsed(task, modules, parsed)))
+        return _with_skeletons(task, modules)
     except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
         if task.check is None or not task.check.selection.is_enabled("ACC001"):
             return FileOutcome()
@@ -221,21 +237,30 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
 MAX_RESTARTS = 8
 
 
-def _with_skeletons(parsed: ParsedModule, modules: ModuleSource | None, analyse: Callable[[], FileOutcome]) -> FileOutcome:
-    """``analyse()``, started again each time it reads what a skeleton of another module left out
-    (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with those parts parsed (``modules.keep``) and the facts
-    kept on ``parsed`` dropped (some may lead into the skeleton); after :data:`MAX_RESTARTS`, without skeletons."""
+def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
+    """The task's file parsed (:func:`_parse`) and analysed, started again each time the analysis reads what a
+    skeleton left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`): of the file, with it parsed whole; of
+    another module, with that module parsed whole from then on (``modules.parse_whole``) and the facts kept on the
+    file's parse dropped (some may lead into the skeleton). After :data:`MAX_RESTARTS`, without skeletons."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
+    parsed = _parse(task, modules, skeleton=True)
     while True:
         try:
-            return analyse()
+            return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
         except ElidedBody as missing:
-            if modules is None or missing.path == parsed.path:
-                raise
             restarts += 1
-            modules.keep(missing.path, missing.units if restarts < MAX_RESTARTS else None)
+            if restarts > 2 * MAX_RESTARTS:  # (never expected: an internal error of the file, never a hang)
+                raise
+            if missing.path == parsed.path and parsed.elided:  # the file's own skeleton
+                parsed = _parse(task, modules, skeleton=False)
+                if modules is not None:
+                    modules.drop_facts()
+                continue
+            if modules is None:
+                raise
+            modules.parse_whole(missing.path)
             if restarts >= MAX_RESTARTS:
                 modules.skeletons = False
             parsed._memos.clear()
@@ -246,7 +271,7 @@ def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: Parsed
     from asynccfg_lint.analysis.summaries import summarise_module
     from asynccfg_lint.analysis.workspace import Workspace
 
-    loader = _RecordingLoader(modules) if modules is not None else None
+    loader = _RecordingLoader(modules, parsed) if modules is not None else None
     # a builder imported from another module is followed there: the summary depends on that module too
     known = summarise_module(parsed, task.sinks, Workspace(parsed, loader).for_summary(parsed))
     wrappers = frozenset(known.difference(task.sinks))
