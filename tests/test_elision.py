@@ -289,73 +289,6 @@ def test_whether_a_kept_def_is_a_registered_rule_reads_the_left_out_bodies_a_reg
     assert [r.function.name.value for r in found] == [r.function.name.value for r in registrations(whole)] == ["config_for"]
 
 
-RULE_MODULE = textwrap.dedent('''\
-    import enum
-
-    from jax._src import core
-    from jax._src.lax import parallel
-    from jax.interpreters import mlir
-
-
-    class Mode(enum.Enum):
-        PUSH = "push"
-
-
-    p = core.Primitive("p_start")
-
-
-    def _rule(ctx, x, *, mode):
-        cfg = {"mode": mode, "depth": 2}
-        return parallel._emit_async_start_custom_call("all-gather-start", ctx, x, cfg)
-
-
-    mlir.register_lowering(p, _rule)
-
-
-    def user(x):
-        y = x
-        z = y
-        return p.bind(z, mode=Mode.PUSH)
-
-
-    def unrelated(a):
-        """Ordinary code that reaches no sink: a skeleton leaves it out."""
-        b = a + 1
-        b += 1
-        parts = [b * i for i in range(10)]
-        parts.sort(reverse=True)
-        return sum(parts) + max(parts) - min(parts)
-''')
-
-
-def test_a_checked_module_is_parsed_as_a_skeleton_of_what_may_reach_its_sinks_and_again_when_a_bind_is_left_out(
-        tmp_path, monkeypatch):
-    from asynccfg_lint.analysis import parse
-
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "use.py").write_text(RULE_MODULE)
-    whole, _ = check(package, skeletons=False)
-    asked: list[tuple[frozenset[str] | None, frozenset[str]]] = []
-    real_parse = parse.parse_source
-
-    def recording(source, path, previous=None, keep=None, mentioning=None):
-        if path.endswith("use.py"):
-            result = real_parse(source, path, previous, keep, mentioning)
-            asked.append((None if keep is None else frozenset(keep), frozenset(u for u, _ in result.elided)))
-            return result
-        return real_parse(source, path, previous, keep, mentioning)
-
-    monkeypatch.setattr(parse, "parse_source", recording)
-    found, _ = check(package, skeletons=True)
-    assert found == whole
-    assert [(line, column, code) for line, column, code, _ in found] == [(26, 27, "ACC101")]  # expect: mode=Mode.PUSH
-    # expect: first what reaches the sink (_rule); then, once p.bind is a sink (its rule puts mode into the
-    # config) and user binds p, the whole module
-    assert asked == [(None, frozenset({"user", "unrelated"})), (None, frozenset())]
-
-
 def write_package(root: Path, files: dict[str, str]) -> Path:
     package = root / "ext"
     package.mkdir()
@@ -507,3 +440,40 @@ def test_the_parameters_of_a_left_out_function_have_no_uses_to_read():
     assert raised.value.units == frozenset({"unrelated"})
     with pytest.raises(ElidedBody):
         list(parsed.scopes[unrelated.params.params[0].name].accesses)
+
+
+GLOBAL_ALIAS = textwrap.dedent('''\
+    from jax._src.lax import parallel
+
+
+    def _setup():
+        global EMIT
+        EMIT = parallel._emit_async_start_custom_call
+
+
+    _setup()
+
+
+    def send(ctx, x, mode):
+        cfg = {"mode": mode}
+        cfg["depth"] = 2
+        return EMIT("collective-permute-start", ctx, x, cfg)
+
+
+    def ﬁnd_aval(x, *, overlap):
+        if overlap.item():
+            x = x
+        return x
+''')
+
+
+def test_a_name_a_function_binds_through_global_reaches_the_sink_and_an_nfkc_name_is_left_out_as_its_unit():
+    parsed = parse_source(GLOBAL_ALIAS, "pkg/emit.py", keep={"_setup"})
+    # expect: EMIT, bound by _setup through `global`, reaches the sink; so does send, which calls it
+    assert {"EMIT", "send"} <= parsed.words_reaching({"_emit_async_start_custom_call"})
+    with pytest.raises(ElidedBody) as raised:
+        parsed.require_reaching({"_emit_async_start_custom_call"})
+    assert raised.value.units == frozenset({"send"})  # expect: the body calling EMIT is asked for
+    functions = {s.name.value: s for s in parsed.module.body if isinstance(s, cst.FunctionDef)}
+    # expect: the ligature's name (NFKC "find_aval" to CPython) left out as an ElidedBlock, never a plain `...` body
+    assert type(functions["ﬁnd_aval"].body) is ElidedBlock

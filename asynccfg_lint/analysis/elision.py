@@ -168,6 +168,8 @@ def statement_words(tree: ast.Module, text: str) -> list[tuple[frozenset[str], f
         words = frozenset(identifiers("".join(lines[statement.lineno - 1:statement.end_lineno or statement.lineno])))
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound = {statement.name}
+            if "global" in words:  # (``def _setup(): global EMIT; EMIT = parallel._emit_...``)
+                bound |= {name for node in ast.walk(statement) if isinstance(node, ast.Global) for name in node.names}
         else:
             bound = set()
             for node in ast.walk(statement):
@@ -195,30 +197,6 @@ def words_reaching(seeds: Iterable[str], chunks: Iterable[tuple[frozenset[str], 
                 found |= bound
                 grown = True
     return frozenset(found)
-
-
-def units_naming(tree: ast.Module, chunks: list[tuple[frozenset[str], frozenset[str]]],
-                 words: Iterable[str]) -> frozenset[str]:
-    """The top-level functions and classes of ``tree`` that reach one of ``words`` through the module's names
-    (:func:`words_reaching` of its :func:`statement_words` ``chunks``), and what they name, at any depth: the parts
-    of a checked module that may reach a sink whose names are ``words``."""
-    reaching = words_reaching(words, chunks)
-    # what they name, by the words of their text (a string's or comment's too: more than the ``ast``'s names, but
-    # no walk of the trees of nearly all of a large module)
-    definitions: dict[str, list[frozenset[str]]] = {}
-    for bound, found in chunks:
-        for name in bound:
-            definitions.setdefault(name, []).append(found)
-    kept: set[str] = set()
-    pending = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-               and s.name in reaching]
-    while pending:
-        name = pending.pop()
-        if name not in kept:
-            kept.add(name)
-            for found in definitions[name]:
-                pending += [word for word in found if word in definitions and word not in kept]
-    return frozenset(kept)
 
 
 def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, dict[tuple[str, int], str]]:
@@ -280,11 +258,11 @@ def elided_module(module: cst.Module, path: str, removed: dict[tuple[str, int], 
         return function.with_changes(body=elided_block(function.body, path, unit))
 
     body: list[cst.BaseStatement] = []
-    for statement in module.body:
+    for statement in module.body:  # (the units are named as CPython's ast names them: NFKC-normalised)
         if type(statement) is cst.FunctionDef:
-            statement = replaced(statement, statement.name.value)
+            statement = replaced(statement, unicodedata.normalize("NFKC", statement.name.value))
         elif type(statement) is cst.ClassDef and type(statement.body) is cst.IndentedBlock:
-            unit = statement.name.value
+            unit = unicodedata.normalize("NFKC", statement.name.value)
             members = [replaced(m, unit) if type(m) is cst.FunctionDef else m for m in statement.body.body]
             statement = statement.with_changes(body=statement.body.with_changes(body=members))
         body.append(statement)

@@ -30,7 +30,6 @@ from asynccfg_lint.analysis.elision import (
     guard_references,
     skeleton,
     units_mentioning,
-    units_naming,
     units_to_keep,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
@@ -480,7 +479,7 @@ def first_difference(original: str, other: str) -> tuple[int, int]:
 
 
 def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None,
-                 keep: Iterable[str] | None = None, mentioning: Iterable[str] | None = None) -> ParsedModule:
+                 keep: Iterable[str] | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     ``previous``: the parse of an earlier text of the same document (a language server's last one); the
@@ -501,10 +500,8 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     ``keep``: parse a :func:`~asynccfg_lint.analysis.elision.skeleton` of the module (another module a check
     reads), with the bodies of the top-level functions and classes of these names and of those they name
     (:func:`~asynccfg_lint.analysis.elision.units_to_keep`); the others' bodies are left out (its
-    :attr:`ParsedModule.elided`). ``mentioning``: also keep the top-level functions and classes whose text names
-    one of these words, at any depth (:func:`~asynccfg_lint.analysis.elision.units_naming`: a checked module's
-    parts that may reach its sinks). The whole module when nothing would be left out, or the text is not one
-    libcst reads as it is (both ``None``, the default: always the whole module).
+    :attr:`ParsedModule.elided`). The whole module when it would leave out less than :data:`MIN_ELIDED_SHARE` of
+    the text, or the text is not one libcst reads as it is (``None``, the default: always the whole module).
 
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
@@ -514,7 +511,7 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path, previous, keep, mentioning)
+        return _parse_source(source, path, previous, keep)
 
 
 class DocumentParser:
@@ -536,17 +533,17 @@ class DocumentParser:
 
 
 def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None,
-                  keep: Iterable[str] | None = None, mentioning: Iterable[str] | None = None) -> ParsedModule:
+                  keep: Iterable[str] | None = None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
     rejected, deep, lines, tree = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
-    if (keep is not None or mentioning is not None) and tree is not None and undecodable is None and previous is None:
+    if keep is not None and tree is not None and undecodable is None and previous is None:
         text = source_text(source)
         if not _MAY_DIFFER.search(text):
             chunks = statement_words(tree, text)
-            units = units_to_keep(tree, keep or (), chunks) | (units_naming(tree, chunks, mentioning) if mentioning is not None else set())
+            units = units_to_keep(tree, keep, chunks)
             skeleton_text, removed = skeleton(text, tree, units)
             if sum(map(len, removed.values())) >= MIN_ELIDED_SHARE * len(text):
                 try:

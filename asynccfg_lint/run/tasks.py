@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
-from asynccfg_lint.analysis.jax_facts import SinkSpec, sink_words
+from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.selection import Selection
 
@@ -175,15 +175,10 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None, skeleton: bool = True) -> ParsedModule:
+def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
     """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
-
-    With ``skeleton``, in a project that keeps no parse, a skeleton (:mod:`~asynccfg_lint.analysis.elision`): the
-    top-level functions and classes that reach one of the task's sinks
-    (:func:`~asynccfg_lint.analysis.jax_facts.sink_words`) or ``register_lowering`` through the module's names, and
-    what they name; every body without, or when the project gives no skeletons.
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -194,10 +189,7 @@ def _parse(task: FileTask, modules: ModuleSource | None, skeleton: bool = True) 
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
-    if modules is None or modules.keep_analysed or not modules.skeletons or not skeleton:
-        return parse_source(task.source, task.path)
-    # (what may register a rule too: every check reads the module's registrations)
-    return parse_source(task.source, task.path, mentioning=sink_words(task.sinks) | {"register_lowering"})
+    return parse_source(task.source, task.path)
 
 
 def analyse_task(task: FileTask, modules: ModuleSource | None = None) -> FileOutcome:
@@ -239,13 +231,13 @@ MAX_RESTARTS = 8
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again each time the analysis reads what a
-    skeleton left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`): of the file, with it parsed whole; of
-    another module, with that module parsed whole from then on (``modules.parse_whole``) and the facts kept on the
-    file's parse dropped (some may lead into the skeleton). After :data:`MAX_RESTARTS`, without skeletons."""
+    skeleton of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with that module
+    parsed whole from then on (``modules.parse_whole``) and the facts kept on the file's parse dropped (some may lead
+    into the skeleton). After :data:`MAX_RESTARTS`, without skeletons."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
-    parsed = _parse(task, modules, skeleton=True)
+    parsed = _parse(task, modules)
     while True:
         try:
             return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
@@ -253,12 +245,7 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             restarts += 1
             if restarts > 2 * MAX_RESTARTS:  # (never expected: an internal error of the file, never a hang)
                 raise
-            if missing.path == parsed.path and parsed.elided:  # the file's own skeleton
-                parsed = _parse(task, modules, skeleton=False)
-                if modules is not None:
-                    modules.drop_facts()
-                continue
-            if modules is None:
+            if modules is None or missing.path == parsed.path:
                 raise
             modules.parse_whole(missing.path)
             if restarts >= MAX_RESTARTS:
