@@ -347,9 +347,9 @@ class Project:
         self._whole.add(path)
         if (kept := self._parsed.get(path)) is not None and kept.elided:
             del self._parsed[path]
-        self.drop_facts()
+        self._drop_facts()
 
-    def drop_facts(self) -> None:
+    def _drop_facts(self) -> None:
         """Drop every fact the analysis kept on the parses this project keeps (a check that starts again over a
         new parse of a module: some may lead into the old one)."""
         for parsed in self._parsed.values():

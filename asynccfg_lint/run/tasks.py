@@ -46,9 +46,6 @@ class ModuleSource(Protocol):
     def parse_whole(self, path: str) -> None:
         """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on."""
 
-    def drop_facts(self) -> None:
-        """Drop the facts the analysis kept on the parses the project keeps."""
-
     #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
 
