@@ -364,6 +364,20 @@ REGISTRAR_DEPTH = 3
 #: per module: each registrar function's registered parameters (see :func:`_registered_parameters`), by whether
 #: other project modules could be read (a registrar passing them on to an imported one is found only then)
 _REGISTRARS: ModuleMemo[dict[tuple[cst.FunctionDef, bool], tuple[str, str] | None]] = ModuleMemo(dict)
+#: per module: the calls of its kept code by their nearest enclosing ``def`` (see :func:`_calls_by_function`)
+_CALLS_BY_FUNCTION: ModuleMemo[dict[cst.FunctionDef | None, list[cst.Call]]] = ModuleMemo(dict)
+
+
+def _calls_by_function(parsed: ParsedModule) -> dict[cst.FunctionDef | None, list[cst.Call]]:
+    """``parsed``'s calls (of the code a skeleton kept: :func:`~asynccfg_lint.analysis.elision.kept_calls`) by their
+    nearest enclosing ``def`` (``None``: outside any), each list in the module's order. Made once per module: a
+    module of many registrars (``jax/_src/lax/parallel.py``: 16) asked each call's function once per registrar."""
+    index = _CALLS_BY_FUNCTION.known(parsed)
+    if index is None:
+        index = _CALLS_BY_FUNCTION.of(parsed)
+        for call in kept_calls(parsed.calls):
+            index.setdefault(enclosing(parsed, call, (cst.FunctionDef,)), []).append(call)
+    return index
 
 
 def registrar_application(parsed: ParsedModule, call: cst.Call,
@@ -413,9 +427,7 @@ def _registered_parameters(home: ParsedModule, registrar: cst.FunctionDef, peers
     known[key] = None  # a registrar that calls itself registers nothing more
     parameters = {p.name.value for p in [*registrar.params.posonly_params, *registrar.params.params,
                                          *registrar.params.kwonly_params]}
-    for inner in kept_calls(home.calls):
-        if enclosing(home, inner, (cst.FunctionDef,)) is not registrar:
-            continue
+    for inner in _calls_by_function(home).get(registrar, ()):
         if is_register(home, inner.func):
             pair = [call_argument(inner, 0, "prim"), call_argument(inner, 1, "rule")]
         elif depth < REGISTRAR_DEPTH and not any(a.star for a in inner.args) \
