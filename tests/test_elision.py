@@ -477,3 +477,118 @@ def test_a_name_a_function_binds_through_global_reaches_the_sink_and_an_nfkc_nam
     functions = {s.name.value: s for s in parsed.module.body if isinstance(s, cst.FunctionDef)}
     # expect: the ligature's name (NFKC "find_aval" to CPython) left out as an ElidedBlock, never a plain `...` body
     assert type(functions["ﬁnd_aval"].body) is ElidedBlock
+
+
+DECORATED_INNER = textwrap.dedent('''\
+    import functools
+
+
+    def traced(fn):
+        @functools.wraps(fn)
+        def inner(*args):
+            return fn(*args)
+        return inner
+
+
+    def build(depth):
+        return {"depth": depth}
+''')
+
+
+def test_a_left_out_body_that_starts_with_a_decorated_def_is_cut_at_its_decorator():
+    """Trial 14: the body's first statement is decorated (``@functools.wraps(fn)``); CPython's line of that
+    statement is its ``def``, and a cut there left the decorator above ``...``: no skeleton (a whole parse)."""
+    parsed = parse_source(DECORATED_INNER, "pkg/deco.py", keep={"build"})
+    # expect: traced's body (decorator, inner def, return) left out, starting at the decorator's line
+    assert parsed.elided == {("traced", 0): "    @functools.wraps(fn)\n    def inner(*args):\n"
+                                            "        return fn(*args)\n    return inner\n"}
+    assert parsed.text.splitlines()[4:8] == ["    ...", "", "", ""]  # expect: lines 5-8, every other line kept
+
+
+#: a helper module of trial 14: a rule reads build of each (a skeleton keeps build), another KNOBS.mode, whose writes
+#: are in _configure (left out: no rule names it)
+KNOB_HELPER = textwrap.dedent('''\
+    import enum
+
+
+    class Mode(enum.Enum):
+        A = "a"
+
+
+    class Knobs:
+        def __init__(self):
+            self.depth = 0
+            self.mode = "x"
+
+
+    KNOBS = Knobs()
+
+
+    def _configure():
+        KNOBS.mode = Mode.A
+        KNOBS.depth = 1
+        return KNOBS
+
+
+    _configure()
+
+
+    def build(depth):
+        return {"depth": depth}
+
+
+    def unrelated(values):
+        total = 0
+        for value in values:
+            total += value
+        return total
+''')
+
+
+def test_a_restart_parses_every_skeleton_the_project_holds_whole(tmp_path):
+    """Trial 14: 17 helper modules whose skeletons a first rule made, each read again by a second rule beyond its
+    skeleton: once a task started again for each, past the restarts' bound (an internal error, ACC001, every
+    finding lost). Now the first restart parses all 17 whole: the findings of whole parses, one restart."""
+    helpers = {f"h{index}.py": KNOB_HELPER for index in range(17)}
+    imports = "".join(f"from ext import h{index}\n" for index in range(17))
+    built = "".join(f"    cfg.update(h{index}.build(depth))\n" for index in range(17))
+    knobs = "".join(f"    cfg['m{index}'] = h{index}.KNOBS.mode\n" for index in range(17))
+    use = (f"from jax._src.lax import parallel\n{imports}\n\ndef lower_built(ctx, x, depth):\n    cfg = {{}}\n{built}"
+           f"    return parallel._emit_async_start_custom_call('all-gather-start', ctx, x, cfg)\n\n\n"
+           f"def lower_knobs(ctx, x):\n    cfg = {{'k': {{1}}}}\n{knobs}"
+           f"    return parallel._emit_async_start_custom_call('all-gather-start', ctx, x, cfg)\n")
+    package = write_package(tmp_path, {**helpers, "use.py": use})
+    whole, _ = check(package, skeletons=False)
+    found, project = check(package, skeletons=True)
+    assert found == whole
+    # expect: the set in lower_knobs' display, nothing else (the attribute written in _configure is not followed)
+    assert [(line, column, code) for line, column, code, _ in found] == [(44, 17, "ACC101")]
+    assert found[0][3].startswith('value for key "k" is set')
+    # expect: every helper parsed whole after the one restart, none held as a skeleton
+    assert project._whole == {str(package / name) for name in helpers}
+    assert not any(kept.elided for kept in project._parsed.values() if kept is not None)
+
+
+def test_a_skeleton_keeps_the_functions_changing_a_table_the_checked_module_reads_by_its_name(tmp_path):
+    """Trial 14: a rule copies ``helpers.TABLE`` (a dict display) that ``_install`` fills with an Enum member;
+    another reads ``helpers.build`` first. The name TABLE the checked module reads is kept with its changers:
+    no restart, the finding a whole parse gives."""
+    table_helper = KNOB_HELPER.replace("KNOBS = Knobs()", "TABLE = {\"depth\": 0}").replace(
+        "    KNOBS.mode = Mode.A\n    KNOBS.depth = 1\n    return KNOBS\n",
+        "    TABLE[\"mode\"] = Mode.A\n    TABLE[\"n\"] = 0\n    return TABLE\n").replace("_configure", "_install") + "".join(
+        f"\n\ndef filler_{index}(values):\n    total = 0\n    for value in values:\n        total += value * {index}\n"
+        f"    return total\n" for index in range(6))
+    use = ("from jax._src.lax import parallel\nfrom ext import helpers\n\n\ndef lower_built(ctx, x, depth):\n"
+           "    return parallel._emit_async_start_custom_call('all-gather-start', ctx, x, helpers.build(depth))\n\n\n"
+           "def lower_table(ctx, x):\n    cfg = dict(helpers.TABLE)\n"
+           "    return parallel._emit_async_start_custom_call('all-gather-start', ctx, x, cfg)\n")
+    package = write_package(tmp_path, {"helpers.py": table_helper, "use.py": use})
+    whole, _ = check(package, skeletons=False)
+    found, project = check(package, skeletons=True)
+    assert found == whole
+    assert [(line, column, code) for line, column, code, _ in found] == [(10, 16, "ACC101")]  # expect: dict(TABLE)
+    assert "enum.Enum member Mode" in found[0][3]
+    # expect: no restart; _install kept (it changes TABLE), unrelated and the fillers left out (Knobs: too short)
+    assert project._whole == set()
+    assert units_of(project._parsed[str(package / "helpers.py")]) == {"unrelated"} | {
+        f"filler_{index}" for index in range(6)}

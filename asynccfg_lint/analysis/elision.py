@@ -214,15 +214,17 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, di
     def cut(function: ast.FunctionDef | ast.AsyncFunctionDef, unit: str) -> None:
         ordinal = ordinals[unit] = ordinals.get(unit, -1) + 1
         first = function.body[0]
-        indent = lines[first.lineno - 1][:first.col_offset]  # (bytes = characters in an all-blank prefix)
+        start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])  # (its ``@`` lines)
+        indent = lines[start - 1][:first.col_offset]  # (bytes = characters in an all-blank prefix)
         end = function.end_lineno or first.lineno
-        if not indent or indent.strip() or end - first.lineno + 1 < MIN_ELIDED_LINES:
-            return  # a body after the colon, or a short one
-        body = "".join(lines[first.lineno - 1:end])
+        if not indent or indent.strip() or end - start + 1 < MIN_ELIDED_LINES \
+                or start < first.lineno and not lines[start - 1][first.col_offset:].startswith("@"):
+            return  # a body after the colon, a short one, or a decorator not on its ``@`` line (``@\`` and a newline)
+        body = "".join(lines[start - 1:end])
         if ("global" in body or "nonlocal" in body) \
                 and any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(function)):
             return  # one that binds module names
-        cuts.append((first.lineno - 1, end, indent))
+        cuts.append((start - 1, end, indent))
         removed[(unit, ordinal)] = body
 
     ordinals: dict[str, int] = {}

@@ -60,13 +60,14 @@ FileState = tuple[int, int, int, int, int]
 
 
 #: a top-level ``def``/``class`` line
-_DEFINED = re.compile(rb"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_DEFINED = re.compile(rb"^(?:(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))", re.MULTILINE)
 
 
 def _defined_names(source: bytes) -> set[str]:
-    """The names of ``source``'s top-level functions and classes, by their lines (ASCII names; a skeleton keeps
-    the ones a check may read)."""
-    return {match.decode("ascii", "replace") for match in _DEFINED.findall(source)}
+    """The names of ``source``'s top-level functions and classes, and of the plain names its top-level statements
+    assign (``TABLE = {}``, ``TABLE: dict = {}``), by their lines (ASCII names; a skeleton keeps the ones a check may
+    read, and the code that changes a container it reads)."""
+    return {match.decode("ascii", "replace") for pair in _DEFINED.findall(source) for match in pair if match}
 
 
 def _file_state(status: os.stat_result) -> FileState:
@@ -308,8 +309,8 @@ class Project:
 
     def skeleton_of(self, path: str, member: str | None = None, read: frozenset[str] = frozenset()) -> ParsedModule | None:
         """``path`` parsed for a check that reads some of its definitions: a skeleton
-        (:func:`~asynccfg_lint.analysis.elision.skeleton`) keeping ``member`` (a top-level name), the functions and
-        classes of the names in ``read`` (what the checked module may read of it), and what they name;
+        (:func:`~asynccfg_lint.analysis.elision.skeleton`) keeping ``member`` (a top-level name), the functions,
+        classes and assigned names among ``read`` (what the checked module may read of it), and what they name;
         or the parse this project keeps (whole or a skeleton), a whole one the result cache holds, else ``None`` as
         :meth:`parsed`. Whole once a check read more than a skeleton of it held (:meth:`parse_whole`).
 
@@ -344,13 +345,17 @@ class Project:
         return self._keep_parse(path, parsed)
 
     def parse_whole(self, path: str) -> None:
-        """Parse ``path`` whole from now on: a check read a part of it that its skeleton left out
-        (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). Not only the parts read: each restart parses the module
-        again, and a module read in many places (12 builders of one helper module) started a check again for each.
-        The skeleton kept now is dropped, and so is every fact kept on the project's parses (some may lead into it)."""
+        """Parse ``path`` whole from now on, and every module this project now keeps a skeleton of: a check read a
+        part of ``path`` that its skeleton left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). Not only
+        the parts read: each restart parses the module again, and a module read in many places (12 builders of one
+        helper module) started a check again for each. Not only ``path``: a check that read one helper's builders
+        and then the tables its other functions fill (17 helpers) started again once per helper (trial 14).
+        The skeletons kept now are dropped, and so is every fact kept on the project's parses (some may lead into
+        them)."""
         self._whole.add(path)
-        if (kept := self._parsed.get(path)) is not None and kept.elided:
-            del self._parsed[path]
+        for held in [held for held, kept in self._parsed.items() if kept is not None and kept.elided]:
+            self._whole.add(held)
+            del self._parsed[held]
         self._drop_facts()
 
     def _drop_facts(self) -> None:

@@ -44,7 +44,8 @@ class ModuleSource(Protocol):
         (:meth:`asynccfg_lint.run.project.Project.skeleton_of`)."""
 
     def parse_whole(self, path: str) -> None:
-        """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on."""
+        """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on; so too every module a skeleton
+        of is kept now."""
 
     #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
@@ -228,9 +229,9 @@ MAX_RESTARTS = 8
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again each time the analysis reads what a
-    skeleton of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with that module
-    parsed whole from then on (``modules.parse_whole``) and the facts kept on the file's parse dropped (some may lead
-    into the skeleton). After :data:`MAX_RESTARTS`, without skeletons."""
+    skeleton of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with that module and
+    every other one held as a skeleton parsed whole from then on (``modules.parse_whole``) and the facts kept on the
+    file's parse dropped (some may lead into the skeleton). After :data:`MAX_RESTARTS`, without skeletons."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
