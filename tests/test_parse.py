@@ -300,3 +300,23 @@ def test_validation_comes_back_after_a_parse_that_fails():
     assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT
     with pytest.raises(libcst.CSTValidationError, match="Number is not a valid integer"):
         libcst.Integer("abc")
+
+
+def test_nodes_hash_by_identity_with_the_interpreters_own_hash():
+    """``identity_hash_in_c`` (installed when the parse module is imported): every libcst node class hashes with
+    ``object.__hash__``; nodes stay equal only to themselves, so a dict of nodes finds a node, never its twin."""
+    name, twin = libcst.Name("cfg"), libcst.Name("cfg")
+    nodes = {name: "kept"}
+    assert (nodes.get(name), nodes.get(twin)) == ("kept", None)
+    assert hash(name) == object.__hash__(name)
+    # expect: no node class of the parsed tree keeps libcst's Python-level hash
+    module = parse_source("def f(x):\n    return {'k': [x, {1}]}\n", "m.py").module
+    kinds = {type(node) for node in _walk(module)}
+    assert len(kinds) > 10 and all(kind.__hash__ is object.__hash__ for kind in kinds)
+
+
+def _walk(node: libcst.CSTNode) -> list[libcst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found.extend(_walk(child))
+    return found
