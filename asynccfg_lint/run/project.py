@@ -43,8 +43,9 @@ if TYPE_CHECKING:
 MAX_ROUNDS = 8
 #: parsed modules a project keeps for the builders and constants other files import from them
 KEPT_PARSES = 32
-#: the objects the garbage collector counts per byte of a checked file, at most, with the modules its check reads
-#: (``jax/_src/lax/parallel.py``, 139 kB: about 186 k; a module of the benchmark's dense tree, 2.7 kB: about 3 k)
+#: the objects the garbage collector counts per byte of a checked file with the modules its check reads, an estimate
+#: above the ones measured (``jax/_src/lax/parallel.py``, 139 kB: about 186 k; a dense tree's module, 2.7 kB: about
+#: 3 k); a file that makes more only makes the next pause's walk run (the budget is checked when each pause begins)
 OBJECTS_PER_BYTE = 2
 #: seconds a file's last change must lie behind its read for the package's wrappers to be stored under its
 #: times (an edit within the same tick of the file system's clock could keep them: git's racy-clean rule)
