@@ -129,9 +129,8 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
                 if word is not None and word in definitions and word not in kept:
                     pending.append(word)
     if chunks is not None and kept:
-        containers = _containers(tree) & {word for name in kept if name in definitions for definition in definitions[name]
-                                          for node in ast.walk(definition) if isinstance(node, ast.Name)
-                                          for word in (node.id,)}
+        containers = _containers(tree) & {node.id for name in kept if name in definitions for definition in definitions[name]
+                                          for node in ast.walk(definition) if isinstance(node, ast.Name)}
         if containers:
             units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
             kept |= {name for (bound, words) in chunks for name in bound & units if not words.isdisjoint(containers)}
@@ -378,4 +377,3 @@ def _guard(assignment: object, path: str, units: frozenset[str]) -> None:
         guarded = _GUARDED[kind] = type(f"LeftOut{kind.__name__}", (kind,), {"references": property(_left_out_references)})
     assignment.__class__ = guarded
     assignment._elided = (path, units)  # type: ignore[attr-defined]
-

@@ -22,15 +22,15 @@ from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.elision import (
-    statement_words,
-    words_reaching,
     ElidedBody,
     LeftOutCalls,
     elided_module,
     guard_references,
     skeleton,
+    statement_words,
     units_mentioning,
     units_to_keep,
+    words_reaching,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, repair_validation

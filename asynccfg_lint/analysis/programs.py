@@ -68,8 +68,6 @@ _BIND_NAMES: ModuleMemo[frozenset[str] | None] = ModuleMemo(lambda: None)
 _FIELD_CALLS: ModuleMemo[list[cst.Call] | None] = ModuleMemo(lambda: None)
 
 
-
-
 class RegistrationPeers(Protocol):
     """The project as :func:`registrations` sees it (a ``Workspace``): a registrar imported from another
     module of the project (``from pkg.registry import lowering``) is read there."""

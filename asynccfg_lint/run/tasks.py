@@ -45,7 +45,7 @@ class ModuleSource(Protocol):
 
     def parse_whole(self, path: str) -> None:
         """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on; so too every module a skeleton
-        of is kept now."""
+        of is kept now; and make no skeleton any more (:attr:`skeletons`)."""
 
     #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
@@ -231,10 +231,8 @@ MAX_RESTARTS = 2
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again when the analysis reads what a skeleton
     of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with that module and every
-    other one held as a skeleton parsed whole from then on (``modules.parse_whole``), no skeleton made any more by
-    this project (its code reads more than skeletons predict: trial 15, 320 modules reading 10 large helpers, made
-    32 skeletons that restarts then parsed whole, 9.4 -> 11.1 s), and the facts kept on the file's parse dropped
-    (some may lead into a skeleton)."""
+    other one held as a skeleton parsed whole from then on and no skeleton made any more (``modules.parse_whole``),
+    and the facts kept on the file's parse dropped (some may lead into a skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
@@ -247,7 +245,6 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             if modules is None or missing.path == parsed.path or restarts > MAX_RESTARTS:
                 raise
             modules.parse_whole(missing.path)
-            modules.skeletons = False
             parsed._memos.clear()
 
 
