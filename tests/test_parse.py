@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -313,6 +314,36 @@ def test_nodes_hash_by_identity_with_the_interpreters_own_hash():
     module = parse_source("def f(x):\n    return {'k': [x, {1}]}\n", "m.py").module
     kinds = {type(node) for node in _walk(module)}
     assert len(kinds) > 10 and all(kind.__hash__ is object.__hash__ for kind in kinds)
+
+
+def test_node_classes_answer_isinstance_in_c_with_abcmetas_answers():
+    """``isinstance_in_c`` (installed when the parse module is imported): node classes keep ABCMeta's answers by
+    their bases, through a metaclass whose tests are ``type``'s own; a class derived later inherits it."""
+    name = libcst.Name("cfg")
+    assert (isinstance(name, libcst.BaseExpression), isinstance(name, libcst.Attribute),
+            isinstance(name, (libcst.Integer, libcst.Name)), issubclass(libcst.Name, libcst.BaseAssignTargetExpression),
+            issubclass(libcst.Name, libcst.BaseStatement)) == (True, False, True, True, False)
+    assert type(libcst.Name).__instancecheck__ is type.__instancecheck__
+    assert type(libcst.Name) is type(libcst.CSTNode) and type(libcst.CSTNode).__name__ == "_NodeClassMeta"
+
+    class Derived(libcst.Name):
+        pass
+
+    assert type(Derived) is type(libcst.Name) and isinstance(Derived("x"), libcst.BaseExpression)
+
+
+def test_a_virtual_subclass_of_a_node_class_keeps_abcmetas_isinstance():
+    """With a virtual subclass registered on a node class before the analysis is imported (by a user's plugin, in
+    the same process), the metaclass stays ABCMeta, so ``isinstance`` still answers True for the registered class."""
+    program = ("import abc, libcst\n"
+               "class Fake: pass\n"
+               "libcst.BaseExpression.register(Fake)\n"
+               "import asynccfg_lint.analysis.parse\n"
+               "print(type(libcst.Name) is abc.ABCMeta, isinstance(Fake(), libcst.BaseExpression),"
+               " libcst.Name.__hash__ is object.__hash__)\n")
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    # expect: ABCMeta kept, the virtual subclass still an instance; the hash workaround still installed
+    assert run.stdout.split() == ["True", "True", "True"]
 
 
 def _walk(node: libcst.CSTNode) -> list[libcst.CSTNode]:

@@ -33,7 +33,7 @@ from asynccfg_lint.analysis.elision import (
     words_reaching,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
-from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, repair_validation
+from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, isinstance_in_c, repair_validation
 from asynccfg_lint.analysis.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -51,6 +51,7 @@ from asynccfg_lint.analysis.scopes import module_index
 
 repair_validation()
 identity_hash_in_c()
+isinstance_in_c()
 
 
 #: an identifier after a dot (``helpers.build_1``), a line importing names (``from ext.helpers import build``), a word
