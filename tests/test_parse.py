@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import libcst
@@ -270,8 +271,6 @@ def test_the_depth_of_a_tree_counts_the_nodes_of_its_longest_path():
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
-#: libcst's own CSTNode.__post_init__ (validation), as the import of libcst left it
-LIBCST_POST_INIT = libcst.CSTNode.__post_init__
 
 
 def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after():
@@ -290,7 +289,7 @@ def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after
         assert same
         compared += 1
     assert compared > 100
-    assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT  # expect: restored after each parse
+    assert parse._UNVALIDATED == [0]  # expect: no pause left running after the parses
     with pytest.raises(libcst.CSTValidationError, match="Cannot have empty name identifier"):
         libcst.Name("")  # expect: a node made after the parses is validated
 
@@ -298,9 +297,26 @@ def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after
 def test_validation_comes_back_after_a_parse_that_fails():
     with pytest.raises(libcst.ParserSyntaxError):
         parse_unvalidated("def f(:\n")
-    assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT
+    assert parse._UNVALIDATED == [0]
     with pytest.raises(libcst.CSTValidationError, match="Number is not a valid integer"):
         libcst.Integer("abc")
+
+
+def test_nodes_made_during_a_pause_skip_validation_in_every_thread_and_the_class_is_left_alone():
+    """``validation_paused`` counts the pauses running; libcst's ``CSTNode.__post_init__`` is replaced once, at the
+    import of the parse module, and no pause changes it (a class attribute switched per parse invalidated the
+    interpreter's attribute caches of every node class)."""
+    installed = libcst.CSTNode.__post_init__
+    made: list[libcst.Name] = []
+    with parse.validation_paused():
+        assert libcst.CSTNode.__post_init__ is installed
+        thread = threading.Thread(target=lambda: made.append(libcst.Name("")))  # (invalid: empty)
+        thread.start()
+        thread.join()
+    # expect: the other thread's node was not validated; after the pause, the same node is refused
+    assert [name.value for name in made] == [""] and libcst.CSTNode.__post_init__ is installed
+    with pytest.raises(libcst.CSTValidationError, match="Cannot have empty name identifier"):
+        libcst.Name("")
 
 
 def test_nodes_hash_by_identity_with_the_interpreters_own_hash():

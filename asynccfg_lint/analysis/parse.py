@@ -672,14 +672,22 @@ def _encoding(source: bytes) -> str:
         return "utf-8"
 
 
-#: the parses and transforms running now (:func:`validation_paused`), and the lock of that count and of the switch
+#: the parses and transforms running now (:func:`validation_paused`), and the lock of that count
 _UNVALIDATED = [0]
 _UNVALIDATED_LOCK = threading.Lock()
-_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
+_LIBCST_POST_INIT = cst.CSTNode.__post_init__
 
 
-def _no_validation(node: cst.CSTNode) -> None:
-    """A libcst node's ``__post_init__`` while validation is paused (:func:`validation_paused`): no ``_validate``."""
+def _validated_unless_paused(node: cst.CSTNode) -> None:
+    """libcst's ``CSTNode.__post_init__`` (the node's ``_validate``), skipped while :func:`validation_paused` runs.
+
+    Installed once, at this module's import: switching the class attribute at each pause (twice per parse)
+    invalidated the interpreter's attribute caches of all 381 node classes each time."""
+    if not _UNVALIDATED[0]:
+        _LIBCST_POST_INIT(node)
+
+
+cst.CSTNode.__post_init__ = _validated_unless_paused  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
@@ -694,14 +702,11 @@ def validation_paused() -> Iterator[None]:
     """
     with _UNVALIDATED_LOCK:
         _UNVALIDATED[0] += 1
-        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
     try:
         yield
     finally:
         with _UNVALIDATED_LOCK:
             _UNVALIDATED[0] -= 1
-            if not _UNVALIDATED[0]:
-                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def parse_unvalidated(source: str | bytes) -> cst.Module:
