@@ -362,6 +362,29 @@ def test_a_virtual_subclass_of_a_node_class_keeps_abcmetas_isinstance():
     assert run.stdout.split() == ["True", "True", "True"]
 
 
+def test_a_virtual_subclass_or_a_subclass_hook_added_later_gives_node_classes_abcmeta_back():
+    """After the parse module's import (node classes answer ``isinstance`` in C), a virtual subclass registered
+    on a node class, or a node class defined with a ``__subclasshook__``, makes every node class ABCMeta's again,
+    so ``isinstance`` counts them as ABCMeta does."""
+    program = ("import abc, libcst\n"
+               "import asynccfg_lint.analysis.parse\n"
+               "before = type(libcst.Name) is abc.ABCMeta\n"
+               "class Fake: pass\n"
+               "libcst.BaseExpression.register(Fake)\n"
+               "print(before, type(libcst.Name) is abc.ABCMeta, isinstance(Fake(), libcst.BaseExpression))\n")
+    hooked = ("import abc, libcst\n"
+              "import asynccfg_lint.analysis.parse\n"
+              "class Hooked(libcst.Name):\n"
+              "    @classmethod\n"
+              "    def __subclasshook__(cls, other):\n"
+              "        return True if other is int else NotImplemented\n"
+              "print(type(libcst.Name) is abc.ABCMeta, isinstance(3, Hooked), isinstance(libcst.Name('x'), Hooked))\n")
+    runs = [subprocess.run([sys.executable, "-c", text], capture_output=True, text=True, check=True).stdout.split()
+            for text in (program, hooked)]
+    # expect: C tests first, ABCMeta's after the registration; the hook counted (3 is a Hooked), a Name is not one
+    assert runs == [["False", "True", "True"], ["True", "True", "False"]]
+
+
 def _walk(node: libcst.CSTNode) -> list[libcst.CSTNode]:
     found = [node]
     for child in node.children:

@@ -72,10 +72,29 @@ def identity_hash_in_c() -> None:
 
 class _NodeClassMeta(abc.ABCMeta):
     """``abc.ABCMeta`` with ``type``'s own ``isinstance`` and ``issubclass`` tests (in C, by the class's bases):
-    the same answers as ABCMeta's for classes with no virtual subclass and no ``__subclasshook__``."""
+    the same answers as ABCMeta's for classes with no virtual subclass and no ``__subclasshook__``. A virtual
+    subclass registered later, or a node class defined later with a ``__subclasshook__``, gives every node class
+    ABCMeta back first (:func:`_abcmeta_tests_again`), so the answers stay ABCMeta's."""
 
     __instancecheck__ = type.__instancecheck__
     __subclasscheck__ = type.__subclasscheck__
+
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict, **kwargs: object) -> None:
+        super().__init__(name, bases, namespace, **kwargs)
+        if "__subclasshook__" in namespace:
+            _abcmeta_tests_again()
+
+    def register(cls, subclass: type) -> type:
+        """ABCMeta's ``register``, after every node class has ABCMeta's tests back."""
+        _abcmeta_tests_again()
+        return abc.ABCMeta.register(cls, subclass)
+
+
+def _abcmeta_tests_again() -> None:
+    """Give each node class whose metaclass is :class:`_NodeClassMeta` ``abc.ABCMeta`` back."""
+    for kind in _node_classes():
+        if type(kind) is _NodeClassMeta:
+            kind.__class__ = abc.ABCMeta
 
 
 def isinstance_in_c() -> None:
