@@ -106,7 +106,8 @@ def isinstance_in_c() -> None:
     expression is this?) calls ``ABCMeta.__instancecheck__``, a Python function (0.38 against 0.13 us). ABCMeta
     adds virtual subclasses (``register``) and ``__subclasshook__`` to the test by the bases; when no node class
     has either, each class's metaclass becomes :class:`_NodeClassMeta`, whose answers are then the same. Classes
-    derived later (by libcst or by a user) inherit it. Done only while every node class's metaclass is ABCMeta.
+    derived later (by libcst or by a user) inherit it; a virtual subclass or a ``__subclasshook__`` added later
+    gives every node class ABCMeta back. Done only while every node class's metaclass is ABCMeta.
     """
     classes = _node_classes()
     if any(type(kind) is not abc.ABCMeta or "__subclasshook__" in kind.__dict__ for kind in classes):

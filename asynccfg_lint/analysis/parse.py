@@ -675,7 +675,8 @@ def _encoding(source: bytes) -> str:
 #: the parses and transforms running now (:func:`validation_paused`), and the lock of that count
 _UNVALIDATED = [0]
 _UNVALIDATED_LOCK = threading.Lock()
-_LIBCST_POST_INIT = cst.CSTNode.__post_init__
+#: libcst's own ``CSTNode.__post_init__`` (not this module's replacement, should the module be imported again)
+_LIBCST_POST_INIT = getattr(cst.CSTNode.__post_init__, "__wrapped__", cst.CSTNode.__post_init__)
 
 
 def _validated_unless_paused(node: cst.CSTNode) -> None:
@@ -687,6 +688,7 @@ def _validated_unless_paused(node: cst.CSTNode) -> None:
         _LIBCST_POST_INIT(node)
 
 
+_validated_unless_paused.__wrapped__ = _LIBCST_POST_INIT  # type: ignore[attr-defined]
 cst.CSTNode.__post_init__ = _validated_unless_paused  # type: ignore[method-assign]
 
 
