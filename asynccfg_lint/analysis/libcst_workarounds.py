@@ -1,13 +1,12 @@
 """Workarounds of libcst 1.9.0 on CPython 3.12: validation checks that raise on valid code, and
 recursion through C (a ``**kwargs`` call, a recursive generator) that CPython 3.12's fixed C
 recursion limit ends on deep files whatever ``sys.setrecursionlimit`` says; and a node's hash
-and ``isinstance`` tests computed in Python. Each replacement is the same rule written without the
-defect, installed only while the defect is present.
+computed in Python. Each replacement is the same rule written without the defect, installed only
+while the defect is present.
 """
 
 from __future__ import annotations
 
-import abc
 import sys
 from collections.abc import Callable
 
@@ -65,69 +64,15 @@ def identity_hash_in_c() -> None:
     python_hash = cst.CSTNode.__dict__.get("__hash__")
     if python_hash is None or cst.CSTNode.__eq__(cst.Name("a"), cst.Name("a")):
         return  # (not the identity rule this replaces)
-    for kind in _node_classes():
-        if kind.__dict__.get("__hash__") is python_hash:
-            kind.__hash__ = object.__hash__  # type: ignore[method-assign]
-
-
-class _NodeClassMeta(abc.ABCMeta):
-    """``abc.ABCMeta`` with ``type``'s own ``isinstance`` and ``issubclass`` tests (in C, by the class's bases):
-    the same answers as ABCMeta's for classes with no virtual subclass and no ``__subclasshook__``. A virtual
-    subclass registered later, or a node class defined later with a ``__subclasshook__``, gives every node class
-    ABCMeta back first (:func:`_abcmeta_tests_again`), so the answers stay ABCMeta's."""
-
-    __instancecheck__ = type.__instancecheck__
-    __subclasscheck__ = type.__subclasscheck__
-
-    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict, **kwargs: object) -> None:
-        super().__init__(name, bases, namespace, **kwargs)
-        if "__subclasshook__" in namespace:
-            _abcmeta_tests_again()
-
-    def register(cls, subclass: type) -> type:
-        """ABCMeta's ``register``, after every node class has ABCMeta's tests back."""
-        _abcmeta_tests_again()
-        return abc.ABCMeta.register(cls, subclass)
-
-
-def _abcmeta_tests_again() -> None:
-    """Give each node class whose metaclass is :class:`_NodeClassMeta` ``abc.ABCMeta`` back."""
-    for kind in _node_classes():
-        if type(kind) is _NodeClassMeta:
-            kind.__class__ = abc.ABCMeta
-
-
-def isinstance_in_c() -> None:
-    """Make ``isinstance(node, cst.Name)`` a test in C for every libcst node class, not a call of ABCMeta's
-    ``__instancecheck__`` in Python.
-
-    libcst 1.9.0's ``CSTNode`` derives from ``abc.ABC``, so every node class has the metaclass ``abc.ABCMeta``,
-    and an ``isinstance`` whose answer is not the node's exact class (most of the analysis's tests: which kind of
-    expression is this?) calls ``ABCMeta.__instancecheck__``, a Python function (0.38 against 0.13 us). ABCMeta
-    adds virtual subclasses (``register``) and ``__subclasshook__`` to the test by the bases; when no node class
-    has either, each class's metaclass becomes :class:`_NodeClassMeta`, whose answers are then the same. Classes
-    derived later (by libcst or by a user) inherit it; a virtual subclass or a ``__subclasshook__`` added later
-    gives every node class ABCMeta back. Done only while every node class's metaclass is ABCMeta.
-    """
-    classes = _node_classes()
-    if any(type(kind) is not abc.ABCMeta or "__subclasshook__" in kind.__dict__ for kind in classes):
-        return
-    registries = getattr(abc, "_get_dump", None)  # the C implementation's registry of virtual subclasses
-    if registries is None or any(registries(kind)[0] for kind in classes):
-        return
-    for kind in classes:
-        kind.__class__ = _NodeClassMeta
-
-
-def _node_classes() -> list[type]:
-    """``cst.CSTNode`` and every class derived from it (directly or not), defined so far."""
     classes, pending = [cst.CSTNode], [cst.CSTNode]
     while pending:
         for subclass in pending.pop().__subclasses__():
             if subclass not in classes:
                 classes.append(subclass)
                 pending.append(subclass)
-    return classes
+    for kind in classes:
+        if kind.__dict__.get("__hash__") is python_hash:
+            kind.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 
 #: the keyword sets libcst 1.9.0's nodes pass to ``_codegen``, each with a call that names them (no ``**`` spread)

@@ -33,7 +33,7 @@ from asynccfg_lint.analysis.elision import (
     words_reaching,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
-from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, isinstance_in_c, repair_validation
+from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, repair_validation
 from asynccfg_lint.analysis.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -51,7 +51,6 @@ from asynccfg_lint.analysis.scopes import module_index
 
 repair_validation()
 identity_hash_in_c()
-isinstance_in_c()
 
 
 #: an identifier after a dot (``helpers.build_1``), a line importing names (``from ext.helpers import build``), a word
@@ -672,24 +671,14 @@ def _encoding(source: bytes) -> str:
         return "utf-8"
 
 
-#: the parses and transforms running now (:func:`validation_paused`), and the lock of that count
+#: the parses and transforms running now (:func:`validation_paused`), and the lock of that count and of the switch
 _UNVALIDATED = [0]
 _UNVALIDATED_LOCK = threading.Lock()
-#: libcst's own ``CSTNode.__post_init__`` (not this module's replacement, should the module be imported again)
-_LIBCST_POST_INIT = getattr(cst.CSTNode.__post_init__, "__wrapped__", cst.CSTNode.__post_init__)
+_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
 
 
-def _validated_unless_paused(node: cst.CSTNode) -> None:
-    """libcst's ``CSTNode.__post_init__`` (the node's ``_validate``), skipped while :func:`validation_paused` runs.
-
-    Installed once, at this module's import: switching the class attribute at each pause (twice per parse)
-    invalidated the interpreter's attribute caches of all 381 node classes each time."""
-    if not _UNVALIDATED[0]:
-        _LIBCST_POST_INIT(node)
-
-
-_validated_unless_paused.__wrapped__ = _LIBCST_POST_INIT  # type: ignore[attr-defined]
-cst.CSTNode.__post_init__ = _validated_unless_paused  # type: ignore[method-assign]
+def _no_validation(node: cst.CSTNode) -> None:
+    """A libcst node's ``__post_init__`` while validation is paused (:func:`validation_paused`): no ``_validate``."""
 
 
 @contextlib.contextmanager
@@ -704,11 +693,14 @@ def validation_paused() -> Iterator[None]:
     """
     with _UNVALIDATED_LOCK:
         _UNVALIDATED[0] += 1
+        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
     try:
         yield
     finally:
         with _UNVALIDATED_LOCK:
             _UNVALIDATED[0] -= 1
+            if not _UNVALIDATED[0]:
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def parse_unvalidated(source: str | bytes) -> cst.Module:
