@@ -219,7 +219,8 @@ class Project:
         #: each read file's state when it was read (before its bytes), for :meth:`stored_sinks`
         self._states: dict[str, FileState | None] = {}
         self._parsed: OrderedDict[str, ParsedModule | None] = OrderedDict()
-        #: the paths a check read more of than their skeleton held (:meth:`parse_whole`): parsed whole from then on
+        #: the paths a check read more of than their skeleton held, and the skeletons held then (:meth:`parse_whole`,
+        #: which also ends skeletons: a record of what was parsed whole again)
         self._whole: set[str] = set()
         #: the files of the tasks analysed here now (:meth:`_run`): each is parsed whole for its own task anyway
         self._tasked: frozenset[str] = frozenset()
@@ -327,7 +328,7 @@ class Project:
         if path in self._parsed:
             self._parsed.move_to_end(path)
             return self._parsed[path]
-        if path in self._whole or not self.skeletons or path in self._tasked:
+        if not self.skeletons or path in self._tasked:  # (parse_whole ends skeletons: none of _whole is made one)
             return self.parsed(path)
         from asynccfg_lint.analysis.parse import parse_source
         from asynccfg_lint.analysis.parse_failure import ParseFailure
