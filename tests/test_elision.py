@@ -11,8 +11,11 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+import asynccfg_lint.analysis.elision as elision
+import asynccfg_lint.analysis.parse as parse
+from asynccfg_lint.analysis.checker import check_parsed, check_source
 from asynccfg_lint.analysis.elision import ElidedBlock, ElidedBody, kept_calls, skeleton, units_to_keep
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, check_words
 from asynccfg_lint.analysis.parse import parse_source
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.run.project import Project
@@ -615,3 +618,122 @@ def test_a_module_the_run_also_checks_is_read_whole_and_parsed_once(tmp_path):
     assert outcomes[helpers].diagnostics == ()
     assert project._whole == set()  # expect: no restart
     assert project._parsed[helpers] is not None and project._parsed[helpers].elided == {}  # expect: whole
+
+
+#: a checked module whose rule copies a table that a function naming no sink word changes (line 22: an Enum member)
+OWN_RULES = textwrap.dedent('''\
+    import enum
+
+    from jax._src.lax import parallel
+
+
+    class Mode(enum.Enum):
+        PUSH = "push"
+
+
+    def _table(): return {"depth": 1}
+
+
+    TABLE = _table()
+
+
+    def lower(ctx, x):
+        return parallel._emit_async_start_custom_call("all-gather-start", ctx, x, dict(TABLE))
+
+
+    def set_enum_mode():
+        previous = TABLE.get("mode")
+        TABLE["mode"] = Mode.PUSH
+        return previous
+
+
+    class Buffer:
+        def __init__(self, size):
+            self.size = size
+
+        def push(self, value):
+            return [value] * self.size
+
+
+    def described(names):
+        return ", ".join(names)
+
+
+    LABEL = described(["a", "b"])
+''')
+
+
+def test_a_checked_module_is_parsed_as_a_skeleton_of_the_units_its_check_reads():
+    parsed = parse_source(OWN_RULES, "pkg/rules.py", checked_words=check_words(BUILTIN_SINKS))
+    # expect: lower names the sink; described is called by a top-level statement; _table's body is on its def line;
+    # every other body is left out, however short (Buffer.push: one line)
+    assert sorted(parsed.elided) == [("Buffer", 0), ("Buffer", 1), ("set_enum_mode", 0)]
+    assert parsed.text.splitlines()[25:31] == ["class Buffer:", "    def __init__(self, size):", "        ...", "",
+                                               "    def push(self, value):", "        ..."]
+    assert len(parsed.text.splitlines()) == len(OWN_RULES.splitlines())  # expect: every line at its number
+
+
+def test_a_check_of_a_module_through_its_own_skeleton_starts_again_whole_when_it_reads_a_left_out_body(tmp_path):
+    package = write_package(tmp_path, {"rules.py": OWN_RULES})
+    rules = str(package / "rules.py")
+    whole, _ = check_module(package, "rules.py", skeletons=False)
+    found, project = check_module(package, "rules.py", skeletons=True)
+    assert found == whole
+    # expect: set_enum_mode (left out: it names no sink word) puts an Enum member into the table the rule copies
+    assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
+    assert project._whole == {rules}  # expect: one restart, for the module itself
+    assert project.skeletons is False
+
+
+def test_a_check_of_a_module_through_its_own_skeleton_that_reads_no_left_out_body_does_not_start_again(tmp_path):
+    unrelated = OWN_RULES.replace('previous = TABLE.get("mode")\n    TABLE["mode"] = Mode.PUSH', 'previous = {"mode": 1}')
+    package = write_package(tmp_path, {"rules.py": unrelated})
+    found, project = check_module(package, "rules.py", skeletons=True)
+    assert found == []
+    assert project._whole == set()  # expect: no restart: no left-out body names the table
+    assert project.skeletons is True
+
+
+def check_module(package: Path, name: str, skeletons: bool) -> tuple[list[tuple[int, int, str, str]], Project]:
+    """:func:`check` of the package's module ``name``."""
+    project = Project(iter_python_files([str(package)]))
+    project.skeletons = skeletons
+    path = str(package / name)
+    outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
+    return [(d.line, d.column, d.code, d.message) for d in outcome.diagnostics], project
+
+
+FIXTURE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: str(path.relative_to(Path(__file__).parent)))
+def test_a_check_of_a_fixture_through_its_own_skeleton_finds_what_a_whole_check_finds(monkeypatch, path):
+    """The guards of a checked module's skeleton are complete: each fixture checked from a skeleton that keeps no
+    unit and leaves out every body (of any length, however little of the text), started again with the units each
+    read of a left-out part names (the whole module for a scan of all of it), gives the whole module's diagnostics
+    and fixes."""
+    monkeypatch.setattr(parse, "MIN_ELIDED_SHARE", 1e-9)
+    monkeypatch.setattr(elision, "MIN_ELIDED_LINES", 1)
+    source = path.read_bytes()
+    display = str(path.relative_to(Path(__file__).parent.parent))
+    whole = check_source(source, display, with_fixes=True)
+    keep: set[str] | None = set()
+    for _ in range(50):
+        try:
+            parsed = parse_source(source, display, keep=keep)
+        except parse.ParseFailure:
+            parsed = None
+        if parsed is None or not parsed.elided:
+            found = check_source(source, display, with_fixes=True, parsed=parsed)
+            break
+        try:
+            found = parsed.run(lambda: [item.diagnostic for item in check_parsed(parsed, with_fixes=True)])
+            break
+        except ElidedBody as missing:
+            assert missing.path == display
+            if missing.units is None:
+                keep = None
+            else:
+                assert not missing.units <= keep  # expect: each restart asks for a unit not kept yet
+                keep |= missing.units
+    assert found == whole

@@ -31,6 +31,11 @@ from libcst.metadata import Assignment, ClassScope, FunctionScope, GlobalScope, 
 
 #: bodies of fewer lines are kept: their parse costs little, and a read of one would start the check again
 MIN_ELIDED_LINES = 3
+#: the same for the skeleton of a checked module itself (:func:`units_for_a_check`), whose units that name what
+#: a check reads are kept, so that a read of a left-out body is not expected: every body may be left out (the
+#: dense benchmark tree, 100 modules: 8.78 G instructions whole, 7.50 G leaving out bodies of 3 lines or more,
+#: 6.82 G of any length)
+MIN_ELIDED_LINES_CHECKED = 1
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 #: a run of characters none of which is ASCII punctuation or white space: holds every identifier of a non-ASCII text
@@ -182,25 +187,127 @@ def statement_words(tree: ast.Module, text: str) -> list[tuple[frozenset[str], f
     return found
 
 
-def words_reaching(seeds: Iterable[str], chunks: Iterable[tuple[frozenset[str], frozenset[str]]]) -> frozenset[str]:
-    """``seeds`` and, at any depth, the names each chunk ``(names it binds, words it has)`` binds once it has one
-    of them: every identifier code reaching one of ``seeds`` through a module's top-level names may name instead
-    (``emit = parallel._emit_async_start_custom_call``, ``def send(...): emit(...)``)."""
-    chunks = [(bound, words) for bound, words in chunks if bound]
-    found = set(seeds)
-    grown = True
-    while grown:
-        grown = False
+class NameReach:
+    """The words reaching given ones through a module's top-level names, answered from an index of its statements
+    built once (a module of 1,000 primitives asks once per primitive; a scan of every statement per question made
+    its check 2.7x slower).
+
+    Called with ``seeds``, it gives ``seeds`` and, at any depth, the names each statement binds once it has one of
+    them: every identifier code reaching one of ``seeds`` through the module's top-level names may name instead
+    (``emit = parallel._emit_async_start_custom_call``, ``def send(...): emit(...)``).
+
+    Args:
+        chunks: ``(names it binds, words it has)`` of each top-level statement (:func:`statement_words`).
+    """
+
+    def __init__(self, chunks: Iterable[tuple[frozenset[str], frozenset[str]]]) -> None:
+        #: word -> the names bound by each statement that has it
+        self._binders: dict[str, list[frozenset[str]]] = {}
         for bound, words in chunks:
-            if not bound <= found and not words.isdisjoint(found):
-                found |= bound
-                grown = True
+            if bound:
+                for word in words:
+                    self._binders.setdefault(word, []).append(bound)
+
+    def __call__(self, seeds: Iterable[str]) -> frozenset[str]:
+        """``seeds`` and, at any depth, the names bound by each statement having one of them."""
+        found = set(seeds)
+        pending = list(found)
+        while pending:
+            for bound in self._binders.get(pending.pop(), ()):
+                for name in bound:
+                    if name not in found:
+                        found.add(name)
+                        pending.append(name)
+        return frozenset(found)
+
+
+def left_out_words(removed: dict[tuple[str, int], str]) -> dict[str, frozenset[str]]:
+    """Each identifier of a skeleton's left-out bodies (``removed``, :func:`skeleton`'s) -> the units whose bodies
+    have it (:func:`identifiers`): a question about a word is one lookup, not a search of every body."""
+    units: dict[str, set[str]] = {}
+    for (unit, _), text in removed.items():
+        for word in identifiers(text):
+            units.setdefault(word, set()).add(unit)
+    return {word: frozenset(found) for word, found in units.items()}
+
+
+def units_naming(index: dict[str, frozenset[str]], words: Iterable[str]) -> frozenset[str]:
+    """The units whose left-out bodies have one of ``words`` as an identifier (``index``: :func:`left_out_words`)."""
+    found: set[str] = set()
+    for word in words:
+        units = index.get(word)
+        if units is not None:
+            found |= units
     return frozenset(found)
 
 
-def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, dict[tuple[str, int], str]]:
+def units_for_a_check(tree: ast.Module, chunks: list[tuple[frozenset[str], frozenset[str]]],
+                      reach: frozenset[str]) -> frozenset[str]:
+    """The top-level functions and classes of ``tree`` that a check of the module itself reads: those whose text
+    names one of the words of ``reach`` (the :class:`NameReach` of the sinks' names, ``bind`` and
+    ``register_lowering``: :func:`~asynccfg_lint.analysis.jax_facts.check_words`), and those the module's other
+    top-level statements name (code run at import: ``NAMES = [_name_of(prim)]``, a registration through a helper).
+    ``chunks``: the :func:`statement_words` of ``tree``. What :func:`units_to_keep` adds to them is kept too."""
+    units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    found: set[str] = set()
+    for statement, (bound, named) in zip(tree.body, chunks):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if not named.isdisjoint(reach):
+                found |= bound & units
+        else:
+            found |= named & units
+    return frozenset(found)
+
+
+#: a top-level statement and the offsets of its text (:func:`statement_spans`)
+Span = tuple[ast.stmt, int, int]
+
+
+def statement_spans(tree: ast.Module, text: str) -> list[Span]:
+    """Each top-level statement of ``tree`` (parsed from ``text``) with the start and end offsets of its lines."""
+    starts = [0]
+    for line in text_lines(text):
+        starts.append(starts[-1] + len(line))
+    last = len(starts) - 1
+    return [(statement, starts[statement.lineno - 1], starts[min(statement.end_lineno or statement.lineno, last)])
+            for statement in tree.body]
+
+
+def _is_unit(statement: ast.stmt) -> bool:
+    return isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+
+
+def may_leave_out(spans: list[Span], text: str, words: Iterable[str], least: float) -> bool:
+    """Whether a skeleton of ``text`` (its :func:`statement_spans`) for a check of the module itself
+    (:func:`units_for_a_check` of ``words``) may leave out ``least`` characters: the functions and classes that
+    name none of ``words`` and that no other top-level statement names are as long. Asked first, with a regular
+    expression, not the :func:`statement_words` of every statement: a module whose units nearly all name a sink
+    (``parallel.py``, 1,000 rules) is then parsed whole at little cost."""
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(words))) + r")(?!\w)")
+    named: set[str] = set()
+    for statement, start, end in spans:
+        if not _is_unit(statement):
+            named |= identifiers(text[start:end])
+    left = 0
+    for statement, start, end in spans:
+        if _is_unit(statement) and statement.name not in named and not pattern.search(text, start, end):
+            left += end - start
+    return left >= least
+
+
+def most_left_out(spans: list[Span], keep: Iterable[str]) -> int:
+    """An upper bound of the characters a :func:`skeleton` keeping ``keep`` or more leaves out (``spans``: the
+    text's :func:`statement_spans`): the text of the top-level functions and classes not in ``keep``. Cheaper than
+    :func:`units_to_keep`, which walks every kept definition."""
+    kept = frozenset(keep)
+    return sum(end - start for statement, start, end in spans if _is_unit(statement) and statement.name not in kept)
+
+
+def skeleton(text: str, tree: ast.Module, keep: frozenset[str],
+             min_lines: int = MIN_ELIDED_LINES) -> tuple[str, dict[tuple[str, int], str]]:
     """``text`` (parsed by CPython as ``tree``) with the bodies of the top-level functions and methods of units
-    not in ``keep`` replaced by ``...`` and blank lines (every other line as it was, at the same number).
+    not in ``keep`` replaced by ``...`` and blank lines (every other line as it was, at the same number); a body of
+    fewer than ``min_lines`` lines is kept.
 
     Returns:
         ``(skeleton text, left out)``: ``(unit, ordinal)`` -> the removed body's text, where ``ordinal`` counts the
@@ -216,7 +323,7 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str]) -> tuple[str, di
         start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])  # (its ``@`` lines)
         indent = lines[start - 1][:first.col_offset]  # (bytes = characters in an all-blank prefix)
         end = function.end_lineno or first.lineno
-        if not indent or indent.strip() or end - start + 1 < MIN_ELIDED_LINES \
+        if not indent or indent.strip() or end - start + 1 < min_lines \
                 or start < first.lineno and not lines[start - 1][first.col_offset:].startswith("@"):
             return  # a body after the colon, a short one, or a decorator not on its ``@`` line (``@\`` and a newline)
         body = "".join(lines[start - 1:end])
@@ -268,13 +375,6 @@ def elided_module(module: cst.Module, path: str, removed: dict[tuple[str, int], 
             statement = statement.with_changes(body=statement.body.with_changes(body=members))
         body.append(statement)
     return module.with_changes(body=body)
-
-
-def units_mentioning(removed: dict[tuple[str, int], str], words: Iterable[str]) -> frozenset[str]:
-    """The units whose left-out text has one of ``words`` as an identifier."""
-    wanted = frozenset(words)
-    return frozenset(unit for (unit, _), text in removed.items()
-                     if any(word in text for word in wanted) and not wanted.isdisjoint(identifiers(text)))
 
 
 class LeftOutCalls(list):
@@ -335,17 +435,13 @@ class LeftOutFunctionScope(FunctionScope):
 _GUARDED: dict[type, type] = {Assignment: LeftOutAssignment, ImportAssignment: LeftOutImportAssignment}
 
 
-def guard_references(scopes: dict, path: str, removed: dict[tuple[str, int], str]) -> None:
+def guard_references(scopes: dict, path: str, words: dict[str, frozenset[str]]) -> None:
     """Make the ``references`` of each module- and class-level assignment of a skeleton whose name a left-out
     body names raise :class:`ElidedBody` for the units that name it (their uses there are not recorded).
 
-    ``scopes``: the skeleton's node -> scope. A function's own names are not touched: their uses are all in
-    the function (a left-out body's names are no kept scope's).
+    ``scopes``: the skeleton's node -> scope; ``words``: its :func:`left_out_words`. A function's own names are not
+    touched: their uses are all in the function (a left-out body's names are no kept scope's).
     """
-    words: dict[str, set[str]] = {}
-    for (unit, _), text in removed.items():
-        for word in identifiers(text):
-            words.setdefault(word, set()).add(unit)
     seen: set[int] = set()
     for scope in scopes.values():
         if id(scope) in seen:
@@ -366,7 +462,7 @@ def guard_references(scopes: dict, path: str, removed: dict[tuple[str, int], str
             if name not in words:
                 continue
             for assignment in assignments:
-                _guard(assignment, path, frozenset(words[name]))
+                _guard(assignment, path, words[name])
 
 
 def _guard(assignment: object, path: str, units: frozenset[str]) -> None:

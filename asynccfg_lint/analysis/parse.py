@@ -24,13 +24,20 @@ from asynccfg_lint.run.discovery import ModuleName, module_name_for
 from asynccfg_lint.analysis.elision import (
     ElidedBody,
     LeftOutCalls,
+    NameReach,
     elided_module,
+    MIN_ELIDED_LINES,
+    MIN_ELIDED_LINES_CHECKED,
     guard_references,
+    left_out_words,
+    may_leave_out,
+    most_left_out,
     skeleton,
+    statement_spans,
     statement_words,
-    units_mentioning,
+    units_for_a_check,
+    units_naming,
     units_to_keep,
-    words_reaching,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
 from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, repair_validation
@@ -137,6 +144,10 @@ class ParsedModule:
     #: a skeleton's top-level statements: (names bound, words of the file's text), :func:`~asynccfg_lint.analysis.elision.statement_words`
     statement_words: list = field(default_factory=list, repr=False)
     _reaching: dict = field(default_factory=dict, repr=False)
+    #: a skeleton's :func:`~asynccfg_lint.analysis.elision.left_out_words` (each identifier of its left-out bodies ->
+    #: their units), made with it
+    left_out_words: dict = field(default_factory=dict, repr=False)
+    _name_reach: NameReach | None = field(default=None, repr=False)
     _read_words: frozenset | None = field(default=None, repr=False)
 
     def whole(self) -> None:
@@ -150,12 +161,14 @@ class ParsedModule:
 
     def words_reaching(self, seeds: Iterable[str]) -> frozenset[str]:
         """``seeds`` and the top-level names of this module that reach one, at any depth
-        (:func:`~asynccfg_lint.analysis.elision.words_reaching`, over the whole text's statements): the words a
+        (:class:`~asynccfg_lint.analysis.elision.NameReach`, over the whole text's statements): the words a
         left-out body may use for them. Kept per seeds; only a skeleton has the statements' words."""
         key = frozenset(seeds)
         found = self._reaching.get(key)
         if found is None:
-            found = self._reaching[key] = words_reaching(key, self.statement_words)
+            if self._name_reach is None:
+                self._name_reach = NameReach(self.statement_words)
+            found = self._reaching[key] = self._name_reach(key)
         return found
 
     def require_reaching(self, seeds: Iterable[str]) -> None:
@@ -175,8 +188,13 @@ class ParsedModule:
         Raises:
             ElidedBody: naming the units whose left-out bodies name one of them.
         """
-        if self.elided and (units := units_mentioning(self.elided, words)):
+        if self.elided and (units := self.units_naming(words)):
             raise ElidedBody(self.path, units)
+
+    def units_naming(self, words: Iterable[str]) -> frozenset[str]:
+        """The units of a skeleton whose left-out bodies have one of ``words`` as an identifier (none of a whole
+        module)."""
+        return units_naming(self.left_out_words, words)
 
     @property
     def read_words(self) -> frozenset[str]:
@@ -480,7 +498,7 @@ def first_difference(original: str, other: str) -> tuple[int, int]:
 
 
 def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None,
-                 keep: Iterable[str] | None = None) -> ParsedModule:
+                 keep: Iterable[str] | None = None, checked_words: Iterable[str] | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     ``previous``: the parse of an earlier text of the same document (a language server's last one); the
@@ -504,6 +522,11 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     :attr:`ParsedModule.elided`). The whole module when it would leave out less than :data:`MIN_ELIDED_SHARE` of
     the text, or the text is not one libcst reads as it is (``None``, the default: always the whole module).
 
+    ``checked_words`` (without ``keep``): parse a skeleton of a module that is itself checked, keeping the functions
+    and classes that a check reads (:func:`~asynccfg_lint.analysis.elision.units_for_a_check` of these words:
+    :func:`~asynccfg_lint.analysis.jax_facts.check_words`) and what they name; every other body is left out
+    whatever its length (:data:`~asynccfg_lint.analysis.elision.MIN_ELIDED_LINES_CHECKED`), on the same terms.
+
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
@@ -512,7 +535,7 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path, previous, keep)
+        return _parse_source(source, path, previous, keep, checked_words)
 
 
 class DocumentParser:
@@ -534,27 +557,16 @@ class DocumentParser:
 
 
 def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None,
-                  keep: Iterable[str] | None = None) -> ParsedModule:
+                  keep: Iterable[str] | None = None, checked_words: Iterable[str] | None = None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
     rejected, deep, lines, tree = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
-    if keep is not None and tree is not None and undecodable is None and previous is None:
-        text = source_text(source)
-        if not _MAY_DIFFER.search(text):
-            chunks = statement_words(tree, text)
-            units = units_to_keep(tree, keep, chunks)
-            skeleton_text, removed = skeleton(text, tree, units)
-            if sum(map(len, removed.values())) >= MIN_ELIDED_SHARE * len(text):
-                try:
-                    module, wrapper, scopes, parents, calls, _, _, _ = _parse(skeleton_text, elided=(path or "-", removed))
-                except (cst.ParserSyntaxError, RecursionError, ValueError):
-                    pass  # the whole module then
-                else:
-                    return ParsedModule(path=path or "-", text=skeleton_text, wrapper=wrapper, name=module_name_for(path),
-                                        scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed,
-                                        statement_words=chunks)
+    if (keep is not None or checked_words is not None) and tree is not None and undecodable is None and previous is None:
+        made = _skeleton_parse(source_text(source), path, tree, lines, keep, checked_words)
+        if made is not None:
+            return made
     inexact = []
     if undecodable is not None:  # CPython compiled it: the bad bytes are in comments
         assert isinstance(source, bytes)
@@ -616,6 +628,41 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
         _position_map=position_map,
         _positions=positions,
     )
+
+
+def _skeleton_parse(text: str, path: str | None, tree: ast.Module, lines: tuple[int, ...] | None,
+                    keep: Iterable[str] | None, checked_words: Iterable[str] | None) -> ParsedModule | None:
+    """:func:`parse_source`'s skeleton of ``text`` (parsed by CPython as ``tree``, its statements' first ``lines``)
+    keeping ``keep``, else for a check of the module itself (``checked_words``); ``None`` when it would leave out less
+    than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst cannot parse it."""
+    if _MAY_DIFFER.search(text):
+        return None
+    least = MIN_ELIDED_SHARE * len(text)
+    name_reach = None
+    if keep is None:  # a checked module: first a bound by a regular expression, then the statements' words
+        spans = statement_spans(tree, text)
+        if not may_leave_out(spans, text, checked_words or (), least):
+            return None
+        chunks = statement_words(tree, text)
+        name_reach = NameReach(chunks)
+        keep = units_for_a_check(tree, chunks, name_reach(checked_words or ()))
+        if most_left_out(spans, keep) < least:
+            return None
+        min_lines = MIN_ELIDED_LINES_CHECKED
+    else:
+        chunks = statement_words(tree, text)
+        min_lines = MIN_ELIDED_LINES
+    skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep, chunks), min_lines)
+    if not removed or sum(map(len, removed.values())) < least:
+        return None
+    words = left_out_words(removed)
+    try:
+        module, wrapper, scopes, parents, calls, _, _, _ = _parse(skeleton_text, elided=(path or "-", removed, words))
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        return None  # the whole module then
+    return ParsedModule(path=path or "-", text=skeleton_text, wrapper=wrapper, name=module_name_for(path),
+                        scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed,
+                        left_out_words=words, _name_reach=name_reach, statement_words=chunks)
 
 
 def _brief(error: BaseException) -> str:
@@ -735,19 +782,20 @@ def _spliced(previous: ParsedModule, source: str | bytes, lines: tuple[int, ...]
 
 
 def _parse(source: str | bytes, positions: bool = False, spliced: cst.Module | None = None,
-           elided: tuple[str, dict[tuple[str, int], str]] | None = None) -> tuple:
+           elided: tuple[str, dict[tuple[str, int], str], dict[str, frozenset[str]]] | None = None) -> tuple:
     """libcst's module of ``source`` (``spliced`` when given: :func:`_spliced`), its metadata wrapper, scopes,
     parents and calls, (when asked) positions, the text it parsed, and the text libcst gives back: generated
     (on the same stack: code generation recurses per level) only where it may differ (:data:`_MAY_DIFFER`),
     else the text itself. ``elided``: ``source`` is a :func:`~asynccfg_lint.analysis.elision.skeleton` of the
-    module of that path, whose left-out bodies become :class:`~asynccfg_lint.analysis.elision.ElidedBlock` s."""
+    module of that path, whose left-out bodies (and their :func:`~asynccfg_lint.analysis.elision.left_out_words`)
+    are these, each made an :class:`~asynccfg_lint.analysis.elision.ElidedBlock`."""
     module = spliced if spliced is not None else parse_unvalidated(source)
     if elided is not None:
-        module = elided_module(module, *elided)
+        module = elided_module(module, elided[0], elided[1])
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes, parents, calls = module_index(module)
     if elided is not None:
-        guard_references(scopes, *elided)
+        guard_references(scopes, elided[0], elided[2])
         calls = LeftOutCalls(calls, elided[0])
     position_map = wrapper.resolve(PositionProvider) if positions else None
     text = source.decode(module.encoding) if isinstance(source, bytes) else source

@@ -17,7 +17,6 @@ from typing import Protocol
 
 import libcst as cst
 
-from asynccfg_lint.analysis.elision import units_mentioning
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.prefilter import word_starts
@@ -305,7 +304,7 @@ def summarise_module(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Sum
             new = derive_sinks(parsed, known, peers) - known
             known |= new
             if not new or not _named_again(parsed.text, new) and not (  # (a skeleton's left-out bodies too)
-                    parsed.elided and units_mentioning(parsed.elided, {n for spec in new for n in spec.short_names})):
+                    parsed.units_naming({n for spec in new for n in spec.short_names})):
                 converged = True
                 break
         read = peers.consulted() if peers is not None else None

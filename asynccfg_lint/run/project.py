@@ -318,8 +318,8 @@ class Project:
         classes and assigned names among ``read`` (what the checked module may read of it), and what they name;
         or the parse this project keeps (whole or a skeleton), a whole one the result cache holds, else ``None`` as
         :meth:`parsed`. Whole once a check read more than a skeleton of it held (:meth:`parse_whole`), and when the
-        module is one of the files analysed here now (its own task parses it whole: trial 15, 30 modules of 4,900
-        lines reading each other, a skeleton and a whole parse of each, 21 -> 28 s).
+        module is one of the files analysed here now (kept, its own task then takes this parse: trial 15, 30 modules
+        of 4,900 lines reading each other, a skeleton and a whole parse of each, 21 -> 28 s).
 
         A skeleton's left-out bodies raise :class:`~asynccfg_lint.analysis.elision.ElidedBody` when read; the
         task then starts again after :meth:`parse_whole` (:func:`~asynccfg_lint.run.tasks.analyse_task`). Only a

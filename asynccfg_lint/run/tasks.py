@@ -178,6 +178,11 @@ def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
 
+    Parsed here in a project that makes skeletons, it is a skeleton of the file itself when that leaves out enough
+    (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
+    that name no sink, ``bind`` or ``register_lowering``, nor reach one, and that no top-level statement names);
+    a read of a left-out body starts the analysis again with the file parsed whole (:func:`_with_skeletons`).
+
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
     """
@@ -187,6 +192,10 @@ def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
+    if modules is not None and modules.skeletons and not modules.keep_analysed:  # (a kept parse is whole)
+        from asynccfg_lint.analysis.jax_facts import check_words
+
+        return parse_source(task.source, task.path, checked_words=check_words(task.sinks))
     return parse_source(task.source, task.path)
 
 
@@ -230,9 +239,9 @@ MAX_RESTARTS = 2
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again when the analysis reads what a skeleton
-    of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with that module and every
-    other one held as a skeleton parsed whole from then on and no skeleton made any more (``modules.parse_whole``),
-    and the facts kept on the file's parse dropped (some may lead into a skeleton)."""
+    of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with
+    that module and every other one held as a skeleton parsed whole from then on and no skeleton made any more
+    (``modules.parse_whole``), and the facts kept on the file's parse dropped (some may lead into a skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
@@ -242,10 +251,12 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
         except ElidedBody as missing:
             restarts += 1
-            if modules is None or missing.path == parsed.path or restarts > MAX_RESTARTS:
+            if modules is None or missing.path == parsed.path and not parsed.elided or restarts > MAX_RESTARTS:
                 raise
             modules.parse_whole(missing.path)
             parsed._memos.clear()
+            if missing.path == parsed.path:  # a left-out body of the file itself: now parsed whole
+                parsed = _parse(task, modules)
 
 
 def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:
