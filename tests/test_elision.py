@@ -666,10 +666,16 @@ OWN_RULES = textwrap.dedent('''\
 def test_a_checked_module_is_parsed_as_a_skeleton_of_the_units_its_check_reads():
     parsed = parse_source(OWN_RULES, "pkg/rules.py", checked_words=check_words(BUILTIN_SINKS))
     # expect: lower names the sink; described is called by a top-level statement; _table's body is on its def line;
-    # every other body is left out, however short (Buffer.push: one line)
-    assert sorted(parsed.elided) == [("Buffer", 0), ("Buffer", 1), ("set_enum_mode", 0)]
-    assert parsed.text.splitlines()[25:31] == ["class Buffer:", "    def __init__(self, size):", "        ...", "",
-                                               "    def push(self, value):", "        ..."]
+    # every other body is left out, a class's whole body at once (-1: the unit's first class statement), Mode's
+    # too (only the left-out set_enum_mode names it)
+    assert sorted(parsed.elided) == [("Buffer", -1), ("Mode", -1), ("set_enum_mode", 0)]
+    assert parsed.text.splitlines()[5:7] == ["class Mode(enum.Enum):", "    ..."]
+    assert parsed.text.splitlines()[19:34] == ["def set_enum_mode():", "    ...", *[""] * 4, "class Buffer:", "    ...",
+                                               *[""] * 6, "def described(names):"]
+    buffer = parsed.module.body[7]
+    assert buffer.name.value == "Buffer"
+    with pytest.raises(ElidedBody, match="Buffer left out"):
+        buffer.body.body  # expect: reading the class's body names its unit
     assert len(parsed.text.splitlines()) == len(OWN_RULES.splitlines())  # expect: every line at its number
 
 
@@ -708,19 +714,20 @@ FIXTURE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: str(path.relative_to(Path(__file__).parent)))
 def test_a_check_of_a_fixture_through_its_own_skeleton_finds_what_a_whole_check_finds(monkeypatch, path):
-    """The guards of a checked module's skeleton are complete: each fixture checked from a skeleton that keeps no
-    unit and leaves out every body (of any length, however little of the text), started again with the units each
-    read of a left-out part names (the whole module for a scan of all of it), gives the whole module's diagnostics
-    and fixes."""
+    """The guards of a checked module's skeleton are complete: each fixture checked from a skeleton of the checked
+    module's shape (every body of any length, whole class bodies) that keeps no unit, however little of the text it
+    leaves out, started again with the units each read of a left-out part names (the whole module for a scan of all
+    of it), gives the whole module's diagnostics and fixes."""
+    keep: set[str] = set()
     monkeypatch.setattr(parse, "MIN_ELIDED_SHARE", 1e-9)
-    monkeypatch.setattr(elision, "MIN_ELIDED_LINES", 1)
+    monkeypatch.setattr(parse, "units_for_a_check", lambda tree, chunks, reach: frozenset(keep))  # (not the words')
     source = path.read_bytes()
     display = str(path.relative_to(Path(__file__).parent.parent))
     whole = check_source(source, display, with_fixes=True)
-    keep: set[str] | None = set()
-    for _ in range(50):
+    restarts = 0
+    while True:
         try:
-            parsed = parse_source(source, display, keep=keep)
+            parsed = parse_source(source, display, checked_words=())
         except parse.ParseFailure:
             parsed = None
         if parsed is None or not parsed.elided:
@@ -730,10 +737,11 @@ def test_a_check_of_a_fixture_through_its_own_skeleton_finds_what_a_whole_check_
             found = parsed.run(lambda: [item.diagnostic for item in check_parsed(parsed, with_fixes=True)])
             break
         except ElidedBody as missing:
+            restarts += 1
             assert missing.path == display
             if missing.units is None:
-                keep = None
-            else:
-                assert not missing.units <= keep  # expect: each restart asks for a unit not kept yet
-                keep |= missing.units
+                found = check_source(source, display, with_fixes=True)  # (a scan of the whole module)
+                break
+            assert not missing.units <= keep  # expect: each restart asks for a unit not kept yet
+            keep.update(missing.units)
     assert found == whole

@@ -283,14 +283,15 @@ def may_leave_out(spans: list[Span], text: str, words: Iterable[str], least: flo
     name none of ``words`` and that no other top-level statement names are as long. Asked first, with a regular
     expression, not the :func:`statement_words` of every statement: a module whose units nearly all name a sink
     (``parallel.py``, 1,000 rules) is then parsed whole at little cost."""
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(words))) + r")(?!\w)")
+    words = sorted(words)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
     named: set[str] = set()
     for statement, start, end in spans:
         if not _is_unit(statement):
             named |= identifiers(text[start:end])
     left = 0
     for statement, start, end in spans:
-        if _is_unit(statement) and statement.name not in named and not pattern.search(text, start, end):
+        if _is_unit(statement) and statement.name not in named and not (pattern and pattern.search(text, start, end)):
             left += end - start
     return left >= least
 
@@ -303,44 +304,54 @@ def most_left_out(spans: list[Span], keep: Iterable[str]) -> int:
     return sum(end - start for statement, start, end in spans if _is_unit(statement) and statement.name not in kept)
 
 
-def skeleton(text: str, tree: ast.Module, keep: frozenset[str],
-             min_lines: int = MIN_ELIDED_LINES) -> tuple[str, dict[tuple[str, int], str]]:
+def skeleton(text: str, tree: ast.Module, keep: frozenset[str], min_lines: int = MIN_ELIDED_LINES,
+             whole_classes: bool = False) -> tuple[str, dict[tuple[str, int], str]]:
     """``text`` (parsed by CPython as ``tree``) with the bodies of the top-level functions and methods of units
     not in ``keep`` replaced by ``...`` and blank lines (every other line as it was, at the same number); a body of
-    fewer than ``min_lines`` lines is kept.
+    fewer than ``min_lines`` lines is kept. ``whole_classes``: the whole body of such a class goes (its class
+    statement, bases and decorators stay), else the bodies of its methods (the body of a class that cannot go whole).
 
     Returns:
         ``(skeleton text, left out)``: ``(unit, ordinal)`` -> the removed body's text, where ``ordinal`` counts the
-        unit's function definitions in order (a function's redefinitions, a class's methods), from 0.
+        unit's function definitions in order (a function's redefinitions, a class's methods), from 0; a class's
+        whole body is ``(unit, -1 - n)`` for the unit's ``n``-th class statement (:func:`elided_module` counts so).
     """
     lines = text_lines(text)
     cuts: list[tuple[int, int, str]] = []
     removed: dict[tuple[str, int], str] = {}
 
-    def cut(function: ast.FunctionDef | ast.AsyncFunctionDef, unit: str) -> None:
-        ordinal = ordinals[unit] = ordinals.get(unit, -1) + 1
-        first = function.body[0]
+    def cut(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, key: tuple[str, int]) -> bool:
+        first = definition.body[0]
         start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])  # (its ``@`` lines)
         indent = lines[start - 1][:first.col_offset]  # (bytes = characters in an all-blank prefix)
-        end = function.end_lineno or first.lineno
+        end = definition.end_lineno or first.lineno
         if not indent or indent.strip() or end - start + 1 < min_lines \
                 or start < first.lineno and not lines[start - 1][first.col_offset:].startswith("@"):
-            return  # a body after the colon, a short one, or a decorator not on its ``@`` line (``@\`` and a newline)
+            return False  # a body after the colon, a short one, or a decorator not on its ``@`` line (``@\`` and a newline)
         body = "".join(lines[start - 1:end])
         if ("global" in body or "nonlocal" in body) \
-                and any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(function)):
-            return  # one that binds module names
+                and any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(definition)):
+            return False  # one that binds module names
         cuts.append((start - 1, end, indent))
-        removed[(unit, ordinal)] = body
+        removed[key] = body
+        return True
+
+    def cut_function(function: ast.FunctionDef | ast.AsyncFunctionDef, unit: str) -> None:
+        ordinal = ordinals[unit] = ordinals.get(unit, -1) + 1
+        cut(function, (unit, ordinal))
 
     ordinals: dict[str, int] = {}
+    classes: dict[str, int] = {}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name not in keep:
-            cut(statement, statement.name)
+            cut_function(statement, statement.name)
         elif isinstance(statement, ast.ClassDef) and statement.name not in keep:
+            number = classes[statement.name] = classes.get(statement.name, -1) + 1
+            if whole_classes and cut(statement, (statement.name, -1 - number)):
+                continue
             for member in statement.body:
                 if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    cut(member, statement.name)
+                    cut_function(member, statement.name)
     out: list[str] = []
     done = 0
     for start, end, indent in cuts:
@@ -354,8 +365,9 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str],
 
 def elided_module(module: cst.Module, path: str, removed: dict[tuple[str, int], str]) -> cst.Module:
     """``module`` (the parse of a :func:`skeleton`) with each left-out body's ``...`` block made an :class:`ElidedBlock`
-    (the units' function definitions met in the order :func:`skeleton` counted them)."""
+    (the units' function definitions and class statements met in the order :func:`skeleton` counted them)."""
     ordinals: dict[str, int] = {}
+    classes: dict[str, int] = {}
 
     def replaced(function: cst.FunctionDef, unit: str) -> cst.FunctionDef:
         ordinal = ordinals[unit] = ordinals.get(unit, -1) + 1
@@ -369,10 +381,16 @@ def elided_module(module: cst.Module, path: str, removed: dict[tuple[str, int], 
     for statement in module.body:  # (the units are named as CPython's ast names them: NFKC-normalised)
         if type(statement) is cst.FunctionDef:
             statement = replaced(statement, unicodedata.normalize("NFKC", statement.name.value))
-        elif type(statement) is cst.ClassDef and type(statement.body) is cst.IndentedBlock:
+        elif type(statement) is cst.ClassDef:
             unit = unicodedata.normalize("NFKC", statement.name.value)
-            members = [replaced(m, unit) if type(m) is cst.FunctionDef else m for m in statement.body.body]
-            statement = statement.with_changes(body=statement.body.with_changes(body=members))
+            number = classes[unit] = classes.get(unit, -1) + 1
+            if (unit, -1 - number) in removed:  # its whole body
+                if type(statement.body) is not cst.IndentedBlock:
+                    raise ValueError(f"{path}: the skeleton's body of class {unit} is not a block")
+                statement = statement.with_changes(body=elided_block(statement.body, path, unit))
+            elif type(statement.body) is cst.IndentedBlock:
+                members = [replaced(m, unit) if type(m) is cst.FunctionDef else m for m in statement.body.body]
+                statement = statement.with_changes(body=statement.body.with_changes(body=members))
         body.append(statement)
     return module.with_changes(body=body)
 
@@ -430,6 +448,19 @@ class LeftOutFunctionScope(FunctionScope):
     accesses = property(_left_out_references)
 
 
+class LeftOutClassScope(ClassScope):
+    """The scope of a class whose whole body a skeleton left out: it holds none of the class's names."""
+
+    accesses = property(_left_out_references)
+    assignments = property(_left_out_references)
+
+    def __contains__(self, name: object) -> bool:
+        return _left_out_references(self)
+
+    def __getitem__(self, name: str) -> object:
+        return _left_out_references(self)
+
+
 #: an assignment class -> its subclass whose ``references`` raise (:func:`guard_references`); another kind of
 #: assignment gets one made here (a skeleton holding it is not kept in the result cache: it does not pickle)
 _GUARDED: dict[type, type] = {Assignment: LeftOutAssignment, ImportAssignment: LeftOutImportAssignment}
@@ -455,6 +486,10 @@ def guard_references(scopes: dict, path: str, words: dict[str, frozenset[str]]) 
             for assignments in scope._assignments.values():
                 for assignment in assignments:
                     _guard(assignment, path, units)
+            continue
+        if type(scope) is ClassScope and type(getattr(scope.node, "body", None)) is ElidedBlock:
+            scope.__class__ = LeftOutClassScope
+            scope._elided = (path, frozenset({object.__getattribute__(scope.node.body, "_elided")[1]}))  # type: ignore[attr-defined]
             continue
         if type(scope) not in (GlobalScope, ClassScope):
             continue

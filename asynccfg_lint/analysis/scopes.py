@@ -426,6 +426,10 @@ class _ScopeWalk:
         around = self.scope
         self.scope = ClassScope(around, node, node.name.value)
         self.parents[node.body] = node
+        if type(node.body) is ElidedBlock:  # a skeleton's left-out class body: its names are not walked
+            self.scopes[node.body] = self.scope
+            self.scope = outer
+            return
         self.parent = node.body  # the block's statements are its children
         for statement in node.body.body:  # libcst does not visit the class's block itself
             self.visit(statement, context)
