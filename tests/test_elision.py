@@ -14,7 +14,7 @@ import pytest
 import asynccfg_lint.analysis.elision as elision
 import asynccfg_lint.analysis.parse as parse
 from asynccfg_lint.analysis.checker import check_parsed, check_source
-from asynccfg_lint.analysis.elision import ElidedBlock, ElidedBody, kept_calls, skeleton, units_to_keep
+from asynccfg_lint.analysis.elision import ElidedBlock, ElidedBody, kept_calls, skeleton, statement_words, units_to_keep
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, check_words
 from asynccfg_lint.analysis.parse import parse_source
 from asynccfg_lint.run.discovery import iter_python_files
@@ -88,8 +88,9 @@ def units_of(parsed) -> set[str]:
 def test_a_skeleton_keeps_the_member_what_it_names_and_every_line_number():
     tree = ast.parse(HELPERS)
     # expect: what build names, at any depth (TABLE, and _table its assignment calls)
-    assert units_to_keep(tree, {"build"}) == {"build", "TABLE", "_table", "_checked"}
-    text, removed = skeleton(HELPERS, tree, units_to_keep(tree, {"build"}))
+    chunks = statement_words(tree, HELPERS)
+    assert units_to_keep(tree, {"build"}, chunks) == {"build", "TABLE", "_table", "_checked"}
+    text, removed = skeleton(HELPERS, tree, units_to_keep(tree, {"build"}, chunks))
     # expect: the bodies of set_enum_mode, unrelated and Holder's two methods left out; `short` (one line) and
     # `rebinds` (global) kept
     assert sorted(removed) == [("Holder", 0), ("Holder", 1), ("set_enum_mode", 0), ("unrelated", 0)]

@@ -21,6 +21,7 @@ says ``global`` is never left out (it binds module names that ``module_bindings`
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import unicodedata
@@ -106,36 +107,37 @@ def elided_block(stub: cst.IndentedBlock, path: str, unit: str) -> ElidedBlock:
 
 
 def units_to_keep(tree: ast.Module, seeds: Iterable[str],
-                  chunks: list[tuple[frozenset[str], frozenset[str]]] | None = None) -> frozenset[str]:
+                  chunks: list[tuple[frozenset[str], frozenset[str]]]) -> frozenset[str]:
     """``seeds`` (top-level names of ``tree``) and every top-level function and class their definitions or
-    assignments name, at any depth: what a read of them is likely to read next. With ``chunks`` (the
-    :func:`statement_words` of ``tree``), also each function and class that names a module-level container they
-    name (a dict, list or set display, or such a call): the code that may change it, which a read of it asks for."""
-    definitions: dict[str, list[ast.AST]] = {}
-    for statement in tree.body:
+    assignments name, at any depth: what a read of them is likely to read next; also each function and class that
+    names a module-level container they name (a dict, list or set display, or such a call): the code that may change
+    it, which a read of it asks for. ``chunks``: the :func:`statement_words` of ``tree``, whose words stand for what
+    a definition names (a superset of its names and attributes: a word of a string or comment keeps a unit too; a
+    walk of each definition's nodes cost about as much as the skeleton's parse saved on the dense tree)."""
+    definitions: dict[str, list[int]] = {}
+    for index, statement in enumerate(tree.body):
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            definitions.setdefault(statement.name, []).append(statement)
+            definitions.setdefault(statement.name, []).append(index)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
                 for node in ast.walk(target):
                     if isinstance(node, ast.Name):
-                        definitions.setdefault(node.id, []).append(statement)
+                        definitions.setdefault(node.id, []).append(index)
     kept: set[str] = set()
+    named: set[str] = set()  # the words of the kept definitions
     pending = [seed for seed in seeds if seed in definitions]
     while pending:
         name = pending.pop()
         if name in kept:
             continue
         kept.add(name)
-        for definition in definitions[name]:
-            for node in ast.walk(definition):
-                word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-                if word is not None and word in definitions and word not in kept:
-                    pending.append(word)
-    if chunks is not None and kept:
-        containers = _containers(tree) & {node.id for name in kept if name in definitions for definition in definitions[name]
-                                          for node in ast.walk(definition) if isinstance(node, ast.Name)}
+        for index in definitions[name]:
+            words = chunks[index][1]
+            named |= words
+            pending.extend(word for word in definitions.keys() & words if word not in kept)
+    if kept:
+        containers = _containers(tree) & named
         if containers:
             units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
             kept |= {name for (bound, words) in chunks for name in bound & units if not words.isdisjoint(containers)}
@@ -283,17 +285,25 @@ def may_leave_out(spans: list[Span], text: str, words: Iterable[str], least: flo
     name none of ``words`` and that no other top-level statement names are as long. Asked first, with a regular
     expression, not the :func:`statement_words` of every statement: a module whose units nearly all name a sink
     (``parallel.py``, 1,000 rules) is then parsed whole at little cost."""
-    words = sorted(words)
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+    words = tuple(sorted(words))
+    pattern = _any_word(words)
     named: set[str] = set()
     for statement, start, end in spans:
         if not _is_unit(statement):
             named |= identifiers(text[start:end])
     left = 0
     for statement, start, end in spans:
-        if _is_unit(statement) and statement.name not in named and not (pattern and pattern.search(text, start, end)):
-            left += end - start
+        if _is_unit(statement) and statement.name not in named:
+            unit = text[start:end]  # (a search for each word first: a unit naming none is the common case)
+            if not any(word in unit for word in words) or not pattern.search(unit):
+                left += end - start
     return left >= least
+
+
+@functools.lru_cache(maxsize=8)
+def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern matching any of ``words`` as a whole identifier (none when there are none)."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)" if words else r"(?!)")
 
 
 def most_left_out(spans: list[Span], keep: Iterable[str]) -> int:
