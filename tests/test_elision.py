@@ -91,13 +91,16 @@ def test_a_skeleton_keeps_the_member_what_it_names_and_every_line_number():
     chunks = statement_words(tree, HELPERS)
     assert units_to_keep(tree, {"build"}, chunks) == {"build", "TABLE", "_table", "_checked"}
     text, removed = skeleton(HELPERS, tree, units_to_keep(tree, {"build"}, chunks))
-    # expect: the bodies of set_enum_mode, unrelated and Holder's two methods left out; `short` (one line) and
+    # expect: the bodies of set_enum_mode and unrelated left out, and Holder's whole body; `short` (one line) and
     # `rebinds` (global) kept
-    assert sorted(removed) == [("Holder", 0), ("Holder", 1), ("set_enum_mode", 0), ("unrelated", 0)]
+    assert sorted(removed) == [("Holder", -1), ("set_enum_mode", 0), ("unrelated", 0)]
     assert removed[("unrelated", 0)] == "    total = a + b\n    total += 1\n    return total * 2\n"
+    assert removed[("Holder", -1)].startswith("    def __init__(self):\n") and removed[("Holder", -1)].endswith(
+        "        return text\n")
     assert len(text.splitlines()) == len(HELPERS.splitlines())  # expect: every line at its number
     kept = [line for line, old in zip(text.splitlines(), HELPERS.splitlines()) if line == old]
-    assert len(kept) == len(HELPERS.splitlines()) - 12  # expect: 12 body lines became `...` or blank
+    # expect: 3 + 3 + 8 body lines became `...` or blank (Holder's blank line between its methods stays)
+    assert len(kept) == len(HELPERS.splitlines()) - 14
     assert text.splitlines()[32:35] == ["    ...", "", ""]  # expect: unrelated's body, lines 33-35
 
 
@@ -593,9 +596,9 @@ def test_a_skeleton_keeps_the_functions_changing_a_table_the_checked_module_read
     assert found == whole
     assert [(line, column, code) for line, column, code, _ in found] == [(10, 16, "ACC101")]  # expect: dict(TABLE)
     assert "enum.Enum member Mode" in found[0][3]
-    # expect: no restart; _install kept (it changes TABLE), unrelated and the fillers left out (Knobs: too short)
+    # expect: no restart; _install kept (it changes TABLE), unrelated, the fillers and the class Knobs left out
     assert project._whole == set()
-    assert units_of(project._parsed[str(package / "helpers.py")]) == {"unrelated"} | {
+    assert units_of(project._parsed[str(package / "helpers.py")]) == {"Knobs", "unrelated"} | {
         f"filler_{index}" for index in range(6)}
 
 

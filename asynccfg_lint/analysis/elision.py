@@ -314,12 +314,12 @@ def most_left_out(spans: list[Span], keep: Iterable[str]) -> int:
     return sum(end - start for statement, start, end in spans if _is_unit(statement) and statement.name not in kept)
 
 
-def skeleton(text: str, tree: ast.Module, keep: frozenset[str], min_lines: int = MIN_ELIDED_LINES,
-             whole_classes: bool = False) -> tuple[str, dict[tuple[str, int], str]]:
-    """``text`` (parsed by CPython as ``tree``) with the bodies of the top-level functions and methods of units
+def skeleton(text: str, tree: ast.Module, keep: frozenset[str],
+             min_lines: int = MIN_ELIDED_LINES) -> tuple[str, dict[tuple[str, int], str]]:
+    """``text`` (parsed by CPython as ``tree``) with the bodies of the top-level functions and classes of units
     not in ``keep`` replaced by ``...`` and blank lines (every other line as it was, at the same number); a body of
-    fewer than ``min_lines`` lines is kept. ``whole_classes``: the whole body of such a class goes (its class
-    statement, bases and decorators stay), else the bodies of its methods (the body of a class that cannot go whole).
+    fewer than ``min_lines`` lines is kept. A class's whole body goes at once (its class statement, bases and
+    decorators stay); of a class whose body cannot go whole (one that says ``global``), the bodies of its methods.
 
     Returns:
         ``(skeleton text, left out)``: ``(unit, ordinal)`` -> the removed body's text, where ``ordinal`` counts the
@@ -357,7 +357,7 @@ def skeleton(text: str, tree: ast.Module, keep: frozenset[str], min_lines: int =
             cut_function(statement, statement.name)
         elif isinstance(statement, ast.ClassDef) and statement.name not in keep:
             number = classes[statement.name] = classes.get(statement.name, -1) + 1
-            if whole_classes and cut(statement, (statement.name, -1 - number)):
+            if cut(statement, (statement.name, -1 - number)):
                 continue
             for member in statement.body:
                 if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -652,8 +652,7 @@ def _skeleton_parse(text: str, path: str | None, tree: ast.Module, lines: tuple[
     else:
         chunks = statement_words(tree, text)
         min_lines = MIN_ELIDED_LINES
-    skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep, chunks), min_lines,
-                                      whole_classes=name_reach is not None)
+    skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep, chunks), min_lines)
     if not removed or sum(map(len, removed.values())) < least:
         return None
     words = left_out_words(removed)
