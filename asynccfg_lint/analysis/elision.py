@@ -233,6 +233,21 @@ def left_out_words(removed: dict[tuple[str, int], str]) -> dict[str, frozenset[s
     return {word: frozenset(found) for word, found in units.items()}
 
 
+def left_out_strings(removed: dict[tuple[str, int], str]) -> dict[str, frozenset[str]] | None:
+    """Each unit of a skeleton's left-out bodies (``removed``, :func:`skeleton`'s) -> the values of the string
+    constants its bodies hold, as CPython reads them (each body parsed as the block of an ``if``); ``None`` when a
+    body does not parse so."""
+    found: dict[str, set[str]] = {}
+    for (unit, _), text in removed.items():
+        try:
+            tree = ast.parse("if 1:\n" + text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        strings = found.setdefault(unit, set())
+        strings.update(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str))
+    return {unit: frozenset(strings) for unit, strings in found.items()}
+
+
 def units_naming(index: dict[str, frozenset[str]], words: Iterable[str]) -> frozenset[str]:
     """The units whose left-out bodies have one of ``words`` as an identifier (``index``: :func:`left_out_words`)."""
     found: set[str] = set()

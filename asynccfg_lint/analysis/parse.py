@@ -29,6 +29,7 @@ from asynccfg_lint.analysis.elision import (
     MIN_ELIDED_LINES,
     MIN_ELIDED_LINES_CHECKED,
     guard_references,
+    left_out_strings,
     left_out_words,
     may_leave_out,
     most_left_out,
@@ -148,6 +149,7 @@ class ParsedModule:
     #: their units), made with it
     left_out_words: dict = field(default_factory=dict, repr=False)
     _name_reach: NameReach | None = field(default=None, repr=False)
+    _left_out_strings: dict | None = field(default=None, repr=False)
     _read_words: frozenset | None = field(default=None, repr=False)
 
     def whole(self) -> None:
@@ -189,6 +191,24 @@ class ParsedModule:
             ElidedBody: naming the units whose left-out bodies name one of them.
         """
         if self.elided and (units := self.units_naming(words)):
+            raise ElidedBody(self.path, units)
+
+    def require_string(self, value: str) -> None:
+        """:meth:`require` for the code holding the string ``value`` (a config key, ``d["key"]``): the units whose
+        left-out bodies have a string constant of that value, however written (``"mo" "de"``, escapes), as CPython's
+        ``ast`` of each body gives them (:func:`~asynccfg_lint.analysis.elision.left_out_strings`).
+
+        Raises:
+            ElidedBody: naming those units (the whole module when a body's constants cannot be read).
+        """
+        if not self.elided:
+            return
+        if self._left_out_strings is None:
+            self._left_out_strings = left_out_strings(self.elided)
+            if self._left_out_strings is None:
+                self.whole()
+        units = frozenset(unit for unit, strings in self._left_out_strings.items() if value in strings)
+        if units:
             raise ElidedBody(self.path, units)
 
     def units_naming(self, words: Iterable[str]) -> frozenset[str]:

@@ -910,9 +910,10 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
     if not any(p.annotation is not None for p in params[1:]) or not rule_registrations(parsed, function):
         return []
     annotated = {p.name.value for p in params[1:] if p.annotation is not None}
+    read_body(function)  # (the reads are the rule's own: a skeleton's other left-out bodies hold none)
     calls = _FIELD_CALLS.known(parsed)
     if calls is None:
-        calls = _FIELD_CALLS.put(parsed, [c for c in parsed.calls if (
+        calls = _FIELD_CALLS.put(parsed, [c for c in kept_calls(parsed.calls) if (
             c.func.attr.value if isinstance(c.func, cst.Attribute) else getattr(c.func, "value", None))
             in ("_asdict", "asdict")])
     found = []

@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope
 
 from asynccfg_lint.diagnostics import Fix
+from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import bindings_of_name, string_value
 from asynccfg_lint.analysis.tracer import DictTracer
@@ -241,8 +242,9 @@ def _shared_entry(parsed: ParsedModule, site: cst.CSTNode) -> tuple[str, cst.Nam
 def _extractions(parsed: ParsedModule, key: str) -> list[tuple[cst.Name, cst.CSTNode]]:
     """``(receiver, expression)`` of each ``d[key]``, ``d.get(key, ...)``, ``d.pop(key, ...)`` of a name
     ``d`` in ``parsed`` whose result is used (not a statement of its own, not an assignment or ``del`` target)."""
+    parsed.require_string(key)  # (a skeleton's left-out bodies that may hold one)
     found: list[tuple[cst.Name, cst.CSTNode]] = []
-    for call in parsed.calls:
+    for call in kept_calls(parsed.calls):
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop") and isinstance(func.value, cst.Name) \
                 and call.args and string_value(call.args[0].value) == key \

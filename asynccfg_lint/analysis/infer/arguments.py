@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.resolution import string_value
 
@@ -59,7 +60,7 @@ def argument(parsed: ParsedModule, parser: cst.Name, dest: str) -> Argument | No
     """
     scope = parsed.scopes.get(parser)
     found: list[Argument] = []
-    for call in parsed.calls:
+    for call in kept_calls(parsed.calls):  # (a skeleton's left-out bodies hold no node of the parser's kept scope)
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "add_argument"
                 and isinstance(func.value, cst.Name) and func.value.value == parser.value
