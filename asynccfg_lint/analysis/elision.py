@@ -116,7 +116,7 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
     walk of each definition's nodes cost about as much as the skeleton's parse saved on the dense tree)."""
     definitions: dict[str, list[int]] = {}
     for index, statement in enumerate(tree.body):
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if _is_unit(statement):
             definitions.setdefault(statement.name, []).append(index)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
@@ -139,7 +139,7 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
     if kept:
         containers = _containers(tree) & named
         if containers:
-            units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+            units = {s.name for s in tree.body if _is_unit(s)}
             kept |= {name for (bound, words) in chunks for name in bound & units if not words.isdisjoint(containers)}
     return frozenset(kept)
 
@@ -172,7 +172,7 @@ def statement_words(tree: ast.Module, text: str) -> list[tuple[frozenset[str], f
     found: list[tuple[frozenset[str], frozenset[str]]] = []
     for statement in tree.body:
         words = frozenset(identifiers("".join(lines[statement.lineno - 1:statement.end_lineno or statement.lineno])))
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if _is_unit(statement):
             bound = {statement.name}
             if "global" in words:  # (``def _setup(): global EMIT; EMIT = parallel._emit_...``)
                 bound |= {name for node in ast.walk(statement) if isinstance(node, ast.Global) for name in node.names}
@@ -265,10 +265,10 @@ def units_for_a_check(tree: ast.Module, chunks: list[tuple[frozenset[str], froze
     ``register_lowering``: :func:`~asynccfg_lint.analysis.jax_facts.check_words`), and those the module's other
     top-level statements name (code run at import: ``NAMES = [_name_of(prim)]``, a registration through a helper).
     ``chunks``: the :func:`statement_words` of ``tree``. What :func:`units_to_keep` adds to them is kept too."""
-    units = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    units = {s.name for s in tree.body if _is_unit(s)}
     found: set[str] = set()
     for statement, (bound, named) in zip(tree.body, chunks):
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if _is_unit(statement):
             if not named.isdisjoint(reach):
                 found |= bound & units
         else:
