@@ -13,6 +13,7 @@ import pytest
 
 import asynccfg_lint.analysis.elision as elision
 import asynccfg_lint.analysis.parse as parse
+import asynccfg_lint.run.tasks as tasks
 from asynccfg_lint.analysis.checker import check_parsed, check_source
 from asynccfg_lint.analysis.elision import ElidedBlock, ElidedBody, kept_calls, skeleton, statement_words, units_to_keep
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, check_words
@@ -83,6 +84,36 @@ HELPERS = textwrap.dedent('''\
 
 def units_of(parsed) -> set[str]:
     return {unit for unit, _ in parsed.elided}
+
+
+def test_a_skeleton_keeps_the_code_changing_a_table_bound_by_unpacking_and_what_that_code_names():
+    source = textwrap.dedent('''\
+        import enum
+
+
+        class Mode(enum.Enum):
+            PUSH = "push"
+
+
+        class Other(enum.Enum):
+            PULL = "pull"
+
+
+        TABLE, SPARE = {"depth": 1}, None
+
+
+        def set_default():
+            TABLE["mode"] = Mode.PUSH
+
+
+        def build():
+            return dict(TABLE)
+    ''')
+    tree = ast.parse(source)
+    # expect: TABLE, bound to a dict display by unpacking, is changed by set_default, kept with Mode (trial 17)
+    # (SPARE: a name of the kept assignment)
+    assert units_to_keep(tree, {"build"}, statement_words(tree, source)) == {"build", "TABLE", "SPARE", "set_default",
+                                                                            "Mode"}
 
 
 def test_a_skeleton_keeps_the_member_what_it_names_and_every_line_number():
@@ -683,16 +714,39 @@ def test_a_checked_module_is_parsed_as_a_skeleton_of_the_units_its_check_reads()
     assert len(parsed.text.splitlines()) == len(OWN_RULES.splitlines())  # expect: every line at its number
 
 
-def test_a_check_of_a_module_through_its_own_skeleton_starts_again_whole_when_it_reads_a_left_out_body(tmp_path):
+def test_a_check_of_a_module_through_its_own_skeleton_starts_again_keeping_the_units_it_read(tmp_path, monkeypatch):
     package = write_package(tmp_path, {"rules.py": OWN_RULES})
-    rules = str(package / "rules.py")
     whole, _ = check_module(package, "rules.py", skeletons=False)
+    parses: list[set[str]] = []
+    parse_task = tasks._parse
+    monkeypatch.setattr(tasks, "_parse", lambda *args: record_units(parses, parse_task(*args)))
     found, project = check_module(package, "rules.py", skeletons=True)
     assert found == whole
     # expect: set_enum_mode (left out: it names no sink word) puts an Enum member into the table the rule copies
     assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
-    assert project._whole == {rules}  # expect: one restart, for the module itself
+    # expect: one restart, from a skeleton keeping set_enum_mode and Mode (it names it); no module parsed whole
+    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, {"Buffer"}]
+    assert project._whole == set()
+    assert project.skeletons is True
+
+
+def test_a_check_of_a_module_through_its_own_skeleton_starts_again_whole_past_its_own_restarts(tmp_path, monkeypatch):
+    monkeypatch.setattr(tasks, "MAX_OWN_RESTARTS", 0)
+    package = write_package(tmp_path, {"rules.py": OWN_RULES})
+    parses: list[set[str]] = []
+    parse_task = tasks._parse
+    monkeypatch.setattr(tasks, "_parse", lambda *args: record_units(parses, parse_task(*args)))
+    found, project = check_module(package, "rules.py", skeletons=True)
+    assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
+    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, set()]  # expect: then parsed whole
+    assert project._whole == {str(package / "rules.py")}
     assert project.skeletons is False
+
+
+def record_units(parses: list[set[str]], parsed):
+    """Append the units ``parsed`` left out to ``parses``; return ``parsed``."""
+    parses.append(units_of(parsed))
+    return parsed
 
 
 def test_a_check_of_a_module_through_its_own_skeleton_that_reads_no_left_out_body_does_not_start_again(tmp_path):

@@ -127,20 +127,23 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
     kept: set[str] = set()
     named: set[str] = set()  # the words of the kept definitions
     pending = [seed for seed in seeds if seed in definitions]
+    containers: set[str] | None = None
     while pending:
-        name = pending.pop()
-        if name in kept:
-            continue
-        kept.add(name)
-        for index in definitions[name]:
-            words = chunks[index][1]
-            named |= words
-            pending.extend(word for word in definitions.keys() & words if word not in kept)
-    if kept:
-        containers = _containers(tree) & named
-        if containers:
+        while pending:
+            name = pending.pop()
+            if name in kept:
+                continue
+            kept.add(name)
+            for index in definitions[name]:
+                words = chunks[index][1]
+                named |= words
+                pending.extend(word for word in definitions.keys() & words if word not in kept)
+        if containers is None:
+            containers = _containers(tree)
             units = {s.name for s in tree.body if _is_unit(s)}
-            kept |= {name for (bound, words) in chunks for name in bound & units if not words.isdisjoint(containers)}
+        changing = containers & named
+        if changing:  # (and what the code changing them names: trial 17, a setter storing ``Mode.PUSH``)
+            pending = [name for (bound, words) in chunks for name in bound & units - kept if not words.isdisjoint(changing)]
     return frozenset(kept)
 
 
@@ -148,20 +151,29 @@ _CONTAINER_CALLS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict
 
 
 def _containers(tree: ast.Module) -> set[str]:
-    """The top-level names ``tree`` binds to a dict, list or set display or a call making one (``dict(...)``)."""
+    """The top-level names ``tree`` binds to a dict, list or set display or a call making one (``dict(...)``), also
+    by unpacking a tuple or list display (``TABLE, SPARE = {...}, None``: trial 17)."""
     found: set[str] = set()
     for statement in tree.body:
-        value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-        if isinstance(value, ast.Call):
-            func = value.func
-            made = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if made not in _CONTAINER_CALLS:
-                continue
-        elif not isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
-            continue
-        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        found |= {node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)}
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            pending = [(target, statement.value) for target in targets]
+            while pending:
+                target, value = pending.pop()
+                if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
+                    if len(target.elts) == len(value.elts):
+                        pending.extend(zip(target.elts, value.elts))
+                elif _makes_container(value):
+                    found |= {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
     return found
+
+
+def _makes_container(value: ast.expr) -> bool:
+    """Whether ``value`` is a dict, list or set display or comprehension, or a call of a container's type."""
+    if isinstance(value, ast.Call):
+        func = value.func
+        return (func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None) in _CONTAINER_CALLS
+    return isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp))
 
 
 def statement_words(tree: ast.Module, text: str) -> list[tuple[frozenset[str], frozenset[str]]]:

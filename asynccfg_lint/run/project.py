@@ -365,9 +365,9 @@ class Project:
         for held in [held for held, kept in self._parsed.items() if kept is not None and kept.elided]:
             self._whole.add(held)
             del self._parsed[held]
-        self._drop_facts()
+        self.drop_facts()
 
-    def _drop_facts(self) -> None:
+    def drop_facts(self) -> None:
         """Drop every fact the analysis kept on the parses this project keeps (a check that starts again over a
         new parse of a module: some may lead into the old one)."""
         for parsed in self._parsed.values():
@@ -392,7 +392,7 @@ class Project:
         found = self._parsed.get(path)
         if found is None or not found.elided:
             return found
-        self._drop_facts()  # (facts of other parses may lead into the skeleton: it would live on with them)
+        self.drop_facts()  # (facts of other parses may lead into the skeleton: it would live on with them)
         return self.parsed(path)
 
     def module_path(self, name: str) -> str | None:

@@ -47,7 +47,10 @@ class ModuleSource(Protocol):
         """Parse ``path`` whole in its next :meth:`skeleton_of`, and from then on; so too every module a skeleton
         of is kept now; and make no skeleton any more (:attr:`skeletons`)."""
 
-    #: whether :meth:`skeleton_of` may give skeletons
+    def drop_facts(self) -> None:
+        """Drop the facts the analysis kept on the parses held (a task starts again over a new parse of its file)."""
+
+    #: whether :meth:`skeleton_of` and a task's own parse (:func:`_parse`) may give skeletons
     skeletons: bool
 
     def digest(self, path: str) -> str | None:
@@ -173,15 +176,16 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
+def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] = frozenset()) -> ParsedModule:
     """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
 
     Parsed here in a project that makes skeletons, it is a skeleton of the file itself when that leaves out enough
     (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
-    that name no sink, ``bind`` or ``register_lowering``, nor reach one, and that no top-level statement names);
-    a read of a left-out body starts the analysis again with the file parsed whole (:func:`_with_skeletons`).
+    that name no sink, ``bind`` or ``register_lowering``, nor reach one, that no top-level statement names, nor are
+    among ``read``: units an earlier analysis of the file read); a read of a left-out body starts the analysis again
+    (:func:`_with_skeletons`).
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -195,7 +199,7 @@ def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
     if modules is not None and modules.skeletons and not modules.keep_analysed:  # (a kept parse is whole)
         from asynccfg_lint.analysis.jax_facts import check_words
 
-        return parse_source(task.source, task.path, checked_words=check_words(task.sinks))
+        return parse_source(task.source, task.path, keep=read, checked_words=check_words(task.sinks))
     return parse_source(task.source, task.path)
 
 
@@ -232,31 +236,45 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
 
 
-#: a task's analysis starts again at most this often because it read what a skeleton left out (the first restart
-#: turns skeletons off, so a second is never expected: past this, the file's internal error, never a hang)
-MAX_RESTARTS = 2
+#: a task's analysis of a skeleton of its own file starts again at most this often with a larger skeleton (keeping
+#: the units it read), then with the file parsed whole
+MAX_OWN_RESTARTS = 1
+#: a task's analysis starts again at most this often because it read what a skeleton left out (the own restarts,
+#: then one for another module and one for the file itself: each turns skeletons off; past this, the file's internal
+#: error, never a hang)
+MAX_RESTARTS = MAX_OWN_RESTARTS + 2
 
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again when the analysis reads what a skeleton
-    of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`), with
-    that module and every other one held as a skeleton parsed whole from then on and no skeleton made any more
-    (``modules.parse_whole``), and the facts kept on the file's parse dropped (some may lead into a skeleton)."""
+    of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`).
+
+    A read of the file's own left-out units parses a skeleton keeping them too (at most :data:`MAX_OWN_RESTARTS`
+    times: trial 17, a module of 200 rules whose table one left-out setter changes, analysed through its skeleton
+    and then whole, cost 1.47x the whole analysis alone). Any other read parses that module and every other one
+    held as a skeleton whole from then on, and makes no skeleton any more (``modules.parse_whole``). Each restart
+    drops the facts kept on the project's parses (some may lead into a skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
+    read: frozenset[str] = frozenset()
     parsed = _parse(task, modules)
     while True:
         try:
             return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
         except ElidedBody as missing:
             restarts += 1
-            if modules is None or missing.path == parsed.path and not parsed.elided or restarts > MAX_RESTARTS:
+            own = missing.path == parsed.path
+            if modules is None or own and not parsed.elided or restarts > MAX_RESTARTS:
                 raise
-            modules.parse_whole(missing.path)
+            if own and missing.units is not None and restarts <= MAX_OWN_RESTARTS and modules.skeletons:
+                read |= missing.units
+                modules.drop_facts()
+            else:
+                modules.parse_whole(missing.path)
             parsed._memos.clear()
-            if missing.path == parsed.path:  # a left-out body of the file itself: now parsed whole
-                parsed = _parse(task, modules)
+            if own:
+                parsed = _parse(task, modules, read)
 
 
 def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:
