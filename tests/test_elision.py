@@ -205,7 +205,7 @@ USE = textwrap.dedent('''\
 
 def check(package: Path, skeletons: bool) -> tuple[list[tuple[int, int, str, str]], Project]:
     project = Project(iter_python_files([str(package)]))
-    project.skeletons = skeletons
+    project.skeletons = project.checked_skeletons = skeletons
     path = str(package / "use.py")
     outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
     return [(d.line, d.column, d.code, d.message) for d in outcome.diagnostics], project
@@ -229,6 +229,23 @@ def test_a_check_through_a_skeleton_finds_what_a_check_of_the_whole_module_finds
     assert project._whole == {helpers}
     assert project._parsed[helpers].elided == {}
     assert project.skeletons is False  # expect: after a restart, no more skeletons in this project (trial 15)
+
+
+def test_a_checked_module_is_parsed_as_its_own_skeleton_after_another_modules_restart(tmp_path, monkeypatch):
+    use = USE.replace("from pkg import", "from ext import")
+    package = write_package(tmp_path, {"helpers.py": HELPERS, "use.py": use, "zz_rules.py": OWN_RULES_UNRELATED})
+    checked = {str(package / name): CheckSettings() for name in ("use.py", "zz_rules.py")}
+    parses: list[tuple[str, set[str]]] = []
+    parse_task = tasks._parse
+    monkeypatch.setattr(tasks, "_parse", lambda task, *args: record_units(parses, parse_task(task, *args), task.path))
+    project = Project(iter_python_files([str(package)]))
+    found = {path: [(d.line, d.column, d.code) for d in outcome.diagnostics]
+             for path, outcome in project.analyse(BUILTIN_SINKS, checked).items() if path in checked}
+    assert found == {str(package / "use.py"): [(7, 79, "ACC101"), (11, 79, "ACC101")], str(package / "zz_rules.py"): []}
+    assert project._whole == {str(package / "helpers.py")}  # expect: use.py's check restarted for helpers.py
+    assert project.skeletons is False
+    # expect: zz_rules.py, checked after it, still parsed as its own skeleton (use.py is too small for one)
+    assert parses == [(str(package / "use.py"), set()), (str(package / "zz_rules.py"), {"Buffer", "Mode", "set_enum_mode"})]
 
 
 MESH = textwrap.dedent('''\
@@ -739,19 +756,22 @@ def test_a_check_of_a_module_through_its_own_skeleton_starts_again_whole_past_it
     found, project = check_module(package, "rules.py", skeletons=True)
     assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
     assert parses == [{"Buffer", "Mode", "set_enum_mode"}, set()]  # expect: then parsed whole
-    assert project._whole == {str(package / "rules.py")}
-    assert project.skeletons is False
+    assert project._whole == set()  # expect: the project's skeletons stay (its other modules' and its checked ones')
+    assert project.skeletons is True
 
 
-def record_units(parses: list[set[str]], parsed):
-    """Append the units ``parsed`` left out to ``parses``; return ``parsed``."""
-    parses.append(units_of(parsed))
+def record_units(parses: list, parsed, path: str | None = None):
+    """Append the units ``parsed`` left out to ``parses`` (with ``path`` when given); return ``parsed``."""
+    parses.append(units_of(parsed) if path is None else (path, units_of(parsed)))
     return parsed
 
 
+#: OWN_RULES whose set_enum_mode leaves the table alone
+OWN_RULES_UNRELATED = OWN_RULES.replace('previous = TABLE.get("mode")\n    TABLE["mode"] = Mode.PUSH', 'previous = {"mode": 1}')
+
+
 def test_a_check_of_a_module_through_its_own_skeleton_that_reads_no_left_out_body_does_not_start_again(tmp_path):
-    unrelated = OWN_RULES.replace('previous = TABLE.get("mode")\n    TABLE["mode"] = Mode.PUSH', 'previous = {"mode": 1}')
-    package = write_package(tmp_path, {"rules.py": unrelated})
+    package = write_package(tmp_path, {"rules.py": OWN_RULES_UNRELATED})
     found, project = check_module(package, "rules.py", skeletons=True)
     assert found == []
     assert project._whole == set()  # expect: no restart: no left-out body names the table
@@ -777,7 +797,7 @@ def test_a_string_in_a_left_out_body_is_found_however_it_is_written():
 def check_module(package: Path, name: str, skeletons: bool) -> tuple[list[tuple[int, int, str, str]], Project]:
     """:func:`check` of the package's module ``name``."""
     project = Project(iter_python_files([str(package)]))
-    project.skeletons = skeletons
+    project.skeletons = project.checked_skeletons = skeletons
     path = str(package / name)
     outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
     return [(d.line, d.column, d.code, d.message) for d in outcome.diagnostics], project

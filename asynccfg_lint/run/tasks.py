@@ -50,8 +50,10 @@ class ModuleSource(Protocol):
     def drop_facts(self) -> None:
         """Drop the facts the analysis kept on the parses held (a task starts again over a new parse of its file)."""
 
-    #: whether :meth:`skeleton_of` and a task's own parse (:func:`_parse`) may give skeletons
+    #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
+    #: whether a task's own file may be parsed as a skeleton (:func:`_parse`)
+    checked_skeletons: bool
 
     def digest(self, path: str) -> str | None:
         """A digest of ``path``'s bytes, or ``None`` when it cannot be read."""
@@ -176,7 +178,7 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] = frozenset()) -> ParsedModule:
+def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] | None = frozenset()) -> ParsedModule:
     """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
@@ -184,8 +186,8 @@ def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] = 
     Parsed here in a project that makes skeletons, it is a skeleton of the file itself when that leaves out enough
     (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
     that name no sink, ``bind`` or ``register_lowering``, nor reach one, that no top-level statement names, nor are
-    among ``read``: units an earlier analysis of the file read); a read of a left-out body starts the analysis again
-    (:func:`_with_skeletons`).
+    among ``read``: units an earlier analysis of the file read; ``None``: parse it whole); a read of a left-out body
+    starts the analysis again (:func:`_with_skeletons`).
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -196,7 +198,7 @@ def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] = 
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
-    if modules is not None and modules.skeletons and not modules.keep_analysed:  # (a kept parse is whole)
+    if modules is not None and read is not None and modules.checked_skeletons and not modules.keep_analysed:
         from asynccfg_lint.analysis.jax_facts import check_words
 
         return parse_source(task.source, task.path, keep=read, checked_words=check_words(task.sinks))
@@ -240,8 +242,8 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
 #: the units it read), then with the file parsed whole
 MAX_OWN_RESTARTS = 1
 #: a task's analysis starts again at most this often because it read what a skeleton left out (the own restarts,
-#: then one for another module and one for the file itself: each turns skeletons off; past this, the file's internal
-#: error, never a hang)
+#: then one with the file whole, and one for other modules, which turns their skeletons off; past this, the file's
+#: internal error, never a hang)
 MAX_RESTARTS = MAX_OWN_RESTARTS + 2
 
 
@@ -250,14 +252,15 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
     of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`).
 
     A read of the file's own left-out units parses a skeleton keeping them too (at most :data:`MAX_OWN_RESTARTS`
-    times: trial 17, a module of 200 rules whose table one left-out setter changes, analysed through its skeleton
-    and then whole, cost 1.47x the whole analysis alone). Any other read parses that module and every other one
-    held as a skeleton whole from then on, and makes no skeleton any more (``modules.parse_whole``). Each restart
-    drops the facts kept on the project's parses (some may lead into a skeleton)."""
+    times, then the file whole: trial 17, a module of 200 rules whose table one left-out setter changes, analysed
+    through its skeleton and then whole, cost 1.47x the whole analysis alone); the project's other skeletons stay.
+    A read of another module's left-out part parses that module and every other one held as a skeleton whole from
+    then on, and makes no skeleton of another module any more (``modules.parse_whole``). Each restart drops the
+    facts kept on the project's parses (some may lead into a skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
-    restarts = 0
-    read: frozenset[str] = frozenset()
+    restarts = own_restarts = 0
+    read: frozenset[str] | None = frozenset()
     parsed = _parse(task, modules)
     while True:
         try:
@@ -267,14 +270,17 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             own = missing.path == parsed.path
             if modules is None or own and not parsed.elided or restarts > MAX_RESTARTS:
                 raise
-            if own and missing.units is not None and restarts <= MAX_OWN_RESTARTS and modules.skeletons:
-                read |= missing.units
+            if own:
+                own_restarts += 1
+                if read is not None and missing.units is not None and own_restarts <= MAX_OWN_RESTARTS:
+                    read = read | missing.units
+                else:
+                    read = None  # (whole)
                 modules.drop_facts()
+                parsed = _parse(task, modules, read)
             else:
                 modules.parse_whole(missing.path)
-            parsed._memos.clear()
-            if own:
-                parsed = _parse(task, modules, read)
+                parsed._memos.clear()
 
 
 def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:
