@@ -253,3 +253,25 @@ def test_a_gitignore_line_git_cannot_use_is_skipped_not_the_whole_file(tmp_path)
     make_repo(tmp_path, {".gitignore": "a.py\n[z-a]\nfoo\\\n", "a.py": ONE_FINDING, "b.py": ONE_FINDING})
     assert git_unignored(tmp_path) == ["./b.py"]  # expect: git still ignores a.py
     assert run_cli("--show-files", ".", cwd=tmp_path).stdout == f"{tmp_path / 'b.py'}\n"
+
+
+def test_the_walk_lists_a_folders_files_then_its_subfolders_sorted_and_skips_linked_and_unreadable_folders(tmp_path):
+    from asynccfg_lint.run.discovery import iter_python_files
+
+    for name in ("b.py", "a.py", "notes.txt", "sub/z.py", "sub/deeper/y.pyi", "a_sub/x.py", "env/pyvenv.cfg",
+                 "env/lib.py", "__pycache__/c.py", "locked/hidden.py", "elsewhere/linked.py"):
+        (tmp_path / "tree" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tree" / name).write_text("")
+    (tmp_path / "tree" / "link").symlink_to(tmp_path / "tree" / "elsewhere", target_is_directory=True)
+    (tmp_path / "tree" / "dangling.py").symlink_to(tmp_path / "gone.py")
+    (tmp_path / "tree" / "locked").chmod(0)
+    try:
+        found = list(iter_python_files([str(tmp_path / "tree")]))
+    finally:
+        (tmp_path / "tree" / "locked").chmod(0o755)
+    expected = ["a.py", "b.py", "dangling.py", "a_sub/x.py", "elsewhere/linked.py", "sub/z.py", "sub/deeper/y.pyi"]
+    if os.geteuid() == 0:  # (root reads a folder whatever its mode)
+        expected.insert(5, "locked/hidden.py")
+    # expect: os.walk's order (a folder's files, then each subfolder's, names sorted); the link to a folder, a virtual
+    # environment and __pycache__ skipped; a dangling link to a .py listed (the check then reports it unreadable)
+    assert found == [str(tmp_path / "tree" / name) for name in expected]
