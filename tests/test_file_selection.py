@@ -275,3 +275,5 @@ def test_the_walk_lists_a_folders_files_then_its_subfolders_sorted_and_skips_lin
     # expect: os.walk's order (a folder's files, then each subfolder's, names sorted); the link to a folder, a virtual
     # environment and __pycache__ skipped; a dangling link to a .py listed (the check then reports it unreadable)
     assert found == [str(tmp_path / "tree" / name) for name in expected]
+    # expect: a virtual environment named on the command line is walked
+    assert list(iter_python_files([str(tmp_path / "tree" / "env")])) == [str(tmp_path / "tree" / "env" / "lib.py")]

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import hypothesmith
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from asynccfg_lint.run.boundary import is_internal_error
@@ -173,6 +173,8 @@ def _never_raises(data: bytes) -> None:
 
 
 @given(hypothesmith.from_node(), configs)
+# (hypothesmith's from_node filters the programs it cannot print: 50 of 58 once, failing the health check)
+@settings(suppress_health_check=[*settings.default.suppress_health_check, HealthCheck.filter_too_much])
 def test_sink_call_in_a_libcst_generated_program(program, config):
     """A sink call appended to a program hypothesmith built from libcst nodes (varied whitespace, parentheses)."""
     source = program if program.endswith(("\n", "\r")) or not program else program + "\n"

@@ -22,9 +22,8 @@ SKIPPED_DIRS = frozenset({
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
-def is_virtualenv(path: str) -> bool:
-    """True when ``path`` is a virtual environment (it holds ``pyvenv.cfg``)."""
-    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
+#: the file that makes a folder a virtual environment (PEP 405), which a walk skips
+VIRTUALENV_MARK = "pyvenv.cfg"
 
 
 @dataclass(frozen=True)
@@ -170,13 +169,14 @@ def walk(paths: Iterable[str], excluded: Callable[[str, bool], bool],
 
 def _walk_folder(top: str, excluded: Callable[[str, bool], bool]) -> Iterator[str]:
     """The Python files under the folder ``top`` (joined to it), as ``os.walk`` gives them with sorted names:
-    a folder's files, then its subfolders' in order; symbolic links to folders and folders that cannot be read
-    are skipped. Read with ``os.scandir`` directly (half the time of ``os.walk`` over jax's 90 folders: a
-    one-file check of a big package walks it)."""
+    a folder's files, then its subfolders' in order; symbolic links to folders, folders that cannot be read and
+    virtual environments below ``top`` (a :data:`VIRTUALENV_MARK` file) are skipped. Read with ``os.scandir``
+    directly (half the time of ``os.walk`` over jax's 90 folders: a one-file check of a big package walks it)."""
     pending = [top]
     while pending:
         folder = pending.pop()
         folders, files = [], []
+        virtualenv = False
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
@@ -189,19 +189,26 @@ def _walk_folder(top: str, excluded: Callable[[str, bool], bool]) -> Iterator[st
                             folders.append(entry.name)
                     elif entry.name.endswith(PYTHON_SUFFIXES):
                         files.append(entry.name)
+                    elif entry.name == VIRTUALENV_MARK and folder is not top:
+                        virtualenv = True
+                        break
         except OSError:
+            continue
+        if virtualenv:
             continue
         prefix = os.path.join(folder, "")
         for name in sorted(files):
             if not excluded(prefix + name, False):
                 yield prefix + name
-        kept = [prefix + name for name in sorted(folders)]
-        pending.extend(reversed([path for path in kept if not is_virtualenv(path) and not excluded(path, True)]))
+        subfolders = [prefix + name for name in sorted(folders)]
+        pending.extend(reversed([path for path in subfolders if not excluded(path, True)]))
 
 
 def _default_excluded(path: str, is_dir: bool) -> bool:
+    if not is_dir:
+        return False
     name = os.path.basename(path)
-    return is_dir and (name in SKIPPED_DIRS or name.endswith(".egg-info"))
+    return name in SKIPPED_DIRS or name.endswith(".egg-info")
 
 
 def iter_python_files(paths: Iterable[str]) -> Iterator[str]:
