@@ -34,8 +34,8 @@ from libcst.metadata import Assignment, ClassScope, FunctionScope, GlobalScope, 
 MIN_ELIDED_LINES = 3
 #: the same for the skeleton of a checked module itself (:func:`units_for_a_check`), whose units that name what
 #: a check reads are kept, so that a read of a left-out body is not expected: every body may be left out (the
-#: dense benchmark tree, 100 modules: 8.78 G instructions whole, 7.50 G leaving out bodies of 3 lines or more,
-#: 6.82 G of any length)
+#: dense benchmark tree, 100 modules: 8.78 G instructions whole, 7.51 G leaving out bodies of 3 lines or more,
+#: 6.93 G of any length; docs/benchmarks.md, seventh session)
 MIN_ELIDED_LINES_CHECKED = 1
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")

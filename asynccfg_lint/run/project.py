@@ -233,7 +233,8 @@ class Project:
         #: the paths a check read more of than their skeleton held, and the skeletons held then (:meth:`parse_whole`,
         #: which also ends skeletons: a record of what was parsed whole again)
         self._whole: set[str] = set()
-        #: the files of the tasks analysed here now (:meth:`_run`): each is parsed whole for its own task anyway
+        #: the files of the tasks analysed here now (:meth:`_run`): another task reads each whole, and that parse then
+        #: serves its own task (:meth:`kept`)
         self._tasked: frozenset[str] = frozenset()
         #: whether :meth:`skeleton_of` may give skeletons (``False`` once a task's check started again:
         #: :meth:`parse_whole`)
