@@ -143,7 +143,8 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
             units = {s.name for s in tree.body if _is_unit(s)}
         changing = containers & named
         if changing:  # (and what the code changing them names: trial 17, a setter storing ``Mode.PUSH``)
-            pending = [name for (bound, words) in chunks for name in bound & units - kept if not words.isdisjoint(changing)]
+            pending = [name for (bound, words) in chunks for name in bound & units - kept
+                       if not words.isdisjoint(changing)]
     return frozenset(kept)
 
 
@@ -172,7 +173,8 @@ def _makes_container(value: ast.expr) -> bool:
     """Whether ``value`` is a dict, list or set display or comprehension, or a call of a container's type."""
     if isinstance(value, ast.Call):
         func = value.func
-        return (func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None) in _CONTAINER_CALLS
+        made = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return made in _CONTAINER_CALLS
     return isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp))
 
 

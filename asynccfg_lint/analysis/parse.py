@@ -654,8 +654,9 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
 def _skeleton_parse(text: str, path: str | None, tree: ast.Module, lines: tuple[int, ...] | None,
                     keep: Iterable[str] | None, checked_words: Iterable[str] | None) -> ParsedModule | None:
     """:func:`parse_source`'s skeleton of ``text`` (parsed by CPython as ``tree``, its statements' first ``lines``)
-    keeping ``keep``, or for a check of the module itself (``checked_words``, ``keep`` added); ``None`` when it would leave out less
-    than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst cannot parse it."""
+    keeping ``keep``, or for a check of the module itself (``checked_words``, ``keep`` added); ``None`` when it would
+    leave out less than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst
+    cannot parse it."""
     if _MAY_DIFFER.search(text):
         return None
     least = MIN_ELIDED_SHARE * len(text)
