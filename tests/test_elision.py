@@ -237,7 +237,8 @@ def test_a_checked_module_is_parsed_as_its_own_skeleton_after_another_modules_re
     checked = {str(package / name): CheckSettings() for name in ("use.py", "zz_rules.py")}
     parses: list[tuple[str, set[str]]] = []
     parse_task = tasks._parse
-    monkeypatch.setattr(tasks, "_parse", lambda task, *args: record_units(parses, parse_task(task, *args), task.path))
+    monkeypatch.setattr(tasks, "_parse",
+                        lambda task, *args, **kwargs: record_units(parses, parse_task(task, *args, **kwargs), task.path))
     project = Project(iter_python_files([str(package)]))
     found = {path: [(d.line, d.column, d.code) for d in outcome.diagnostics]
              for path, outcome in project.analyse(BUILTIN_SINKS, checked).items() if path in checked}
@@ -731,31 +732,18 @@ def test_a_checked_module_is_parsed_as_a_skeleton_of_the_units_its_check_reads()
     assert len(parsed.text.splitlines()) == len(OWN_RULES.splitlines())  # expect: every line at its number
 
 
-def test_a_check_of_a_module_through_its_own_skeleton_starts_again_keeping_the_units_it_read(tmp_path, monkeypatch):
+def test_a_check_of_a_module_through_its_own_skeleton_starts_again_with_it_whole_and_the_projects_skeletons_stay(
+        tmp_path, monkeypatch):
     package = write_package(tmp_path, {"rules.py": OWN_RULES})
     whole, _ = check_module(package, "rules.py", skeletons=False)
     parses: list[set[str]] = []
     parse_task = tasks._parse
-    monkeypatch.setattr(tasks, "_parse", lambda *args: record_units(parses, parse_task(*args)))
+    monkeypatch.setattr(tasks, "_parse", lambda *args, **kwargs: record_units(parses, parse_task(*args, **kwargs)))
     found, project = check_module(package, "rules.py", skeletons=True)
     assert found == whole
     # expect: set_enum_mode (left out: it names no sink word) puts an Enum member into the table the rule copies
     assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
-    # expect: one restart, from a skeleton keeping set_enum_mode and Mode (it names it); no module parsed whole
-    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, {"Buffer"}]
-    assert project._whole == set()
-    assert project.skeletons is True
-
-
-def test_a_check_of_a_module_through_its_own_skeleton_starts_again_whole_past_its_own_restarts(tmp_path, monkeypatch):
-    monkeypatch.setattr(tasks, "MAX_OWN_RESTARTS", 0)
-    package = write_package(tmp_path, {"rules.py": OWN_RULES})
-    parses: list[set[str]] = []
-    parse_task = tasks._parse
-    monkeypatch.setattr(tasks, "_parse", lambda *args: record_units(parses, parse_task(*args)))
-    found, project = check_module(package, "rules.py", skeletons=True)
-    assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
-    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, set()]  # expect: then parsed whole
+    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, set()]  # expect: one restart, with the module whole
     assert project._whole == set()  # expect: the project's skeletons stay (its other modules' and its checked ones')
     assert project.skeletons is True
 

@@ -264,14 +264,20 @@ def test_the_walk_lists_a_folders_files_then_its_subfolders_sorted_and_skips_lin
         (tmp_path / "tree" / name).write_text("")
     (tmp_path / "tree" / "link").symlink_to(tmp_path / "tree" / "elsewhere", target_is_directory=True)
     (tmp_path / "tree" / "dangling.py").symlink_to(tmp_path / "gone.py")
+    for name in ("linked_mark", "fifo_mark"):  # (a pyvenv.cfg that is no file makes no virtual environment: trial 18)
+        (tmp_path / "tree" / name).mkdir()
+        (tmp_path / "tree" / name / "m.py").write_text("")
+    (tmp_path / "tree" / "linked_mark" / "pyvenv.cfg").symlink_to(tmp_path / "gone.cfg")
+    os.mkfifo(tmp_path / "tree" / "fifo_mark" / "pyvenv.cfg")
     (tmp_path / "tree" / "locked").chmod(0)
     try:
         found = list(iter_python_files([str(tmp_path / "tree")]))
     finally:
         (tmp_path / "tree" / "locked").chmod(0o755)
-    expected = ["a.py", "b.py", "dangling.py", "a_sub/x.py", "elsewhere/linked.py", "sub/z.py", "sub/deeper/y.pyi"]
+    expected = ["a.py", "b.py", "dangling.py", "a_sub/x.py", "elsewhere/linked.py", "fifo_mark/m.py",
+                "linked_mark/m.py", "sub/z.py", "sub/deeper/y.pyi"]
     if os.geteuid() == 0:  # (root reads a folder whatever its mode)
-        expected.insert(5, "locked/hidden.py")
+        expected.insert(7, "locked/hidden.py")
     # expect: os.walk's order (a folder's files, then each subfolder's, names sorted); the link to a folder, a virtual
     # environment and __pycache__ skipped; a dangling link to a .py listed (the check then reports it unreadable)
     assert found == [str(tmp_path / "tree" / name) for name in expected]

@@ -209,3 +209,22 @@ def test_a_module_asked_about_many_words_answers_as_one_search_each(tmp_path):
     rules.write_text("q = 1\n", encoding="utf-8")
     project.forget(str(rules))
     assert project.mentions("pkg.rules", "p1") is False and project.mentions("pkg.rules", "q") is True
+
+
+def test_the_package_of_a_file_is_its_outermost_init_chain_however_deep(tmp_path):
+    from asynccfg_lint.run.project import package_root
+
+    folder = tmp_path / "outer"
+    (folder / "plain").mkdir(parents=True)  # (no __init__.py: the chain starts below it)
+    folder = folder / "plain"
+    for _ in range(1_100):  # (a recursion per folder ended in RecursionError near 990: trial 18)
+        folder = folder / "p"
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    (folder / "leaf.py").write_text("")
+    folders: dict[str, str | None] = {}
+    expected = str(tmp_path / "outer" / "plain" / "p")
+    assert package_root(str(folder / "leaf.py"), folders) == expected
+    assert folders[str(tmp_path / "outer" / "plain")] is None  # expect: the folder above the chain, asked once
+    assert package_root(str(folder.parent / "__init__.py"), folders) == expected  # expect: from the memo
+    assert package_root(str(tmp_path / "outer" / "plain" / "loose.py")) is None  # expect: not on disk, no package

@@ -542,11 +542,10 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     :attr:`ParsedModule.elided`). The whole module when it would leave out less than :data:`MIN_ELIDED_SHARE` of
     the text, or the text is not one libcst reads as it is (``None``, the default: always the whole module).
 
-    ``checked_words``: parse a skeleton of a module that is itself checked, keeping the functions and classes that
-    a check reads (:func:`~asynccfg_lint.analysis.elision.units_for_a_check` of these words:
-    :func:`~asynccfg_lint.analysis.jax_facts.check_words`), those of ``keep`` (units an earlier check read) and what
-    they name; every other body is left out whatever its length
-    (:data:`~asynccfg_lint.analysis.elision.MIN_ELIDED_LINES_CHECKED`), on the same terms.
+    ``checked_words`` (without ``keep``): parse a skeleton of a module that is itself checked, keeping the functions
+    and classes that a check reads (:func:`~asynccfg_lint.analysis.elision.units_for_a_check` of these words:
+    :func:`~asynccfg_lint.analysis.jax_facts.check_words`) and what they name; every other body is left out
+    whatever its length (:data:`~asynccfg_lint.analysis.elision.MIN_ELIDED_LINES_CHECKED`), on the same terms.
 
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
@@ -654,20 +653,20 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
 def _skeleton_parse(text: str, path: str | None, tree: ast.Module, lines: tuple[int, ...] | None,
                     keep: Iterable[str] | None, checked_words: Iterable[str] | None) -> ParsedModule | None:
     """:func:`parse_source`'s skeleton of ``text`` (parsed by CPython as ``tree``, its statements' first ``lines``)
-    keeping ``keep``, or for a check of the module itself (``checked_words``, ``keep`` added); ``None`` when it would
-    leave out less than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst
-    cannot parse it."""
+    keeping ``keep``, else for a check of the module itself (``checked_words``); ``None`` when it would leave out
+    less than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst cannot
+    parse it."""
     if _MAY_DIFFER.search(text):
         return None
     least = MIN_ELIDED_SHARE * len(text)
     name_reach = None
-    if checked_words is not None:  # a checked module: first a bound by a regular expression, then the statements' words
+    if keep is None:  # a checked module: first a bound by a regular expression, then the statements' words
         spans = statement_spans(tree, text)
-        if not may_leave_out(spans, text, checked_words, least):
+        if not may_leave_out(spans, text, checked_words or (), least):
             return None
         chunks = statement_words(tree, text)
         name_reach = NameReach(chunks)
-        keep = units_for_a_check(tree, chunks, name_reach(checked_words)) | frozenset(keep or ())
+        keep = units_for_a_check(tree, chunks, name_reach(checked_words or ()))
         if most_left_out(spans, keep) < least:
             return None
         min_lines = MIN_ELIDED_LINES_CHECKED

@@ -189,7 +189,7 @@ def _walk_folder(top: str, excluded: Callable[[str, bool], bool]) -> Iterator[st
                             folders.append(entry.name)
                     elif entry.name.endswith(PYTHON_SUFFIXES):
                         files.append(entry.name)
-                    elif entry.name == VIRTUALENV_MARK and folder is not top:
+                    elif entry.name == VIRTUALENV_MARK and folder is not top and entry.is_file():  # (follows a link)
                         virtualenv = True
                         break
         except OSError:

@@ -92,14 +92,24 @@ def package_root(filename: str, folders: dict[str, str | None] | None = None) ->
 
 def _top_package(folder: str, folders: dict[str, str | None]) -> str | None:
     """The outermost folder of the ``__init__.py`` chain that ``folder`` is in, or ``None`` (see
-    :func:`package_root`); each folder's answer is kept in ``folders``."""
-    if folder in folders:
-        return folders[folder]
-    top = None
-    if os.path.isfile(os.path.join(folder, "__init__.py")):
+    :func:`package_root`); each folder's answer is kept in ``folders``. A loop, not a recursion: a chain of 1,100
+    nested packages is read as any other (trial 18)."""
+    chain: list[str] = []  # the folders climbed, each with an __init__.py
+    above = None  # the answer of the first folder above the chain that has one
+    while folder not in folders:
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            folders[folder] = None
+            break
+        chain.append(folder)
         parent = os.path.dirname(folder)
-        top = (_top_package(parent, folders) if parent != folder else None) or folder
-    folders[folder] = top
+        if parent == folder:
+            break
+        folder = parent
+    else:
+        above = folders[folder]
+    top = above or (chain[-1] if chain else None)
+    for climbed in chain:
+        folders[climbed] = top
     return top
 
 

@@ -178,16 +178,16 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] | None = frozenset()) -> ParsedModule:
+def _parse(task: FileTask, modules: ModuleSource | None, whole: bool = False) -> ParsedModule:
     """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
 
     Parsed here in a project that makes skeletons, it is a skeleton of the file itself when that leaves out enough
     (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
-    that name no sink, ``bind`` or ``register_lowering``, nor reach one, that no top-level statement names, nor are
-    among ``read``: units an earlier analysis of the file read; ``None``: parse it whole); a read of a left-out body
-    starts the analysis again (:func:`_with_skeletons`).
+    that name no sink, ``bind`` or ``register_lowering``, nor reach one, and that no top-level statement names),
+    unless ``whole``; a read of a left-out body starts the analysis again with the file parsed whole
+    (:func:`_with_skeletons`).
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -198,10 +198,10 @@ def _parse(task: FileTask, modules: ModuleSource | None, read: frozenset[str] | 
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
-    if modules is not None and read is not None and modules.checked_skeletons and not modules.keep_analysed:
+    if modules is not None and not whole and modules.checked_skeletons and not modules.keep_analysed:
         from asynccfg_lint.analysis.jax_facts import check_words
 
-        return parse_source(task.source, task.path, keep=read, checked_words=check_words(task.sinks))
+        return parse_source(task.source, task.path, checked_words=check_words(task.sinks))
     return parse_source(task.source, task.path)
 
 
@@ -238,29 +238,25 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
 
 
-#: a task's analysis of a skeleton of its own file starts again at most this often with a larger skeleton (keeping
-#: the units it read), then with the file parsed whole
-MAX_OWN_RESTARTS = 1
-#: a task's analysis starts again at most this often because it read what a skeleton left out (the own restarts,
-#: then one with the file whole, and one for other modules, which turns their skeletons off; past this, the file's
-#: internal error, never a hang)
-MAX_RESTARTS = MAX_OWN_RESTARTS + 2
+#: a task's analysis starts again at most this often because it read what a skeleton left out (once with its file
+#: whole, once with other modules whole, which turns their skeletons off; past this, the file's internal error,
+#: never a hang)
+MAX_RESTARTS = 2
 
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
     """The task's file parsed (:func:`_parse`) and analysed, started again when the analysis reads what a skeleton
     of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`).
 
-    A read of the file's own left-out units parses a skeleton keeping them too (at most :data:`MAX_OWN_RESTARTS`
-    times, then the file whole: trial 17, a module of 200 rules whose table one left-out setter changes, analysed
-    through its skeleton and then whole, cost 1.47x the whole analysis alone); the project's other skeletons stay.
-    A read of another module's left-out part parses that module and every other one held as a skeleton whole from
-    then on, and makes no skeleton of another module any more (``modules.parse_whole``). Each restart drops the
-    facts kept on the project's parses (some may lead into a skeleton)."""
+    A read of the file's own left-out part parses the file whole; the project's skeletons stay (a restart into a
+    skeleton keeping the units read saved 8 % on trial 17's module of 200 rules, but a module reading two left-out
+    units one after the other then ran its analysis three times, +44 %: trial 18). A read of another module's
+    left-out part parses that module and every other one held as a skeleton whole from then on, and makes no
+    skeleton of another module any more (``modules.parse_whole``). Each restart drops the facts kept on the
+    project's parses (some may lead into a skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
-    restarts = own_restarts = 0
-    read: frozenset[str] | None = frozenset()
+    restarts = 0
     parsed = _parse(task, modules)
     while True:
         try:
@@ -271,13 +267,8 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             if modules is None or own and not parsed.elided or restarts > MAX_RESTARTS:
                 raise
             if own:
-                own_restarts += 1
-                if read is not None and missing.units is not None and own_restarts <= MAX_OWN_RESTARTS:
-                    read = read | missing.units
-                else:
-                    read = None  # (whole)
                 modules.drop_facts()
-                parsed = _parse(task, modules, read)
+                parsed = _parse(task, modules, whole=True)
             else:
                 modules.parse_whole(missing.path)
                 parsed._memos.clear()
