@@ -11,6 +11,7 @@ arrives through.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -222,9 +223,15 @@ def test_the_package_of_a_file_is_its_outermost_init_chain_however_deep(tmp_path
         folder.mkdir()
         (folder / "__init__.py").write_text("")
     (folder / "leaf.py").write_text("")
-    folders: dict[str, str | None] = {}
-    expected = str(tmp_path / "outer" / "plain" / "p")
-    assert package_root(str(folder / "leaf.py"), folders) == expected
-    assert folders[str(tmp_path / "outer" / "plain")] is None  # expect: the folder above the chain, asked once
-    assert package_root(str(folder.parent / "__init__.py"), folders) == expected  # expect: from the memo
-    assert package_root(str(tmp_path / "outer" / "plain" / "loose.py")) is None  # expect: not on disk, no package
+    try:
+        folders: dict[str, str | None] = {}
+        expected = str(tmp_path / "outer" / "plain" / "p")
+        assert package_root(str(folder / "leaf.py"), folders) == expected
+        assert folders[str(tmp_path / "outer" / "plain")] is None  # expect: the folder above the chain, asked once
+        assert package_root(str(folder.parent / "__init__.py"), folders) == expected  # expect: from the memo
+        assert package_root(str(tmp_path / "outer" / "plain" / "loose.py")) is None  # expect: its folder's, none
+    finally:  # (pytest's clean-up of old temporary folders, shutil.rmtree, recurses per folder: remove it here)
+        for root, _, files in os.walk(tmp_path / "outer", topdown=False):
+            for name in files:
+                os.remove(os.path.join(root, name))
+            os.rmdir(root)
