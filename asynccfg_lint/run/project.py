@@ -250,7 +250,7 @@ class Project:
         #: :meth:`parse_whole`)
         self.skeletons = True
         #: whether a checked file may be parsed as a skeleton of itself (:func:`~asynccfg_lint.run.tasks.analyse_task`;
-        #: another file's restart leaves it on: the task's own restarts keep what it read)
+        #: no restart turns it off: a task that reads its own left-out part parses only its own file whole again)
         self.checked_skeletons = True
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
         self._names: dict[tuple[SinkSpec, ...], SinkNames | None] = {}  # None: past the limit, as recorded

@@ -183,7 +183,8 @@ def _parse(task: FileTask, modules: ModuleSource | None, whole: bool = False) ->
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
 
-    Parsed here in a project that makes skeletons, it is a skeleton of the file itself when that leaves out enough
+    Parsed here in a project that makes them (``modules.checked_skeletons``, not the language server's, whose kept
+    parse is whole), it is a skeleton of the file itself when that leaves out enough
     (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
     that name no sink, ``bind`` or ``register_lowering``, nor reach one, and that no top-level statement names),
     unless ``whole``; a read of a left-out body starts the analysis again with the file parsed whole
