@@ -15,7 +15,7 @@ import argparse
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 
-from asynccfg_lint.run.boundary import internal_error, is_internal_error
+from asynccfg_lint.run.boundary import internal_error
 from asynccfg_lint.fixing.fixer import FixOptions, SourceFix, fix_source
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
 from asynccfg_lint.run.project import package_sinks
@@ -48,9 +48,9 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
         """Return ``tree`` with its fixes applied.
 
         Raises:
-            SkipFile: when there is nothing to fix, or the fixed source fails the re-check, or
-                libcst or the analysis raised on the file (its ACC001 ``internal error`` is the
-                warning; the codemod goes on with the other files).
+            SkipFile: when there is nothing to fix, or the fixed source fails the re-check, or the file was not
+                analysed, or libcst or the analysis raised on it (its ACC001 is the warning; the codemod goes on with
+                the other files).
         """
         filename = self.context.filename or "-"
         try:
@@ -59,7 +59,7 @@ class FixAsyncConfigCommand(VisitorBasedCodemodCommand):
             result = None
             internal = internal_error(filename, error)
         else:
-            internal = next((d for d in result.remaining if is_internal_error(d)), None)
+            internal = next((d for d in result.remaining if d.code == "ACC001"), None)  # not analysed, or raised
         if internal is not None:
             self.warn(f"ACC001 {internal.message}")
             raise SkipFile(internal.message)

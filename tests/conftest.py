@@ -17,6 +17,7 @@ from subprocess import Popen
 import pytest
 from hypothesis import HealthCheck, settings
 
+from asynccfg_lint.process_owner import owned_process
 from asynccfg_lint.run.cache import CACHE_DIR_ENV
 from tests.tiers import E2E_MARKERS, spawns_processes
 
@@ -33,6 +34,14 @@ def _caches_outside_the_tree_and_the_home(tmp_path_factory: pytest.TempPathFacto
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_DIR_ENV, str(tmp_path_factory.mktemp("result-cache")))
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
+@pytest.fixture
+def owned():
+    """The test stands for the CLI or the language server: the tool owns the process for its length
+    (:func:`~asynccfg_lint.process_owner.owned_process`), and every tuning is undone after it."""
+    with owned_process():
         yield
 
 

@@ -30,7 +30,7 @@ def _cycle() -> weakref.ref:
     return weakref.ref(node)
 
 
-def test_a_pause_turns_the_collector_off_and_its_outermost_end_turns_it_back_on():
+def test_a_pause_turns_the_collector_off_and_its_outermost_end_turns_it_back_on(owned):
     assert gc.isenabled()
     with collector_paused():
         inner_state = gc.isenabled()
@@ -42,7 +42,28 @@ def test_a_pause_turns_the_collector_off_and_its_outermost_end_turns_it_back_on(
     assert ref() is None  # expect: the cycle made in the pause is garbage once it resumes
 
 
-def test_a_check_in_collection_deferred_keeps_its_garbage_until_collect_pending():
+def test_a_pause_in_a_hosts_process_leaves_the_collector_on():
+    """A guest (the flake8 plugin, the codemod) pauses nothing."""
+    with collector_paused():
+        inside = gc.isenabled()
+    assert (inside, gc.isenabled()) == (True, True)
+
+
+def test_owning_ends_with_the_collector_on_and_nothing_deferred():
+    """The CLI's main defers collection to the process's end; when main returns in-process, the collector is back."""
+    from asynccfg_lint.process_owner import owned_process
+    from asynccfg_lint.run.collector import defer_collection_until_exit
+
+    with owned_process():
+        defer_collection_until_exit()
+        with collector_paused():
+            ref = _cycle()
+        inside = gc.isenabled()  # expect: off, its garbage pending until the next pause or the process's end
+    gc.collect()
+    assert (inside, gc.isenabled(), ref()) == (False, True, None)
+
+
+def test_a_check_in_collection_deferred_keeps_its_garbage_until_collect_pending(owned):
     """The language server's order: the check, its diagnostics published, then the collection."""
     try:
         with collection_deferred():
@@ -62,7 +83,11 @@ def test_a_check_in_collection_deferred_keeps_its_garbage_until_collect_pending(
 
 _DEFERRED = textwrap.dedent("""
     import gc, json, sys, weakref
+    from asynccfg_lint.process_owner import owned_process
     from asynccfg_lint.run.collector import collector_paused, defer_collection_until_exit, expect_remaining
+
+    ownership = owned_process()  # (the CLI's process, to its end)
+    ownership.__enter__()
 
     class Node:
         pass

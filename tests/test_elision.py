@@ -22,6 +22,9 @@ from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.run.project import Project
 from asynccfg_lint.run.tasks import CheckSettings
 
+#: a check through skeletons is the CLI's (flake8 and the codemod run the same code as guests: tests/test_guest.py)
+pytestmark = pytest.mark.usefixtures("owned")
+
 HELPERS = textwrap.dedent('''\
     import enum
 
@@ -794,6 +797,7 @@ def check_module(package: Path, name: str, skeletons: bool) -> tuple[list[tuple[
 FIXTURE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 
 
+@pytest.mark.slow  # (37 s: every fixture, unit by unit)
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: str(path.relative_to(Path(__file__).parent)))
 def test_a_check_of_a_fixture_through_its_own_skeleton_finds_what_a_whole_check_finds(monkeypatch, path):
     """The guards of a checked module's skeleton are complete: each fixture checked from a skeleton of the checked

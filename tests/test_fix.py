@@ -141,7 +141,7 @@ def test_a_fix_left_out_is_tried_again_once_the_others_are_in():
     assert (again.changed, again.applied) == (False, 0)
 
 
-def test_a_node_libcst_refuses_to_build_again_is_copied_by_the_analysis_and_the_fix():
+def test_a_node_libcst_refuses_to_build_again_is_copied_by_the_analysis_and_the_fix(owned):
     """``{k: (v)for k, v in d.items()}`` compiles and libcst parses it, but libcst's validation refuses to
     build that node again ("Must have at least one space before 'for' keyword"), and a libcst visitor copies
     every node it passes (the analysis's search for writes of ``Mode.PUSH``, a fix's transform): they run
@@ -156,6 +156,19 @@ def test_a_node_libcst_refuses_to_build_again_is_copied_by_the_analysis_and_the_
     assert result.fixed.decode().splitlines()[-2:] == [
         "    names = {k: (v.value if isinstance(v, Mode) else v)for k, v in d.items()}",
         "    return emit('t', ctx, x, {'mode': Mode.PUSH.value, 'n': len(names)})"]
+
+
+def test_a_guest_reports_a_file_libcsts_validation_rejects_as_acc001_and_leaves_it():
+    """The same file in a process the tool does not own (the codemod, a library user): libcst's validation stays on,
+    rejects the file's ``(v if k else v)for``, and the file is ACC001 with the reason, left as it is."""
+    from asynccfg_lint.analysis.parse import LIBCST_REJECTS_VALID
+    from asynccfg_lint.fixing.fixer import FixOptions, fix_source
+
+    source = (SINK_IMPORT + "def lower(ctx, x, d):\n    names = {k: (v if k else v)for k, v in d.items()}\n"
+              "    return emit('t', ctx, x, {'s': {1}, 'n': len(names)})\n").encode()
+    result = fix_source(source, "m.py", FixOptions(unsafe=True))
+    assert (result.applied, result.fixed, [d.message for d in result.remaining]) == (0, source, [
+        f"file not analysed: {LIBCST_REJECTS_VALID} (Must have at least one space before 'for' keyword.)"])
 
 
 def test_a_wrapper_binding_two_primitives_keeps_no_fix_the_other_rule_would_not_take():

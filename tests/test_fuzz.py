@@ -49,6 +49,9 @@ from asynccfg_lint.run.selection import Selection
 from tests.mutations import mutated
 from tests.strategies import Config, configs, sink_block
 
+#: generated programs, tens of examples each: with the end-to-end tier (README, Development)
+pytestmark = pytest.mark.slow
+
 #: a folder outside any package or project, so the plugin finds no configuration and no siblings
 FOLDER = Path(tempfile.mkdtemp(prefix="asynccfg-fuzz-"))
 atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)  # one folder per process, gone at its exit

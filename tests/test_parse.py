@@ -12,6 +12,7 @@ import pytest
 from asynccfg_lint.analysis import parse
 from asynccfg_lint.analysis.parse import module_name_for, parse_source, parse_unvalidated
 from asynccfg_lint.analysis.parse_failure import ParseFailure
+from asynccfg_lint.process_owner import owned_process
 from tests.frontend_runs import SINK_IMPORT, parse_text, run_cli
 
 
@@ -82,7 +83,7 @@ def test_syntax_the_running_python_rejects_is_a_failure_even_if_libcst_parses_it
     assert (error.line, error.column, str(error)) == (3, 8, "syntax error: multiple exception types must be parenthesized")
 
 
-def test_a_tree_deeper_than_the_c_recursion_limit_is_parsed_with_its_positions():
+def test_a_tree_deeper_than_the_c_recursion_limit_is_parsed_with_its_positions(owned):
     """1 600 terms: more levels than CPython 3.12's C recursion limit (1 500) that libcst's code generation
     met through its ``**kwargs`` call (libcst_workarounds.codegen_without_c_recursion)."""
     import libcst as cst
@@ -101,7 +102,8 @@ def test_a_tree_cpython_gives_up_on_stays_a_failure_with_its_message():
     assert str(error) == "Python cannot compile the file: RecursionError: maximum recursion depth exceeded during compilation"
 
 
-def test_cpythons_verdict_does_not_depend_on_the_callers_depth():
+@pytest.mark.slow  # (4 s: a compile 2 900 levels deep)
+def test_cpythons_verdict_does_not_depend_on_the_callers_depth(owned):
     """The compiler counts its caller's (C) recursion depth: deep in a call stack it refuses what an import compiles."""
     from asynccfg_lint.analysis.parse import _compiles_on_a_fresh_thread
 
@@ -133,16 +135,19 @@ WORKAROUNDS_INSTALLED = pytest.mark.skipif(sys.version_info < (3, 12), reason="i
 
 
 @WORKAROUNDS_INSTALLED
+@pytest.mark.e2e  # (17 s: every fixture's code generated twice)
 def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeypatch):
     """Every fixture module: the same code and the same position of every node with and without the workaround."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from asynccfg_lint.analysis.libcst_workarounds import codegen_without_c_recursion as _codegen_without_c_recursion
+    from asynccfg_lint.analysis.libcst_workarounds import install_libcst_repairs
 
-    _codegen_without_c_recursion()
-    replacement = cst.CSTNode._codegen
-    original = replacement.__wrapped__
+    original = cst.CSTNode._codegen
+    with owned_process():
+        assert install_libcst_repairs()
+        replacement = cst.CSTNode._codegen
+    assert (replacement.__wrapped__, cst.CSTNode._codegen) == (original, original)  # expect: put back when owning ends
     compared = 0
     for path in _fixture_modules():
         try:
@@ -159,17 +164,15 @@ def test_the_code_generation_workaround_gives_libcsts_text_and_positions(monkeyp
     assert compared > 40
 
 
-@WORKAROUNDS_INSTALLED
+@pytest.mark.slow  # (5 s: every name of every fixture)
 def test_the_dotted_names_workaround_yields_what_libcst_yields():
     """Every ``Name`` and ``Attribute`` of the fixture modules, and attributes of calls and subscripts."""
     import libcst as cst
     from libcst.metadata import scope_provider
 
-    from asynccfg_lint.analysis.libcst_workarounds import dotted_names_without_c_recursion as _dotted_names_without_c_recursion
+    from asynccfg_lint.analysis.scopes import dotted_names as replacement
 
-    _dotted_names_without_c_recursion()
-    replacement = scope_provider._gen_dotted_names
-    original = replacement.__wrapped__
+    original = vars(scope_provider)["_gen_dotted_names"]  # (libcst's own: the fact the replacement repeats)
     nodes = []
 
     class Collect(cst.CSTVisitor):
@@ -273,7 +276,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 LIBCST_POST_INIT = libcst.CSTNode.__post_init__
 
 
-def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after():
+@pytest.mark.e2e  # (6 s: every fixture parsed twice)
+def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after(owned):
     # parse_unvalidated spares libcst's per-node _validate; the tree must be the one parse_module builds
     sources = [path.read_bytes() for path in sorted(FIXTURES.rglob("*.py"))]
     assert len(sources) > 100  # expect: the fixtures, every form the analysis knows
@@ -294,29 +298,9 @@ def test_a_parse_without_validation_gives_libcsts_tree_and_validates_again_after
         libcst.Name("")  # expect: a node made after the parses is validated
 
 
-def test_validation_comes_back_after_a_parse_that_fails():
+def test_validation_comes_back_after_a_parse_that_fails(owned):
     with pytest.raises(libcst.ParserSyntaxError):
         parse_unvalidated("def f(:\n")
     assert libcst.CSTNode.__post_init__ is LIBCST_POST_INIT
     with pytest.raises(libcst.CSTValidationError, match="Number is not a valid integer"):
         libcst.Integer("abc")
-
-
-def test_nodes_hash_by_identity_with_the_interpreters_own_hash():
-    """``identity_hash_in_c`` (installed when the parse module is imported): every libcst node class hashes with
-    ``object.__hash__``; nodes stay equal only to themselves, so a dict of nodes finds a node, never its twin."""
-    name, twin = libcst.Name("cfg"), libcst.Name("cfg")
-    nodes = {name: "kept"}
-    assert (nodes.get(name), nodes.get(twin)) == ("kept", None)
-    assert hash(name) == object.__hash__(name)
-    # expect: no node class of the parsed tree keeps libcst's Python-level hash
-    module = parse_source("def f(x):\n    return {'k': [x, {1}]}\n", "m.py").module
-    kinds = {type(node) for node in _walk(module)}
-    assert len(kinds) > 10 and all(kind.__hash__ is object.__hash__ for kind in kinds)
-
-
-def _walk(node: libcst.CSTNode) -> list[libcst.CSTNode]:
-    found = [node]
-    for child in node.children:
-        found.extend(_walk(child))
-    return found

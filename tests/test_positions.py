@@ -72,7 +72,8 @@ def test_a_node_of_another_module_is_not_held() -> None:
     assert value not in second.positions
 
 
-def test_every_fixture_node_has_libcsts_range() -> None:
+@pytest.mark.e2e  # (20 s: every node of every fixture)
+def test_every_fixture_node_has_libcsts_range(owned) -> None:
     """Over every fixture module that parses (deep and normalised ones take the whole-module path)."""
     compared = by_statement = 0
     for path in sorted(FIXTURES.rglob("*.py")):

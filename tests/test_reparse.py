@@ -140,6 +140,7 @@ def _fixture_edits(text: str):
 
 @pytest.mark.parametrize("name", ["checker/builders.py", "programs/extpkg/primitives.py",
                                   "programs/extpkg/registered.py", "programs/batching_rules.py"])
+@pytest.mark.slow  # (28 s: every one-line edit of the fixtures)
 def test_every_one_line_edit_of_a_fixture_module_gives_the_full_parse(name):
     text = (FIXTURES / name).read_text(encoding="utf-8")
     module = cst.parse_module(text)

@@ -153,6 +153,7 @@ def comparable(writes: dict[str, list[tuple[cst.CSTNode, object]]]) -> dict[str,
             for name, found in writes.items()}
 
 
+@pytest.mark.slow  # (6 s: every fixture)
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_statement_walk_finds_what_a_visitor_of_every_node_finds(path):
     parsed = parse_source(path.read_bytes(), str(path))

@@ -158,6 +158,7 @@ def test_hint_calls_match_libcst() -> None:
                      '"Qux"', '"meta"', "Annotated", "Literal", "Opt", "c", "int", "tre"]
 
 
+@pytest.mark.slow  # (19 s: every fixture against libcst's own provider)
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_fixture_scopes_match_libcst(path: Path) -> None:
     _check(cst.parse_module(path.read_bytes()))
@@ -188,6 +189,7 @@ def test_index_of_binding_forms() -> None:
     assert not any(isinstance(n, cst.Name) and n.value == "PathLike" for n in parents)
 
 
+@pytest.mark.slow  # (3 s: every fixture)
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_fixture_index_matches_index_tree(path: Path) -> None:
     _check_index(cst.parse_module(path.read_bytes()))

@@ -9,8 +9,8 @@ helper function of ``tests/`` they call, transitively. ``tests/conftest.py`` mar
 the reading misses is caught instead of slowing the fast tier. A test whose process starts in code
 the reading cannot see (a library that runs git itself) takes ``@pytest.mark.e2e`` by hand.
 
-    python -m pytest -m "not e2e"     # the fast tier
-    python -m pytest -m e2e           # the end-to-end tier
+    python -m pytest -m "not e2e and not slow"     # the fast tier
+    python -m pytest -m "e2e or slow"              # the end-to-end tier, with the in-process corpus and fuzz tests (slow)
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
-"""Workarounds of libcst 1.9.0 on CPython 3.12: validation checks that raise on valid code, and
-recursion through C (a ``**kwargs`` call, a recursive generator) that CPython 3.12's fixed C
-recursion limit ends on deep files whatever ``sys.setrecursionlimit`` says; and a node's hash
-computed in Python. Each replacement is the same rule written without the defect, installed only
-while the defect is present.
+"""Repairs of libcst 1.9.0 on CPython 3.12, for the processes the tool owns only: validation checks that
+raise on valid code, and recursion through C (a ``**kwargs`` call, a recursive generator) that CPython
+3.12's fixed C recursion limit ends on deep files whatever ``sys.setrecursionlimit`` says.
+
+Each replacement is the same rule written without the defect, installed only while the defect is
+present, by :func:`install_libcst_repairs` through :func:`~asynccfg_lint.process_owner.tune_once`, and
+put back when the tool's ownership of the process ends. In a host's process (flake8, the codemod)
+libcst stays as it is, and a file that needs a repair is reported as ACC001.
 """
 
 from __future__ import annotations
@@ -12,8 +15,43 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from asynccfg_lint.analysis.scopes import dotted_names
+from asynccfg_lint.process_owner import tune_once
 
-def repair_validation() -> None:
+
+class _Replacements:
+    """Attributes replaced for a while; :meth:`restore` puts back what each held."""
+
+    def __init__(self) -> None:
+        self._originals: list[tuple[object, str, object]] = []
+
+    def replace(self, owner: object, name: str, value: object) -> None:
+        self._originals.append((owner, name, vars(owner)[name]))
+        setattr(owner, name, value)
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(self._originals):
+            setattr(owner, name, original)
+        self._originals.clear()
+
+
+def install_libcst_repairs() -> bool:
+    """Install the repairs of this module for as long as the tool owns the process.
+
+    Returns:
+        whether they are in effect: False in a host's process, where nothing is changed.
+    """
+    def install() -> Callable[[], None]:
+        replacements = _Replacements()
+        repair_validation(replacements)
+        codegen_without_c_recursion(replacements)
+        dotted_names_without_c_recursion(replacements)
+        return replacements.restore
+
+    return tune_once("libcst repairs", install)
+
+
+def repair_validation(replacements: _Replacements) -> None:
     """Work around two libcst bugs that make valid files unparsable (each repaired only while present).
 
     libcst validates every node it builds, and two of those checks raise instead of answering
@@ -29,10 +67,8 @@ def repair_validation() -> None:
 
     Each method is replaced by the same rule written without the bug.
     """
-    from libcst._nodes.expression import ExpressionPosition
-
-    def lambda_safe_to_use_with_word_operator(self: cst.Lambda, position: ExpressionPosition) -> bool:
-        if position == ExpressionPosition.LEFT:
+    def lambda_safe_to_use_with_word_operator(self: cst.Lambda, position) -> bool:  # noqa: ANN001
+        if position.name == "LEFT":  # (libcst's ExpressionPosition is not public)
             return len(self.rpar) > 0 or self.body._safe_to_use_with_word_operator(position)
         return cst.BaseExpression._safe_to_use_with_word_operator(self, position)
 
@@ -43,36 +79,11 @@ def repair_validation() -> None:
     try:
         cst.parse_expression("not(lambda: 0)")
     except TypeError:
-        cst.Lambda._safe_to_use_with_word_operator = lambda_safe_to_use_with_word_operator  # type: ignore
+        replacements.replace(cst.Lambda, "_safe_to_use_with_word_operator", lambda_safe_to_use_with_word_operator)
     try:
         cst.parse_expression("[v async\n for v in g]")
     except AttributeError:
-        cst.Asynchronous._validate = asynchronous_validate  # type: ignore[method-assign]
-
-
-def identity_hash_in_c() -> None:
-    """Hash libcst's nodes with ``object.__hash__``, the interpreter's own identity hash, instead of libcst's
-    ``CSTNode.__hash__`` (``return id(self)``, a Python call on every dict or set operation keyed by a node).
-
-    libcst 1.9.0 compares nodes by identity (``CSTNode.__eq__``: ``self is other``) and hashes them by identity,
-    so any identity hash keeps every dict and set of nodes the same; its copy in each node class's own namespace
-    (381 classes) is replaced where it is that function. The analysis keys its parents, scopes and facts by node:
-    about a million hashes over the benchmark's dense tree (100 of its modules: 2.4 % fewer instructions).
-    A dict of nodes made before this runs would no longer find its keys (the hash values differ): it runs when
-    :mod:`asynccfg_lint.analysis.parse` is imported, before any of the analysis's trees is made.
-    """
-    python_hash = cst.CSTNode.__dict__.get("__hash__")
-    if python_hash is None or cst.CSTNode.__eq__(cst.Name("a"), cst.Name("a")):
-        return  # (not the identity rule this replaces)
-    classes, pending = [cst.CSTNode], [cst.CSTNode]
-    while pending:
-        for subclass in pending.pop().__subclasses__():
-            if subclass not in classes:
-                classes.append(subclass)
-                pending.append(subclass)
-    for kind in classes:
-        if kind.__dict__.get("__hash__") is python_hash:
-            kind.__hash__ = object.__hash__  # type: ignore[method-assign]
+        replacements.replace(cst.Asynchronous, "_validate", asynchronous_validate)
 
 
 #: the keyword sets libcst 1.9.0's nodes pass to ``_codegen``, each with a call that names them (no ``**`` spread)
@@ -90,7 +101,7 @@ _KEYWORD_CALLS: dict[frozenset[str], Callable] = {
 }
 
 
-def codegen_without_c_recursion() -> None:
+def codegen_without_c_recursion(replacements: _Replacements) -> None:
     """Workaround for CPython 3.12's fixed C recursion limit in libcst's code generation (behaviour-identical).
 
     ``CSTNode._codegen(self, state, **kwargs)`` (libcst 1.9.0) calls ``self._codegen_impl(state,
@@ -101,9 +112,8 @@ def codegen_without_c_recursion() -> None:
     ``x + x + ...``; ``elif`` chains pass ``is_elif=True`` at every level). This replacement makes
     the same call without the spread: with no keyword, or with one of the keyword sets libcst
     passes (:data:`_KEYWORD_CALLS`, which names them); any other set is libcst's own call.
-    Installed on the first deep file (:func:`~asynccfg_lint.analysis.large_stack.on_a_large_stack`), only on CPython 3.12 and later
-    (3.11 counts both recursions against the one limit the large-stack thread raises), and only
-    while ``_codegen`` is still libcst's.
+    Only on CPython 3.12 and later (3.11 counts both recursions against the one limit the large-stack
+    thread raises), and only while ``_codegen`` is still libcst's.
     """
     if sys.version_info < (3, 12):
         return
@@ -127,42 +137,21 @@ def codegen_without_c_recursion() -> None:
     _codegen.__qualname__ = "asynccfg_lint._codegen"
     _codegen.__doc__ = original.__doc__
     _codegen.__wrapped__ = original  # type: ignore[attr-defined]
-    cst.CSTNode._codegen = _codegen  # type: ignore[method-assign]
+    replacements.replace(cst.CSTNode, "_codegen", _codegen)
 
 
-def dotted_names_without_c_recursion() -> None:
+def dotted_names_without_c_recursion(replacements: _Replacements) -> None:
     """Workaround for CPython 3.12's fixed C recursion limit in libcst's ``ScopeProvider`` (behaviour-identical).
 
     ``libcst.metadata.scope_provider._gen_dotted_names`` (libcst 1.9.0) is a recursive generator:
     each level's ``next()`` of the level below is a C call on CPython 3.12, so ``x.T.T...`` of
     about 1 000 attributes exceeded the C recursion limit whatever the stack. The replacement
-    yields the same pairs in the same order from one walk down the chain: for ``a.b.c``
-    ``("a.b.c", c), ("a.b", b), ("a", a)``; an attribute of a call (``f().b``) yields what the
-    call's function yields; a chain that does not end in a name yields nothing. Installed with
-    :func:`_codegen_without_c_recursion`, under the same conditions.
+    is :func:`~asynccfg_lint.analysis.scopes.dotted_names`, the same pairs in the same order from one walk
+    down the chain. Under the same conditions as :func:`codegen_without_c_recursion`.
     """
     from libcst.metadata import scope_provider
 
     if sys.version_info < (3, 12) or scope_provider._gen_dotted_names.__module__ != scope_provider.__name__:
         return
 
-    def _gen_dotted_names(node):
-        spine: list[tuple[cst.Attribute, bool]] = []  # each attribute above the name, and whether it is of a call
-        while not isinstance(node, cst.Name):
-            value = node.value
-            of_a_call = isinstance(value, cst.Call)
-            if of_a_call:
-                value = value.func
-            if not isinstance(value, (cst.Attribute, cst.Name)):
-                return
-            spine.append((node, of_a_call))
-            node = value
-        names = [(node.value, node)]  # innermost first; yielded in reverse
-        for attribute, of_a_call in reversed(spine):
-            if not of_a_call:
-                names.append((f"{names[-1][0]}.{attribute.attr.value}", attribute))
-        yield from reversed(names)
-
-    _gen_dotted_names.__module__ = __name__
-    _gen_dotted_names.__wrapped__ = scope_provider._gen_dotted_names  # type: ignore[attr-defined]
-    scope_provider._gen_dotted_names = _gen_dotted_names
+    replacements.replace(scope_provider, "_gen_dotted_names", dotted_names)

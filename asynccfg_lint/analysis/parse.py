@@ -16,8 +16,7 @@ from typing import Generic, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
-from libcst.metadata import QualifiedName
-from libcst.metadata.name_provider import FullyQualifiedNameVisitor
+from libcst.metadata import QualifiedName, QualifiedNameSource
 
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.discovery import ModuleName, module_name_for
@@ -41,7 +40,7 @@ from asynccfg_lint.analysis.elision import (
     units_to_keep,
 )
 from asynccfg_lint.analysis.large_stack import DEEP_ANALYSIS_SECONDS, on_a_large_stack
-from asynccfg_lint.analysis.libcst_workarounds import identity_hash_in_c, repair_validation
+from asynccfg_lint.analysis.libcst_workarounds import install_libcst_repairs
 from asynccfg_lint.analysis.normalise import (
     LIBCST_MAX_STRINGS,
     MappedPositions,
@@ -55,10 +54,6 @@ from asynccfg_lint.analysis.parse_failure import ParseFailure
 from asynccfg_lint.analysis.positions import StatementPositions, statement_lines
 from asynccfg_lint.analysis.reparse import spliced_module
 from asynccfg_lint.analysis.scopes import module_index
-
-
-repair_validation()
-identity_hash_in_c()
 
 
 #: an identifier after a dot (``helpers.build_1``), a line importing names (``from ext.helpers import build``), a word
@@ -131,7 +126,7 @@ class ParsedModule:
     #: copy, or libcst drops characters), or ``None``; ``fix`` writes no such file
     inexact: str | None = None
     #: the first line of each top-level statement by CPython's ``ast`` (:func:`~asynccfg_lint.analysis.positions.statement_lines`),
-    #: for positions generated one statement at a time; ``None`` for a deep module
+    #: for positions generated one statement at a time; ``None`` for a deep module or one read through a copy
     statement_lines: tuple[int, ...] | None = None
     _position_map: PositionMap | None = field(default=None, repr=False)
     _positions: Mapping | None = field(default=None, repr=False)
@@ -283,7 +278,7 @@ class ParsedModule:
     def absolute(self, qualified: QualifiedName) -> str:
         """``qualified`` made absolute against this module's package (relative imports)."""
         try:
-            return FullyQualifiedNameVisitor._fully_qualify(self.name.name, self.name.package, qualified).name
+            return fully_qualified(self.name.name, self.name.package, qualified)
         except ImportError:  # a relative import beyond the top-level package
             return qualified.name
 
@@ -300,9 +295,8 @@ class ParsedModule:
         in the modules' ``facts`` is complete or added to the same way again (each fact is written
         once it is known, or with ``setdefault``).
 
-        The stage runs with libcst's node validation paused (:func:`validation_paused`): a libcst visitor
-        builds a copy of every node it passes, and some of libcst's checks reject copies of code CPython
-        compiles (``{k: (v)for k, v in d.items()}``).
+        In a process the tool owns, the stage runs with libcst's node validation paused (:func:`validation_paused`):
+        a libcst visitor builds a copy of every node it passes, each validated.
 
         Raises:
             what ``function`` raises; ParseFailure when a stage on the large stack takes longer than
@@ -315,6 +309,28 @@ class ParsedModule:
                 except RecursionError:
                     pass
             return on_a_large_stack(function, "the analysis did not finish", DEEP_ANALYSIS_SECONDS)
+
+
+def fully_qualified(module_name: str, package: str, qualified: QualifiedName) -> str:
+    """``qualified``'s name made absolute in the module ``module_name`` of ``package``, as libcst's
+    ``FullyQualifiedNameProvider`` makes it (libcst 1.9): builtins and absolute imports are already; a
+    relative import is resolved against the package as ``importlib`` does; a local name gets the module's.
+
+    Raises:
+        ImportError: for a relative import beyond the top-level package.
+    """
+    name = qualified.name
+    if qualified.source == QualifiedNameSource.BUILTIN or (
+            qualified.source == QualifiedNameSource.IMPORT and not name.startswith(".")):
+        return name
+    absolute = name.lstrip(".")
+    dots = len(name) - len(absolute)
+    if dots:
+        bits = package.rsplit(".", dots - 1)
+        if len(bits) < dots:
+            raise ImportError("attempted relative import beyond top-level package")
+        module_name = bits[0]
+    return f"{module_name}.{absolute}"
 
 
 def subscript_index(subscript: cst.Subscript) -> cst.BaseExpression | None:
@@ -592,6 +608,7 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
         assert isinstance(source, bytes)
         source = decode_with_placeholders(source, _encoding(source))
         inexact.append("an undecodable byte in a comment, read as U+FFFD")
+    normalised = False  # (parsed from a copy: positions come from the whole module, mapped back)
     try:
         first: BaseException | None = None
         if not deep:
@@ -610,14 +627,18 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
                 raise first  # the same text gives the same failure: only the stack was worth another try
             target = source if dropped == given else dropped  # the file's own bytes keep their encoding for fix
             try:
-                parts = on_a_large_stack(lambda: _parse(target, positions=True))
+                if deep or isinstance(first, RecursionError):
+                    parts = on_a_large_stack(lambda: _parse(target, positions=True))
+                else:  # (only the text's form failed: the copy parses on this stack)
+                    parts = _parse(target, positions=True)
                 module, wrapper, scopes, parents, calls, positions, _, code = parts
                 position_map = _position_map(copy, code)
             except (cst.ParserSyntaxError, RecursionError, ParseFailure) as second:
                 if isinstance(second, ParseFailure) and second.timed_out or first is None:
                     raise second from None
                 raise first from None
-            deep = True
+            deep = deep or isinstance(first, RecursionError)
+            normalised = True
             if spaced != given:
                 inexact.append("indentation mixing tabs and spaces, read as spaces")
             if copy != spaced:
@@ -644,7 +665,7 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
         calls=calls,
         inexact="; ".join(inexact) or None,
         deep=deep,
-        statement_lines=None if deep else lines,
+        statement_lines=None if deep or normalised else lines,
         _position_map=position_map,
         _positions=positions,
     )
@@ -742,7 +763,8 @@ def _encoding(source: bytes) -> str:
 #: the parses and transforms running now (:func:`validation_paused`), and the lock of that count and of the switch
 _UNVALIDATED = [0]
 _UNVALIDATED_LOCK = threading.Lock()
-_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
+#: ``CSTNode.__post_init__`` as it was when the pause began, put back when the last body ends
+_VALIDATING_POST_INIT: list = [None]
 
 
 def _no_validation(node: cst.CSTNode) -> None:
@@ -751,42 +773,59 @@ def _no_validation(node: cst.CSTNode) -> None:
 
 @contextlib.contextmanager
 def validation_paused() -> Iterator[None]:
-    """libcst builds nodes without validating them in the ``with`` body (in every thread, while any body runs).
+    """libcst builds nodes without validating them in the ``with`` body (in every thread, while any body runs),
+    when the tool owns the process (:func:`~asynccfg_lint.process_owner.owned_process`); in a host's process
+    libcst is left as it is, and the body runs with libcst's validation.
 
-    libcst runs every node's ``_validate`` when it is made (``CSTNode.__post_init__``, libcst 1.9.0). Some
-    checks raise on code CPython compiles: ``{k: (v)for k, v in d.items()}`` ("Must have at least one space
-    before 'for' keyword"), and a libcst visitor copies every node it passes, so a visit of such a node (the
-    analysis's ``module.visit(visitor)``, a fix's transform) failed on a valid file. Nothing built here is
-    trusted unchecked: a parse's source was compiled first, a fix's text is parsed and checked again.
+    libcst runs every node's ``_validate`` when it is made (``CSTNode.__post_init__``, libcst 1.9.0): about a
+    fifth of a parse. Nothing built here is trusted unchecked: a parse's source was compiled first, a fix's
+    text is parsed and checked again. In an owned process, libcst's repairs
+    (:func:`~asynccfg_lint.analysis.libcst_workarounds.install_libcst_repairs`) are installed first.
     """
+    if not install_libcst_repairs():
+        yield
+        return
     with _UNVALIDATED_LOCK:
         _UNVALIDATED[0] += 1
-        cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
+        if _UNVALIDATED[0] == 1:
+            _VALIDATING_POST_INIT[0] = vars(cst.CSTNode)["__post_init__"]
+            cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
     try:
         yield
     finally:
         with _UNVALIDATED_LOCK:
             _UNVALIDATED[0] -= 1
             if not _UNVALIDATED[0]:
-                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT[0]  # type: ignore[method-assign]
 
 
 def parse_unvalidated(source: str | bytes) -> cst.Module:
-    """``libcst.parse_module(source)`` without libcst's validation of each node it builds.
+    """``libcst.parse_module(source)``, without libcst's validation of each node it builds in a process the tool
+    owns (:func:`validation_paused`).
 
     libcst runs every node's ``_validate`` when it is made (``CSTNode.__post_init__``, libcst
     1.9.0), also for the nodes of its own parser, whose grammar builds none that fails it (its own
     comment there: the work belongs in a visitor, to spare parses). About a fifth of a parse of
-    ``jax/_src/lax/parallel.py``. Only source CPython compiled reaches here (:func:`_parse_source`),
-    and the two checks that raise on such source are repaired anyway (:func:`repair_validation`).
-    While any parse runs, nodes other threads make skip it too; they are the fixes' nodes, whose
-    text is compiled again before a fix is kept.
+    ``jax/_src/lax/parallel.py``. Only source CPython compiled reaches here (:func:`_parse_source`).
+    While any parse runs in an owned process, nodes other threads make skip it too; they are the fixes'
+    nodes, whose text is compiled again before a fix is kept.
 
     Raises:
         libcst.ParserSyntaxError: as ``parse_module``.
+        ParseFailure: in a host's process, when libcst's validation rejects (or fails on) a node of ``source``.
     """
     with validation_paused():
-        return cst.parse_module(source)
+        try:
+            return cst.parse_module(source)
+        except (cst.CSTValidationError, TypeError, AttributeError) as error:  # (ParserSyntaxError is none of these)
+            raise ParseFailure(f"{LIBCST_REJECTS_VALID} ({_brief(error)})") from None
+
+
+#: the ACC001 reason of a file CPython compiles whose nodes libcst's own validation rejects or fails on (libcst 1.9:
+#: ``{k: (v if k else v)for k, v in d.items()}``, ``not(lambda: 0)``, :func:`~asynccfg_lint.analysis.libcst_workarounds.repair_validation`);
+#: only a process the tool owns pauses that validation
+LIBCST_REJECTS_VALID = ("libcst's validation rejects this file, which Python compiles, inside another program's "
+                        "process; `asynccfg-lint check` analyses it")
 
 
 def _spliced(previous: ParsedModule, source: str | bytes, lines: tuple[int, ...] | None) -> cst.Module | None:

@@ -14,11 +14,15 @@ whitespace node the parents map leaves out), the whole module's positions are re
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator, Mapping
 
 import libcst as cst
 from libcst.metadata import CodeRange
-from libcst.metadata.position_provider import NEWLINE_RE, PositionProvider, PositionProvidingCodegenState
+from libcst.metadata.position_provider import PositionProvider, PositionProvidingCodegenState
+
+#: a line break as libcst's position provider counts them (its ``NEWLINE_RE``, libcst 1.9)
+NEWLINE_RE = re.compile(r"\r\n?|\n")
 
 
 def statement_lines(tree: ast.Module) -> tuple[int, ...]:

@@ -20,11 +20,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata.scope_provider import (
-    _ASSIGNMENT_LIKE_NODES,
     Access,
     AnnotationScope,
     ClassScope,
@@ -32,7 +32,6 @@ from libcst.metadata.scope_provider import (
     FunctionScope,
     GlobalScope,
     Scope,
-    _gen_dotted_names,
 )
 
 from asynccfg_lint.analysis.elision import ElidedBlock
@@ -68,7 +67,12 @@ _STORE_FIELDS: dict[type, tuple[str, int]] = {
     cst.Del: ("target", _DEL),
 }
 
-_ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)
+#: the nodes after which libcst's scope visitor counts one more assignment (its ``_ASSIGNMENT_LIKE_NODES``, libcst 1.9;
+#: ``tests/test_scopes.py`` compares the scopes with libcst's own over every fixture)
+_ASSIGNMENT_LIKE = frozenset({
+    cst.AnnAssign, cst.AsName, cst.Assign, cst.AugAssign, cst.ClassDef, cst.CompFor, cst.FunctionDef, cst.Global,
+    cst.Import, cst.ImportFrom, cst.NamedExpr, cst.Nonlocal, cst.Parameters, cst.WithItem, cst.TypeVar,
+    cst.TypeAlias, cst.TypeVarTuple, cst.ParamSpec})
 _TYPE_HINT_CALLS = frozenset({"typing.NewType", "typing.TypeVar"})
 #: the last components of ``_TYPE_HINT_CALLS`` and ``typing.cast``: a call whose callee's dotted name ends
 #: otherwise (and is no import alias of one) has none of those qualified names
@@ -78,6 +82,30 @@ _LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
 
 #: node type -> the fields :func:`walked_fields` walks (filled as types are met)
 _FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def dotted_names(node: cst.CSTNode) -> Iterator[tuple[str, cst.CSTNode]]:
+    """Each dotted name an attribute chain binds or reads, with its node, longest first, as libcst's scope
+    provider's ``_gen_dotted_names`` (libcst 1.9) yields them, from one walk down the chain (no recursion).
+
+    For ``a.b.c``: ``("a.b.c", c), ("a.b", b), ("a", a)``; an attribute of a call (``f().b``) yields what the
+    call's function yields; a chain that does not end in a name yields nothing.
+    """
+    spine: list[tuple[cst.Attribute, bool]] = []  # each attribute above the name, and whether it is of a call
+    while not isinstance(node, cst.Name):
+        value = getattr(node, "value", None)
+        of_a_call = isinstance(value, cst.Call)
+        if of_a_call:
+            value = value.func
+        if not isinstance(node, cst.Attribute) or not isinstance(value, (cst.Attribute, cst.Name)):
+            return
+        spine.append((node, of_a_call))
+        node = value
+    names = [(node.value, node)]  # innermost first; yielded in reverse
+    for attribute, of_a_call in reversed(spine):
+        if not of_a_call:
+            names.append((f"{names[-1][0]}.{attribute.attr.value}", attribute))
+    yield from reversed(names)
 
 
 def walked_fields(kind: type) -> tuple[str, ...]:
@@ -363,7 +391,7 @@ class _ScopeWalk:
                     self.hint_aliases.add(bound.value)
                 if from_typing or alias.asname is not None and get_full_name_for_node(alias.name).startswith("typing"):
                     self.typing_names.add(bound.value)
-            for dotted, _ in _gen_dotted_names(bound):
+            for dotted, _ in dotted_names(bound):
                 self.scope.record_import_assignment(dotted, node, bound)
         _index_into(node, self.parents, self.calls)  # the names and aliases: no scope visits them
 
@@ -513,7 +541,7 @@ class _ScopeWalk:
         for access, attribute, string in self.deferred:
             name = access.node.value
             if attribute is not None:
-                for dotted, node in _gen_dotted_names(attribute):
+                for dotted, node in dotted_names(attribute):
                     if dotted in access.scope:
                         access.node = node
                         name = dotted
@@ -524,7 +552,7 @@ class _ScopeWalk:
             access.record_assignments(name)
             access.scope.record_access(name, access)
         for (scope, name), accesses in by_scope_and_name.items():
-            for assignment in scope._resolve_scope_for_access(name, scope):
+            for assignment in scope[name]:
                 assignment.record_accesses(accesses)
         self.deferred = []
 

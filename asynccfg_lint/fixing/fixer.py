@@ -166,6 +166,9 @@ def fix_source(source: bytes, path: str, options: FixOptions = FixOptions(),
             return _fix_source(source, path, options, modules)
         except RecursionError:  # a deeply nested file, parsed on a large stack: transform and re-check there too
             return on_a_large_stack(lambda: _fix_source(source, path, options, modules))
+    except ParseFailure as failure:  # a deep file in a host's process, or its fix ran out of time
+        remaining = (parse_failure_diagnostic(path, failure),) if options.selection.is_enabled("ACC001") else ()
+        return SourceFix(source, source, remaining=remaining, found=remaining)
     except Exception as error:  # noqa: BLE001 - the per-file error boundary: nothing written, the run goes on
         remaining = (internal_error(path, error),) if options.selection.is_enabled("ACC001") else ()
         return SourceFix(source, source, remaining=remaining, found=remaining)

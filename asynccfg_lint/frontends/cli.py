@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from asynccfg_lint import __version__
+from asynccfg_lint.process_owner import owned_process
 from asynccfg_lint.run.boundary import show_tracebacks
 from asynccfg_lint.run.interrupts import interrupt_latch, interrupts_deferred, raise_if_interrupted
 from asynccfg_lint.run.cache import NotACacheError, ResultCache, cache_dir_for, clean, default_cache_dir
@@ -53,7 +54,7 @@ from asynccfg_lint.frontends.output import (
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.run.project import (
     Project,
-    end_idle_workers,
+    end_pool,
     package_sinks,
     start_worker,
     summary_scope,
@@ -456,8 +457,7 @@ def _fix_results(files: list[str], options: list[FixOptions], jobs: int, project
             raise_if_interrupted()
             yield result
     except BaseException:  # Ctrl-C (or the consumer gave up): run no new file, let running ones finish their writes
-        executor.shutdown(wait=True, cancel_futures=True)
-        end_idle_workers()
+        end_pool(executor)
         raise
     executor.shutdown(wait=True)
 
@@ -839,7 +839,14 @@ def main(argv: Sequence[str] | None = None, ends_process: bool = False) -> int:
     a usage or configuration error (a clear message on stderr) or an internal error (with the
     traceback); 130 when interrupted (Ctrl-C), after the files being written are complete; 1, silently, when the
     reader of standard output closed it (`| head`).
+
+    The run owns the process (:func:`~asynccfg_lint.process_owner.owned_process`) until it returns.
     """
+    with owned_process():  # the command's own process: its stages may tune it, undone when main returns
+        return _main(argv, ends_process)
+
+
+def _main(argv: Sequence[str] | None, ends_process: bool) -> int:
     args = parse_arguments(build_parser(), argv)
     if args.command == "rule":
         return _run_rule(args)
@@ -882,13 +889,17 @@ def console_main() -> None:
     error are flushed, as mypy's command does: the interpreter's own shutdown would free every parsed
     tree one object at a time (0.2 s of a 2 s check of the installed jax package), and nothing is
     left to do (the run's files are written, its worker pools shut down). A thread still running
-    (none in a check or fix) gets the interpreter's normal shutdown.
+    (none in a check or fix) gets the interpreter's normal shutdown. The command owns its process from start to
+    end (:func:`~asynccfg_lint.process_owner.owned_process`): its garbage is left to the end of the process.
 
     Raises:
         SystemExit: with :func:`main`'s exit code, only when another thread is still running.
     """
+    ownership = owned_process()  # to the process's end: os._exit below leaves the tunings as they are
+    ownership.__enter__()
     code = main(ends_process=True)
     if threading.active_count() > 1:
+        ownership.__exit__(None, None, None)
         sys.exit(code)
     try:
         if not sys.stdout.closed:  # a stream the program closed is not flushed, as by CPython's shutdown

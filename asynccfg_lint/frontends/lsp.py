@@ -61,6 +61,7 @@ from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.diagnostics import SAFE, Diagnostic
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.run.cache import ResultCache, cache_dir_for, user_cache_folder
+from asynccfg_lint.process_owner import owned_process
 from asynccfg_lint.run.collector import collect_pending, collection_deferred
 from asynccfg_lint.run.project import Project, package_root
 from asynccfg_lint.rules.pages import rule_page, rule_url
@@ -778,8 +779,10 @@ def create_server() -> AsyncCfgLanguageServer:
 
 
 def serve() -> None:
-    """Run the language server on stdin/stdout until the client sends ``exit``."""
-    create_server().start_io()
+    """Run the language server on stdin/stdout until the client sends ``exit``; it owns the process meanwhile
+    (:func:`~asynccfg_lint.process_owner.owned_process`)."""
+    with owned_process():
+        create_server().start_io()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ walked 87 k objects, 0.06-0.08 s of a 0.9 s run); and when the run says how much
 waiting, none of the walks left runs (the check of the installed jax package freed ``parallel.py``'s
 objects as its next file began: 0.09-0.11 s of a 1.2 s run).
 
+All of it only in a process the tool owns (:func:`~asynccfg_lint.process_owner.owned_process`): in a host's
+process (flake8, the codemod) the collector is left as it is. When ownership ends, the collector is on again if it
+was on at the first pause, and nothing stays deferred.
+
 Walks are not put off for long otherwise: one walk after many files costs more than a walk after each
 (the benchmark's dense tree, 500 modules: 0.58 s in 499 walks, 1.36 s in 5 walks of 250 k objects).
 """
@@ -23,7 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+from asynccfg_lint.process_owner import tune_once
 
 #: set by :func:`defer_collection_until_exit`: a pause's end leaves the collector off, its garbage pending
 _DEFERRING = [False]
@@ -56,7 +62,10 @@ def collector_paused() -> Iterator[None]:
     back, or one file's whole analysis. Nested uses resume it only at the outermost exit; objects
     that become garbage meanwhile are freed when it resumes (their memory is the file's, at most),
     or, after :func:`defer_collection_until_exit`, when the next pause begins (or never, while the run's
-    rest fits: :func:`expect_remaining`)."""
+    rest fits: :func:`expect_remaining`). In a host's process the body runs with the collector as it is."""
+    if not tune_once("collector", _restore_collector_later):
+        yield
+        return
     collecting = gc.isenabled() or _PENDING[0]
     if _PENDING[0] and not _fits_until_exit():  # the previous pause's garbage, before this one makes more
         _PENDING[0] = False
@@ -72,6 +81,19 @@ def collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
+def _restore_collector_later() -> Callable[[], None]:
+    """What puts the collector back as it is now, with nothing deferred (when the tool's ownership ends)."""
+    enabled = gc.isenabled()
+
+    def restore() -> None:
+        _DEFERRING[0] = _PENDING[0] = False
+        _REMAINING[0] = None
+        if enabled:
+            gc.enable()
+
+    return restore
+
+
 def defer_collection_until_exit() -> None:
     """From now on, collect a pause's garbage when the next pause begins, not when it ends.
 
@@ -79,9 +101,10 @@ def defer_collection_until_exit() -> None:
     :func:`~asynccfg_lint.frontends.cli.console_main`): the collector stays off between pauses, so
     the garbage of the last one is left to the end of the process. Memory stays bounded: each file's
     objects are freed before the next file is parsed, unless they and all the run may still make stay
-    under :data:`PENDING_BUDGET` (:func:`expect_remaining`).
+    under :data:`PENDING_BUDGET` (:func:`expect_remaining`). Only in a process the tool owns.
     """
-    _DEFERRING[0] = True
+    if tune_once("collector", _restore_collector_later):
+        _DEFERRING[0] = True
 
 
 @contextlib.contextmanager

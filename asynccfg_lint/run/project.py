@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from asynccfg_lint.process_owner import owned_process, process_is_owned
 from asynccfg_lint.run.collector import expect_remaining
 from asynccfg_lint.run.interrupts import ignore_interrupts, interrupted, interrupts_deferred
 from asynccfg_lint.run.cache import MISSING, ResultCache, spec_json, task_key
@@ -271,9 +272,8 @@ class Project:
     def close(self) -> None:
         """End the worker processes, if any were started."""
         if self._executor is not None:
-            self._executor.shutdown(cancel_futures=True)
+            end_pool(self._executor)
             self._executor = None
-            end_idle_workers()
 
     def read(self, path: str) -> bytes:
         """The bytes of ``path``, read once for every round and the check.
@@ -782,18 +782,21 @@ class Project:
             return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
 
 
-def end_idle_workers() -> None:
-    """End the worker processes still alive after a pool's ``shutdown(wait=True)`` (they hold no work).
+def end_pool(executor: Executor) -> None:
+    """Shut ``executor`` (a process pool) down, its queued tasks cancelled, and end those of its own worker
+    processes still alive after the shutdown (they hold no work); other child processes are left alone.
 
     A Ctrl-C that lands while a pool is starting (workers forked, its manager thread not yet
     running) leaves workers that no one will tell to stop, and the interpreter's exit would wait
     for them for ever; the shutdown has already let every running task finish.
     """
-    import multiprocessing
-
-    for child in multiprocessing.active_children():
-        child.terminate()
-        child.join(timeout=5)
+    # (the pool's own table of its processes, which its shutdown empties)
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=True, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+            worker.join(timeout=5)
 
 
 #: bytes of source that take about as long to analyse as a worker takes to start (import libcst)
@@ -811,6 +814,8 @@ def _worth_a_pool(tasks: Sequence[FileTask]) -> bool:
     return len(sizes) > 1 and sum(sizes[1:]) > POOL_THRESHOLD_BYTES
 
 
+#: the ownership of a worker process of the tool's pool, for the process's life (:func:`start_worker`)
+_WORKER_OWNERSHIP = owned_process()
 #: a worker process's view of the project (its other modules, parsed on demand)
 _worker_project: Project | None = None
 
@@ -821,6 +826,8 @@ def start_worker(files: list[str], cache: ResultCache | None = None) -> None:
     (:func:`~asynccfg_lint.run.interrupts.ignore_interrupts`): the main process ends the run."""
     global _worker_project
     ignore_interrupts()
+    if not process_is_owned():  # (a forked worker inherits its parent's ownership; a spawned one is ours too)
+        _WORKER_OWNERSHIP.__enter__()
     _worker_project = Project(files, cache=cache)
 
 

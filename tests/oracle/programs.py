@@ -12,12 +12,12 @@ what JAX 0.12.0.1 does with it. :func:`run_programs` measures that in child proc
 
 from __future__ import annotations
 
+import ast
 import re
 import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-import libcst as cst
 
 from tests.oracle.driver import Outcome, OracleError, run_child_job
 
@@ -48,21 +48,22 @@ class ProgramCase:
 
 
 def program_cases(path: Path, module: str) -> list[ProgramCase]:
-    """The ``case_*`` functions of the fixture ``path`` (imported as ``module``), with their declared verdicts."""
+    """The ``case_*`` functions of the fixture ``path`` (imported as ``module``), with their declared verdicts.
+
+    Lines from CPython's ``ast`` (a fraction of libcst's positions, read at every test collection): a case runs
+    from its ``def`` line to the last line of its body.
+    """
     text = path.read_text(encoding="utf-8")
-    wrapper = cst.MetadataWrapper(cst.parse_module(text))
-    positions = wrapper.resolve(cst.metadata.PositionProvider)
     lines = text.splitlines()
     cases = []
-    for statement in wrapper.module.body:
-        if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("case_"):
-            where = positions[statement]
-            first = positions[statement.name].start.line
+    for statement in ast.parse(text).body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name.startswith("case_"):
+            first = statement.lineno
             match = _ORACLE.search(lines[first - 1])
             if match is None:
                 raise ValueError(f"{path}:{first}: a case function needs '# oracle: clean|ACC1xx' on its def line")
-            cases.append(ProgramCase(f"{module}.{statement.name.value}", module, statement.name.value, path,
-                                     where.start.line, where.end.line, match.group("verdict")))
+            cases.append(ProgramCase(f"{module}.{statement.name}", module, statement.name, path,
+                                     first, statement.end_lineno, match.group("verdict")))
     return cases
 
 
