@@ -11,12 +11,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-import asynccfg_lint.analysis.elision as elision
 import asynccfg_lint.analysis.parse as parse
-import asynccfg_lint.run.tasks as tasks
 from asynccfg_lint.analysis.checker import check_parsed, check_source
 from asynccfg_lint.analysis.elision import ElidedBlock, ElidedBody, kept_calls, skeleton, statement_words, units_to_keep
-from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, check_words
+from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS
 from asynccfg_lint.analysis.parse import parse_source
 from asynccfg_lint.run.discovery import iter_python_files
 from asynccfg_lint.run.project import Project
@@ -208,7 +206,7 @@ USE = textwrap.dedent('''\
 
 def check(package: Path, skeletons: bool) -> tuple[list[tuple[int, int, str, str]], Project]:
     project = Project(iter_python_files([str(package)]))
-    project.skeletons = project.checked_skeletons = skeletons
+    project.skeletons = skeletons
     path = str(package / "use.py")
     outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
     return [(d.line, d.column, d.code, d.message) for d in outcome.diagnostics], project
@@ -232,24 +230,6 @@ def test_a_check_through_a_skeleton_finds_what_a_check_of_the_whole_module_finds
     assert project._whole == {helpers}
     assert project._parsed[helpers].elided == {}
     assert project.skeletons is False  # expect: after a restart, no more skeletons in this project (trial 15)
-
-
-def test_a_checked_module_is_parsed_as_its_own_skeleton_after_another_modules_restart(tmp_path, monkeypatch):
-    use = USE.replace("from pkg import", "from ext import")
-    package = write_package(tmp_path, {"helpers.py": HELPERS, "use.py": use, "zz_rules.py": OWN_RULES_UNRELATED})
-    checked = {str(package / name): CheckSettings() for name in ("use.py", "zz_rules.py")}
-    parses: list[tuple[str, set[str]]] = []
-    parse_task = tasks._parse
-    monkeypatch.setattr(tasks, "_parse",
-                        lambda task, *args, **kwargs: record_units(parses, parse_task(task, *args, **kwargs), task.path))
-    project = Project(iter_python_files([str(package)]))
-    found = {path: [(d.line, d.column, d.code) for d in outcome.diagnostics]
-             for path, outcome in project.analyse(BUILTIN_SINKS, checked).items() if path in checked}
-    assert found == {str(package / "use.py"): [(7, 79, "ACC101"), (11, 79, "ACC101")], str(package / "zz_rules.py"): []}
-    assert project._whole == {str(package / "helpers.py")}  # expect: use.py's check restarted for helpers.py
-    assert project.skeletons is False
-    # expect: zz_rules.py, checked after it, still parsed as its own skeleton (use.py is too small for one)
-    assert parses == [(str(package / "use.py"), set()), (str(package / "zz_rules.py"), {"Buffer", "Mode", "set_enum_mode"})]
 
 
 MESH = textwrap.dedent('''\
@@ -719,64 +699,16 @@ OWN_RULES = textwrap.dedent('''\
 ''')
 
 
-def test_a_checked_module_is_parsed_as_a_skeleton_of_the_units_its_check_reads():
-    parsed = parse_source(OWN_RULES, "pkg/rules.py", checked_words=check_words(BUILTIN_SINKS))
-    # expect: lower names the sink; described is called by a top-level statement; _table's body is on its def line;
-    # every other body is left out, a class's whole body at once (-1: the unit's first class statement), Mode's
-    # too (only the left-out set_enum_mode names it)
-    assert sorted(parsed.elided) == [("Buffer", -1), ("Mode", -1), ("set_enum_mode", 0)]
-    assert parsed.text.splitlines()[5:7] == ["class Mode(enum.Enum):", "    ..."]
-    assert parsed.text.splitlines()[19:34] == ["def set_enum_mode():", "    ...", *[""] * 4, "class Buffer:", "    ...",
-                                               *[""] * 6, "def described(names):"]
-    buffer = parsed.module.body[7]
-    assert buffer.name.value == "Buffer"
-    with pytest.raises(ElidedBody, match="Buffer left out"):
-        buffer.body.body  # expect: reading the class's body names its unit
-    assert len(parsed.text.splitlines()) == len(OWN_RULES.splitlines())  # expect: every line at its number
-
-
-def test_a_check_of_a_module_through_its_own_skeleton_starts_again_with_it_whole_and_the_projects_skeletons_stay(
-        tmp_path, monkeypatch):
-    package = write_package(tmp_path, {"rules.py": OWN_RULES})
-    whole, _ = check_module(package, "rules.py", skeletons=False)
-    parses: list[set[str]] = []
-    parse_task = tasks._parse
-    monkeypatch.setattr(tasks, "_parse", lambda *args, **kwargs: record_units(parses, parse_task(*args, **kwargs)))
-    found, project = check_module(package, "rules.py", skeletons=True)
-    assert found == whole
-    # expect: set_enum_mode (left out: it names no sink word) puts an Enum member into the table the rule copies
-    assert [(line, column, code) for line, column, code, _ in found] == [(22, 21, "ACC101")]
-    assert parses == [{"Buffer", "Mode", "set_enum_mode"}, set()]  # expect: one restart, with the module whole
-    assert project._whole == set()  # expect: the project's skeletons stay (its other modules' and its checked ones')
-    assert project.skeletons is True
-
-
-def record_units(parses: list, parsed, path: str | None = None):
-    """Append the units ``parsed`` left out to ``parses`` (with ``path`` when given); return ``parsed``."""
-    parses.append(units_of(parsed) if path is None else (path, units_of(parsed)))
-    return parsed
-
-
-#: OWN_RULES whose set_enum_mode leaves the table alone
-OWN_RULES_UNRELATED = OWN_RULES.replace('previous = TABLE.get("mode")\n    TABLE["mode"] = Mode.PUSH', 'previous = {"mode": 1}')
-
-
-def test_a_check_of_a_module_through_its_own_skeleton_that_reads_no_left_out_body_does_not_start_again(tmp_path):
-    package = write_package(tmp_path, {"rules.py": OWN_RULES_UNRELATED})
-    found, project = check_module(package, "rules.py", skeletons=True)
-    assert found == []
-    assert project._whole == set()  # expect: no restart: no left-out body names the table
-    assert project.skeletons is True
-
-
 def test_a_string_in_a_left_out_body_is_found_however_it_is_written():
     source = OWN_RULES + textwrap.dedent('''\
 
 
         def split_key(d):
-            return d["mo" "de"], d["\\u00e9t\\u00e9"]
+            mode = d["mo" "de"]
+            summer = d["\\u00e9t\\u00e9"]
+            return mode, summer
     ''')
-    parsed = parse_source(source, "pkg/rules.py", checked_words=check_words(BUILTIN_SINKS))
+    parsed = parse_source(source, "pkg/rules.py", keep={"lower"})
     assert ("split_key", 0) in parsed.elided
     with pytest.raises(ElidedBody, match="split_key left out"):
         parsed.require_string("mode")  # expect: an implicit concatenation, read as CPython reads it
@@ -785,35 +717,26 @@ def test_a_string_in_a_left_out_body_is_found_however_it_is_written():
     parsed.require_string("depth")  # expect: no left-out body holds "depth" (the kept _table's does)
 
 
-def check_module(package: Path, name: str, skeletons: bool) -> tuple[list[tuple[int, int, str, str]], Project]:
-    """:func:`check` of the package's module ``name``."""
-    project = Project(iter_python_files([str(package)]))
-    project.skeletons = project.checked_skeletons = skeletons
-    path = str(package / name)
-    outcome = project.analyse(BUILTIN_SINKS, {path: CheckSettings()})[path]
-    return [(d.line, d.column, d.code, d.message) for d in outcome.diagnostics], project
-
-
 FIXTURE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 
 
 @pytest.mark.slow  # (37 s: every fixture, unit by unit)
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: str(path.relative_to(Path(__file__).parent)))
-def test_a_check_of_a_fixture_through_its_own_skeleton_finds_what_a_whole_check_finds(monkeypatch, path):
-    """The guards of a checked module's skeleton are complete: each fixture checked from a skeleton of the checked
-    module's shape (every body of any length, whole class bodies) that keeps no unit, however little of the text it
-    leaves out, started again with the units each read of a left-out part names (the whole module for a scan of all
-    of it), gives the whole module's diagnostics and fixes."""
+def test_a_check_of_a_fixture_through_a_skeleton_finds_what_a_whole_check_finds(monkeypatch, path):
+    """The guards of a skeleton are complete: each fixture checked from a skeleton of itself that leaves out every
+    body of any length and keeps no unit, however little of the text it leaves out, started again with the units
+    each read of a left-out part names (the whole module for a scan of all of it), gives the whole module's
+    diagnostics and fixes. (A check reads less of another module's skeleton than of its own module.)"""
     keep: set[str] = set()
     monkeypatch.setattr(parse, "MIN_ELIDED_SHARE", 1e-9)
-    monkeypatch.setattr(parse, "units_for_a_check", lambda tree, chunks, reach: frozenset(keep))  # (not the words')
+    monkeypatch.setattr(parse, "MIN_ELIDED_LINES", 1)
     source = path.read_bytes()
     display = str(path.relative_to(Path(__file__).parent.parent))
     whole = check_source(source, display, with_fixes=True)
     restarts = 0
     while True:
         try:
-            parsed = parse_source(source, display, checked_words=())
+            parsed = parse_source(source, display, keep=frozenset(keep))
         except parse.ParseFailure:
             parsed = None
         if parsed is None or not parsed.elided:

@@ -21,7 +21,6 @@ says ``global`` is never left out (it binds module names that ``module_bindings`
 from __future__ import annotations
 
 import ast
-import functools
 import io
 import re
 import unicodedata
@@ -32,11 +31,6 @@ from libcst.metadata import Assignment, ClassScope, FunctionScope, GlobalScope, 
 
 #: bodies of fewer lines are kept: their parse costs little, and a read of one would start the check again
 MIN_ELIDED_LINES = 3
-#: the same for the skeleton of a checked module itself (:func:`units_for_a_check`), whose units that name what
-#: a check reads are kept, so that a read of a left-out body is not expected: every body may be left out (the
-#: dense benchmark tree, 100 modules: 8.78 G instructions whole, 7.51 G leaving out bodies of 3 lines or more,
-#: 6.93 G of any length; docs/benchmarks.md, seventh session)
-MIN_ELIDED_LINES_CHECKED = 1
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 #: a run of characters none of which is ASCII punctuation or white space: holds every identifier of a non-ASCII text
@@ -272,75 +266,8 @@ def units_naming(index: dict[str, frozenset[str]], words: Iterable[str]) -> froz
     return frozenset(found)
 
 
-def units_for_a_check(tree: ast.Module, chunks: list[tuple[frozenset[str], frozenset[str]]],
-                      reach: frozenset[str]) -> frozenset[str]:
-    """The top-level functions and classes of ``tree`` that a check of the module itself reads: those whose text
-    names one of the words of ``reach`` (the :class:`NameReach` of the sinks' names, ``bind`` and
-    ``register_lowering``: :func:`~asynccfg_lint.analysis.jax_facts.check_words`), and those the module's other
-    top-level statements name (code run at import: ``NAMES = [_name_of(prim)]``, a registration through a helper).
-    ``chunks``: the :func:`statement_words` of ``tree``. What :func:`units_to_keep` adds to them is kept too."""
-    units = {s.name for s in tree.body if _is_unit(s)}
-    found: set[str] = set()
-    for statement, (bound, named) in zip(tree.body, chunks):
-        if _is_unit(statement):
-            if not named.isdisjoint(reach):
-                found |= bound & units
-        else:
-            found |= named & units
-    return frozenset(found)
-
-
-#: a top-level statement and the offsets of its text (:func:`statement_spans`)
-Span = tuple[ast.stmt, int, int]
-
-
-def statement_spans(tree: ast.Module, text: str) -> list[Span]:
-    """Each top-level statement of ``tree`` (parsed from ``text``) with the start and end offsets of its lines."""
-    starts = [0]
-    for line in text_lines(text):
-        starts.append(starts[-1] + len(line))
-    last = len(starts) - 1
-    return [(statement, starts[statement.lineno - 1], starts[min(statement.end_lineno or statement.lineno, last)])
-            for statement in tree.body]
-
-
 def _is_unit(statement: ast.stmt) -> bool:
     return isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-
-
-def may_leave_out(spans: list[Span], text: str, words: Iterable[str], least: float) -> bool:
-    """Whether a skeleton of ``text`` (its :func:`statement_spans`) for a check of the module itself
-    (:func:`units_for_a_check` of ``words``) may leave out ``least`` characters: the functions and classes that
-    name none of ``words`` and that no other top-level statement names are as long. Asked first, with a regular
-    expression, not the :func:`statement_words` of every statement: a module whose units nearly all name a sink
-    (``parallel.py``, 1,000 rules) is then parsed whole at little cost."""
-    words = tuple(sorted(words))
-    pattern = _any_word(words)
-    named: set[str] = set()
-    for statement, start, end in spans:
-        if not _is_unit(statement):
-            named |= identifiers(text[start:end])
-    left = 0
-    for statement, start, end in spans:
-        if _is_unit(statement) and statement.name not in named:
-            unit = text[start:end]  # (a search for each word first: a unit naming none is the common case)
-            if not any(word in unit for word in words) or not pattern.search(unit):
-                left += end - start
-    return left >= least
-
-
-@functools.lru_cache(maxsize=8)
-def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
-    """A pattern matching any of ``words`` as a whole identifier (none when there are none)."""
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)" if words else r"(?!)")
-
-
-def most_left_out(spans: list[Span], keep: Iterable[str]) -> int:
-    """An upper bound of the characters a :func:`skeleton` keeping ``keep`` or more leaves out (``spans``: the
-    text's :func:`statement_spans`): the text of the top-level functions and classes not in ``keep``. Cheaper than
-    :func:`units_to_keep`, which walks every kept definition."""
-    kept = frozenset(keep)
-    return sum(end - start for statement, start, end in spans if _is_unit(statement) and statement.name not in kept)
 
 
 def skeleton(text: str, tree: ast.Module, keep: frozenset[str],

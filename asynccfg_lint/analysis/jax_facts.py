@@ -156,18 +156,6 @@ def sink_words(sinks: Iterable[SinkSpec]) -> frozenset[str]:
     return frozenset(words)
 
 
-#: words a check of a module reads the code around besides the sinks' (:func:`check_words`): a primitive's ``bind``
-#: (the keywords a rule is given) and ``register_lowering`` (which function is a rule)
-_CHECKED_CALL_WORDS = frozenset({"bind", "register_lowering"})
-
-
-def check_words(sinks: Iterable[SinkSpec]) -> frozenset[str]:
-    """The identifiers whose code a check of a module with ``sinks`` reads first (:func:`sink_words`, ``bind``,
-    ``register_lowering``): a skeleton of the checked module keeps the functions and classes that name one
-    (:func:`~asynccfg_lint.analysis.elision.units_for_a_check`)."""
-    return sink_words(sinks) | _CHECKED_CALL_WORDS
-
-
 #: :attr:`SinkSpec.read` of a keyword whose fields the rule puts into its config: ``knobs._asdict()``
 #: (``typing.NamedTuple``) and ``dataclasses.asdict(knobs)``
 NAMED_TUPLE_FIELDS, DATACLASS_FIELDS = "_asdict()", "dataclasses.asdict()"

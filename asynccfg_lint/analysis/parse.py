@@ -26,16 +26,11 @@ from asynccfg_lint.analysis.elision import (
     NameReach,
     elided_module,
     MIN_ELIDED_LINES,
-    MIN_ELIDED_LINES_CHECKED,
     guard_references,
     left_out_strings,
     left_out_words,
-    may_leave_out,
-    most_left_out,
     skeleton,
-    statement_spans,
     statement_words,
-    units_for_a_check,
     units_naming,
     units_to_keep,
 )
@@ -534,7 +529,7 @@ def first_difference(original: str, other: str) -> tuple[int, int]:
 
 
 def parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None = None,
-                 keep: Iterable[str] | None = None, checked_words: Iterable[str] | None = None) -> ParsedModule:
+                 keep: Iterable[str] | None = None) -> ParsedModule:
     """Parse ``source`` (bytes are decoded as Python does: BOM, PEP 263 cookie, else UTF-8).
 
     ``previous``: the parse of an earlier text of the same document (a language server's last one); the
@@ -558,11 +553,6 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
     :attr:`ParsedModule.elided`). The whole module when it would leave out less than :data:`MIN_ELIDED_SHARE` of
     the text, or the text is not one libcst reads as it is (``None``, the default: always the whole module).
 
-    ``checked_words`` (without ``keep``): parse a skeleton of a module that is itself checked, keeping the functions
-    and classes that a check reads (:func:`~asynccfg_lint.analysis.elision.units_for_a_check` of these words:
-    :func:`~asynccfg_lint.analysis.jax_facts.check_words`) and what they name; every other body is left out
-    whatever its length (:data:`~asynccfg_lint.analysis.elision.MIN_ELIDED_LINES_CHECKED`), on the same terms.
-
     Returns:
         a :class:`ParsedModule` with scopes and parents resolved (positions and qualified names on demand).
     Raises:
@@ -571,7 +561,7 @@ def parse_source(source: str | bytes, path: str | None, previous: ParsedModule |
             :data:`MAX_TREE_DEPTH`, or when libcst cannot parse even the copy.
     """
     with collector_paused():
-        return _parse_source(source, path, previous, keep, checked_words)
+        return _parse_source(source, path, previous, keep)
 
 
 class DocumentParser:
@@ -593,14 +583,14 @@ class DocumentParser:
 
 
 def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule | None,
-                  keep: Iterable[str] | None = None, checked_words: Iterable[str] | None = None) -> ParsedModule:
+                  keep: Iterable[str] | None = None) -> ParsedModule:
     """:func:`parse_source` with the collector paused."""
     undecodable = _decode_failure(source)
     rejected, deep, lines, tree = _interpreter_failure(source)
     if rejected is not None:
         raise undecodable or rejected
-    if (keep is not None or checked_words is not None) and tree is not None and undecodable is None and previous is None:
-        made = _skeleton_parse(source_text(source), path, tree, lines, keep, checked_words)
+    if keep is not None and tree is not None and undecodable is None and previous is None:
+        made = _skeleton_parse(source_text(source), path, tree, lines, keep)
         if made is not None:
             return made
     inexact = []
@@ -672,39 +662,25 @@ def _parse_source(source: str | bytes, path: str | None, previous: ParsedModule 
 
 
 def _skeleton_parse(text: str, path: str | None, tree: ast.Module, lines: tuple[int, ...] | None,
-                    keep: Iterable[str] | None, checked_words: Iterable[str] | None) -> ParsedModule | None:
+                    keep: Iterable[str]) -> ParsedModule | None:
     """:func:`parse_source`'s skeleton of ``text`` (parsed by CPython as ``tree``, its statements' first ``lines``)
-    keeping ``keep``, else for a check of the module itself (``checked_words``); ``None`` when it would leave out
-    less than :data:`MIN_ELIDED_SHARE` of the text, the text is not one libcst reads as it is, or libcst cannot
-    parse it."""
+    keeping ``keep``; ``None`` when it would leave out less than :data:`MIN_ELIDED_SHARE` of the text, the text is
+    not one libcst reads as it is, or libcst cannot parse it."""
     if _MAY_DIFFER.search(text):
         return None
     least = MIN_ELIDED_SHARE * len(text)
-    name_reach = None
-    if keep is None:  # a checked module: first a bound by a regular expression, then the statements' words
-        spans = statement_spans(tree, text)
-        if not may_leave_out(spans, text, checked_words or (), least):
-            return None
-        chunks = statement_words(tree, text)
-        name_reach = NameReach(chunks)
-        keep = units_for_a_check(tree, chunks, name_reach(checked_words or ()))
-        if most_left_out(spans, keep) < least:
-            return None
-        min_lines = MIN_ELIDED_LINES_CHECKED
-    else:
-        chunks = statement_words(tree, text)
-        min_lines = MIN_ELIDED_LINES
-    skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep, chunks), min_lines)
+    chunks = statement_words(tree, text)
+    skeleton_text, removed = skeleton(text, tree, units_to_keep(tree, keep, chunks), MIN_ELIDED_LINES)
     if not removed or sum(map(len, removed.values())) < least:
         return None
     words = left_out_words(removed)
     try:
         module, wrapper, scopes, parents, calls, _, _, _ = _parse(skeleton_text, elided=(path or "-", removed, words))
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
+    except (cst.ParserSyntaxError, RecursionError, ValueError, ParseFailure):
         return None  # the whole module then
     return ParsedModule(path=path or "-", text=skeleton_text, wrapper=wrapper, name=module_name_for(path),
                         scopes=scopes, parents=parents, calls=calls, statement_lines=lines, elided=removed,
-                        left_out_words=words, _name_reach=name_reach, statement_words=chunks)
+                        left_out_words=words, statement_words=chunks)
 
 
 def _brief(error: BaseException) -> str:

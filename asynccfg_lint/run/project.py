@@ -250,9 +250,6 @@ class Project:
         #: whether :meth:`skeleton_of` may give skeletons (``False`` once a task's check started again:
         #: :meth:`parse_whole`)
         self.skeletons = True
-        #: whether a checked file may be parsed as a skeleton of itself (:func:`~asynccfg_lint.run.tasks.analyse_task`;
-        #: no restart turns it off: a task that reads its own left-out part parses only its own file whole again)
-        self.checked_skeletons = True
         self._sinks: dict[tuple[tuple[SinkSpec, ...], frozenset[str] | None], tuple[SinkSpec, ...]] = {}
         self._names: dict[tuple[SinkSpec, ...], SinkNames | None] = {}  # None: past the limit, as recorded
         self._stored: dict[tuple[SinkSpec, ...], tuple[SinkSpec, ...] | None] = {}

@@ -52,8 +52,6 @@ class ModuleSource(Protocol):
 
     #: whether :meth:`skeleton_of` may give skeletons
     skeletons: bool
-    #: whether a task's own file may be parsed as a skeleton (:func:`_parse`)
-    checked_skeletons: bool
 
     def digest(self, path: str) -> str | None:
         """A digest of ``path``'s bytes, or ``None`` when it cannot be read."""
@@ -178,17 +176,10 @@ class _RecordingLoader:
         return self.source.naming(word)
 
 
-def _parse(task: FileTask, modules: ModuleSource | None, whole: bool = False) -> ParsedModule:
-    """The task's file parsed: the project's kept parse when it holds these bytes, else parsed
+def _parse(task: FileTask, modules: ModuleSource | None) -> ParsedModule:
+    """The task's file parsed whole: the project's kept parse when it holds these bytes, else parsed
     here (and kept when the project keeps what it analyses: the language server, whose check of
     the document then does not parse it again; a CLI run frees each parse after its task).
-
-    Parsed here in a project that makes them (``modules.checked_skeletons``, not the language server's, whose kept
-    parse is whole), it is a skeleton of the file itself when that leaves out enough
-    (:func:`~asynccfg_lint.analysis.parse.parse_source`'s ``checked_words``: the bodies of the functions and classes
-    that name no sink, ``bind`` or ``register_lowering``, nor reach one, and that no top-level statement names),
-    unless ``whole``; a read of a left-out body starts the analysis again with the file parsed whole
-    (:func:`_with_skeletons`).
 
     Raises:
         ParseFailure: as :func:`~asynccfg_lint.analysis.parse.parse_source`.
@@ -199,10 +190,6 @@ def _parse(task: FileTask, modules: ModuleSource | None, whole: bool = False) ->
         kept = modules.parsed(task.path) if modules.keep_analysed else modules.kept(task.path)
         if kept is not None:
             return kept
-    if modules is not None and not whole and modules.checked_skeletons and not modules.keep_analysed:
-        from asynccfg_lint.analysis.jax_facts import check_words
-
-        return parse_source(task.source, task.path, checked_words=check_words(task.sinks))
     return parse_source(task.source, task.path)
 
 
@@ -239,22 +226,17 @@ def _analyse(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
         return FileOutcome((parse_failure_diagnostic(task.path, failure),))
 
 
-#: a task's analysis starts again at most this often because it read what a skeleton left out (once with its file
-#: whole, once with other modules whole, which turns their skeletons off; past this, the file's internal error,
-#: never a hang)
+#: a task's analysis starts again at most this often because it read what a skeleton of another module left out
+#: (that module, and every other one, parsed whole from then on; past this, the file's internal error, never a hang)
 MAX_RESTARTS = 2
 
 
 def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome:
-    """The task's file parsed (:func:`_parse`) and analysed, started again when the analysis reads what a skeleton
-    of another module or of the file itself left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`).
-
-    A read of the file's own left-out part parses the file whole; the project's skeletons stay (a restart into a
-    skeleton keeping the units read saved 8 % on trial 17's module of 200 rules, but a module reading two left-out
-    units one after the other then ran its analysis three times, +44 %: trial 18). A read of another module's
-    left-out part parses that module and every other one held as a skeleton whole from then on, and makes no
-    skeleton of another module any more (``modules.parse_whole``). Each restart drops the facts kept on the
-    project's parses (some may lead into a skeleton)."""
+    """The task's file parsed whole (:func:`_parse`) and analysed, started again when the analysis reads what a
+    skeleton of another module left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`): that module and every
+    other one held as a skeleton are parsed whole from then on, and the project makes no skeleton any more
+    (``modules.parse_whole``). The restart drops the facts kept on the project's parses (some may lead into a
+    skeleton)."""
     from asynccfg_lint.analysis.elision import ElidedBody
 
     restarts = 0
@@ -264,15 +246,10 @@ def _with_skeletons(task: FileTask, modules: ModuleSource | None) -> FileOutcome
             return parsed.run(lambda: _analyse_parsed(task, modules, parsed))
         except ElidedBody as missing:
             restarts += 1
-            own = missing.path == parsed.path
-            if modules is None or own and not parsed.elided or restarts > MAX_RESTARTS:
+            if modules is None or missing.path == parsed.path or restarts > MAX_RESTARTS:
                 raise
-            if own:
-                modules.drop_facts()
-                parsed = _parse(task, modules, whole=True)
-            else:
-                modules.parse_whole(missing.path)
-                parsed._memos.clear()
+            modules.parse_whole(missing.path)
+            parsed._memos.clear()
 
 
 def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: ParsedModule) -> FileOutcome:
