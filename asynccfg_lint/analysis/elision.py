@@ -136,7 +136,7 @@ def units_to_keep(tree: ast.Module, seeds: Iterable[str],
             containers = _containers(tree)
             units = {s.name for s in tree.body if _is_unit(s)}
         changing = containers & named
-        if changing:  # (and what the code changing them names: trial 17, a setter storing ``Mode.PUSH``)
+        if changing:  # (and what the code changing them names: a setter storing ``Mode.PUSH``)
             pending = [name for (bound, words) in chunks for name in bound & units - kept
                        if not words.isdisjoint(changing)]
     return frozenset(kept)
@@ -147,7 +147,7 @@ _CONTAINER_CALLS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict
 
 def _containers(tree: ast.Module) -> set[str]:
     """The top-level names ``tree`` binds to a dict, list or set display or a call making one (``dict(...)``), also
-    by unpacking a tuple or list display (``TABLE, SPARE = {...}, None``: trial 17)."""
+    by unpacking a tuple or list display (``TABLE, SPARE = {...}, None``)."""
     found: set[str] = set()
     for statement in tree.body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:

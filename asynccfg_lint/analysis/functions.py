@@ -58,7 +58,7 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
     """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any:
     its only binding that may hold there (:func:`~asynccfg_lint.analysis.resolution.reaching`: the value
     of ``cfg = dict(cfg)`` reads the parameter, which that assignment then replaces), or a plain alias of
-    it bound once there (``m = mode``: the same object; trial 9's wrapper callers went unchecked)."""
+    it bound once there (``m = mode``: the same object, so the wrapper's callers are checked)."""
     if not isinstance(name, cst.Name):
         return None
     bindings = bindings_of_name(parsed, name)

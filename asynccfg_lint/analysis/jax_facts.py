@@ -118,7 +118,7 @@ class SinkSpec:
 def spec_order(spec: SinkSpec) -> tuple:
     """A key that orders sink specs totally and the same in every process (a set of them iterates in an order
     that depends on ``PYTHONHASHSEED``): where several specs match one call, the first one's finding is the one
-    reported, and its message must not change from run to run (trial 9: "(used at ...)" named either of two lines).
+    reported, and its message must not change from run to run ("(used at ...)" would name either of two lines).
     Every field counts, in the dataclass's order (a frozenset sorted, ``None`` first). Kept per spec (each
     ``SinkFinder`` sorts the specs of every name: 45 k keys for a module of 1,000 primitives)."""
     return tuple(_orderable(getattr(spec, field.name)) for field in dataclasses.fields(spec))

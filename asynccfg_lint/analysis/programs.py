@@ -905,7 +905,7 @@ def annotated_field_reads(parsed: ParsedModule, function: cst.FunctionDef) -> li
     ``function`` (``opts: Options``) merged into a dict (``{**...}``, ``cfg.update(...)``, ``cfg |= ...``). The
     tracer gives them the annotation's fields, so they are no opaque part of the config, but JAX calls the
     rule with what a bind passes: :func:`read_sinks` of them check other modules' binds, as for an
-    unannotated keyword (trial 7, F112)."""
+    unannotated keyword."""
     params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
     if not any(p.annotation is not None for p in params[1:]) or not rule_registrations(parsed, function):
         return []
@@ -962,7 +962,7 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
     passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
     the context. An annotated keyword gets them too: JAX calls the rule with what a bind passes, so an
-    annotation must not hide a fault there (trial 7, F112; in the rule's own module the annotation is
+    annotation must not hide a fault there (in the rule's own module the annotation is
     weighed against the binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
     Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
     are followed in the rule, ``ParameterInference._bound_keyword``)."""
@@ -1037,7 +1037,7 @@ def primitive_hooks(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst
     the value of ``<table>[<p>] = f`` (``batching.primitive_batchers``, ``ad.primitive_jvps``, ...). JAX calls
     each with the ``bind``'s keywords (``Primitive.bind`` gives ``abstract_eval(*avals, **params)``,
     ``jax/_src/core.py``), so a fix that changes a keyword's value at a ``bind`` changes what they read too
-    (trial 9: an abstract eval's ``overlap.item()`` failed on ``bool(np.bool_(True))``)."""
+    (an abstract eval's ``overlap.item()`` fails on ``bool(np.bool_(True))``)."""
     parsed.require_reaching(primitive_words(primitive))  # (a skeleton's left-out bodies that name it)
     hooks = _HOOKS.known(parsed)
     if hooks is None:

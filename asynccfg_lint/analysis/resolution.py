@@ -617,7 +617,7 @@ def may_write_attribute(parsed: ParsedModule, name: str) -> bool:
     """Whether ``parsed`` may write the attribute ``name`` of an object of another module's class: a write of
     ``name`` (or an unknown ``setattr``) through anything but ``self``/``cls`` of a method of a class of
     ``parsed`` (which writes that class's instances). What :func:`class_attribute_bindings` cannot see from
-    the class's own module (trial 11: ``SETTINGS.mode = SETTINGS.mode.value`` in the module that imports
+    the class's own module (``SETTINGS.mode = SETTINGS.mode.value`` in the module that imports
     ``SETTINGS``)."""
     writes = _attribute_writes(parsed, name)
     for obj, _ in [*writes.get(name, ()), *writes.get(_ANY_ATTRIBUTE, ())]:

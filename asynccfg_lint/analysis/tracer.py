@@ -753,8 +753,8 @@ class DictTracer(DictMutations):
         """A dict the tracer cannot see that the code edits before ``name`` (``kw.setdefault("k", v)``,
         ``cfg.update(k=v)``, ``cfg["cache"] = path``): those entries, beside the unseen part, opaque: a function's
         ``**kwargs`` (what the callers pass, at ``name``), or a name bound to what the tracer cannot follow
-        (``cfg = make_cfg()`` of a library, at the bound values: as ``{**make_cfg(), "cache": path}`` is traced;
-        trial 9 lost the edits' findings with the unseen builder). ``None`` when nothing is edited, or a loop
+        (``cfg = make_cfg()`` of a library, at the bound values: as ``{**make_cfg(), "cache": path}`` is traced,
+        so the edits' findings are not lost with the unseen builder). ``None`` when nothing is edited, or a loop
         replaces the bound dict's enum members before ``name`` (what it leaves is not traced for an edit)."""
         if not bindings:
             return None

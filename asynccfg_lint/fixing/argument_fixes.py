@@ -84,7 +84,7 @@ class ArgumentFixes:
         if sink_call.spec.used_at is not None and not self._hooks_kept(sink_call.spec):
             return replace(finding, fix=None)
         # the function the call passes the argument to may use it in other ways than the one the sink names
-        # (a wrapper binding two primitives, the other rule doing `{Sched.TREE: 2}[sched]`: stop 27's trial)
+        # (a wrapper binding two primitives, the other rule doing `{Sched.TREE: 2}[sched]`)
         wrapper = self._called_function(self.parsed, sink_call.call, sink_call.argument)
         if wrapper is not None and (callee is None or wrapper[1] is not callee[1]) and not self._kept(wrapper):
             return replace(finding, fix=None)
@@ -94,7 +94,7 @@ class ArgumentFixes:
         """``finding`` of a value written outside ``sink_call``'s argument, which passes a parameter of the function
         it is in on (a batching rule's ``p.bind(x, mode=mode)``, whose ``mode`` JAX gives it from the binds):
         without its fix unless that function only puts the parameter into configs, since the fix changes what
-        it receives (trial 11: the batcher's ``mode.value == "pull"`` failed on the fixed bind's str)."""
+        it receives (a batcher's ``mode.value == "pull"`` fails on the fixed bind's str)."""
         function = enclosing(self.parsed, sink_call.call, (cst.FunctionDef,))
         if not isinstance(function, cst.FunctionDef) or inside(self.parsed, finding.node, function):
             return finding
@@ -212,7 +212,7 @@ class ArgumentFixes:
     def _alias_of_builtin(self, spec: SinkSpec) -> bool:
         """True when ``spec`` is a top-level name bound to JAX's own sink or a ``functools.partial`` of it
         (``permute_start = functools.partial(_emit_async_start_custom_call, "t")``, also in another module):
-        the value is serialized as it is, as at a direct call (trial 8 F01)."""
+        the value is serialized as it is, as at a direct call."""
         qualified = min(spec.qualnames)
         module = defining_module(self.parsed, self.workspace, qualified)
         if module is None:

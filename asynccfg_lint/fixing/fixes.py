@@ -155,8 +155,8 @@ def _flows_only_into(parsed: ParsedModule, node: cst.CSTNode, use: cst.CSTNode,
     libcst's references of that assignment, closures and later branches included; anything else
     (several targets, unpacking, an attribute, a ``return``, a parameter's default) is not plain.
     A module-level name that another module of the project (``modules``) names may be read there too
-    (``from .rule import CACHE``, ``rule.CACHE``: trial 9, whose ``CACHE / name`` failed once the
-    constant was a ``str``): it is not plain either.
+    (``from .rule import CACHE``, ``rule.CACHE``: a reader's ``CACHE / name`` fails once the
+    constant is a ``str``): it is not plain either.
     """
     if not isinstance(use, cst.Name):
         return False
@@ -262,8 +262,8 @@ def _at_the_use(parsed: ParsedModule, site: cst.CSTNode, template: FixTemplate, 
                 modules: ModuleLoader | None = None) -> tuple[cst.BaseExpression, FixTemplate] | None:
     """The fix of an entry of a shared dict constant at the config's use of the constant, when another
     reader of the module takes that entry out and uses it, or another module of the project (``modules``)
-    names the constant (``from .rule import BASE``: trial 10, whose ``BASE["cache"] / "x"`` raised once the
-    entry was a str): the fix at the definition would change what that reader gets (``.value`` of what is
+    names the constant (``from .rule import BASE``: a reader's ``BASE["cache"] / "x"`` raises once the
+    entry is a str): the fix at the definition would change what that reader gets (``.value`` of what is
     now a str raises AttributeError). ``**_BASE`` (or ``dict(_BASE)``) becomes ``**{**_BASE, "codec":
     _BASE["codec"].value}``: a later key replaces the spread's, and the constant stays as it is. ``None``:
     no such reader, or no use to rewrite.

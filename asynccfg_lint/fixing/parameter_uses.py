@@ -1,8 +1,7 @@
 """Whether a fix at a call's argument keeps every use of the parameter it arrives in working.
 
 ``p.bind(x, flag=bool(np.True_))`` changes what every use of the rule's ``flag`` sees: a rule that reads
-``flag.item()`` in one branch and puts ``flag`` into its config in another breaks (AttributeError, trial 6
-m19/m20). A fix at a call argument (a ``bind`` keyword, a wrapper's argument) is therefore kept only when
+``flag.item()`` in one branch and puts ``flag`` into its config in another breaks (AttributeError). A fix at a call argument (a ``bind`` keyword, a wrapper's argument) is therefore kept only when
 each use of the parameter in the function, and in what the function passes it to, only puts it into a
 config as it is: the value of a dict display entry, ``cfg[k] = v``, a ``dict(...)`` keyword, a ``**``
 spread, or an argument of a sink call whose own parameter is used so in turn. Any other use (an attribute,
@@ -78,7 +77,7 @@ def keyword_reads_put_as_they_are(home: ParsedModule, function: cst.FunctionDef 
                                   sink_lookup: SinkLookup) -> bool:
     """False when ``function`` takes ``keyword`` in its ``**kwargs`` and reads it there (``kw["mode"]``,
     ``kw.get("mode")``) otherwise than to put it into a config as it is (``print(kw["mode"].name)`` before
-    ``p.bind(x, **kw)``: a fix at the caller would break that read, trial 8 F87); True otherwise (the
+    ``p.bind(x, **kw)``: a fix at the caller would break that read); True otherwise (the
     spread that passes the keyword on is followed by the sink's own parameter check)."""
     star = function.params.star_kwarg
     if not isinstance(star, cst.Param) or parameter_node(function, keyword) not in (None, star):

@@ -94,7 +94,7 @@ def package_root(filename: str, folders: dict[str, str | None] | None = None) ->
 def _top_package(folder: str, folders: dict[str, str | None]) -> str | None:
     """The outermost folder of the ``__init__.py`` chain that ``folder`` is in, or ``None`` (see
     :func:`package_root`); each folder's answer is kept in ``folders``. A loop, not a recursion: a chain of 1,100
-    nested packages is read as any other (trial 18)."""
+    nested packages is read as any other."""
     chain: list[str] = []  # the folders climbed, each with an __init__.py
     above = None  # the answer of the first folder above the chain that has one
     while folder not in folders:
@@ -340,8 +340,8 @@ class Project:
         classes and assigned names among ``read`` (what the checked module may read of it), and what they name;
         or the parse this project keeps (whole or a skeleton), a whole one the result cache holds, else ``None`` as
         :meth:`parsed`. Whole once a check read more than a skeleton of it held (:meth:`parse_whole`), and when the
-        module is one of the files analysed here now (kept, its own task then takes this parse: trial 15, 30 modules
-        of 4,900 lines reading each other, a skeleton and a whole parse of each, 21 -> 28 s).
+        module is one of the files analysed here now (kept, its own task then takes this parse: modules reading each
+        other were otherwise parsed twice, a skeleton and a whole parse of each).
 
         A skeleton's left-out bodies raise :class:`~asynccfg_lint.analysis.elision.ElidedBody` when read; the
         task then starts again after :meth:`parse_whole` (:func:`~asynccfg_lint.run.tasks.analyse_task`). Only a
@@ -378,10 +378,10 @@ class Project:
         part of ``path`` that its skeleton left out (:class:`~asynccfg_lint.analysis.elision.ElidedBody`). Not only
         the parts read: each restart parses the module again, and a module read in many places (12 builders of one
         helper module) started a check again for each. Not only ``path``: a check that read one helper's builders
-        and then the tables its other functions fill (17 helpers) started again once per helper (trial 14).
+        and then the tables its other functions fill (17 helpers) started again once per helper.
         The skeletons kept now are dropped, and so is every fact kept on the project's parses (some may lead into
-        them); and this project makes no skeleton any more (its code reads more than skeletons predict: trial 15,
-        320 modules reading 10 large helpers made 32 skeletons that restarts then parsed whole, 9.4 -> 11.1 s)."""
+        them); and this project makes no skeleton any more (its code reads more than skeletons predict: modules
+        reading many large helpers made skeletons that restarts then parsed whole again)."""
         self.skeletons = False
         self._whole.add(path)
         for held in [held for held, kept in self._parsed.items() if kept is not None and kept.elided]:
@@ -406,9 +406,9 @@ class Project:
     def kept(self, path: str) -> ParsedModule | None:
         """``path``'s whole parse if this project still keeps it (see :meth:`parsed`), else ``None``; parses only
         a module it keeps a skeleton of: parsed whole (:meth:`parsed`), kept in its place. A module other files'
-        checks read is then parsed once for its own task and for the checks after it, as before skeletons (trial
-        15: 30 modules of 4,900 lines importing each other, each parsed again for its task, then as skeletons
-        again for the next readers: 22 -> 51 s)."""
+        checks read is then parsed once for its own task and for the checks after it, as before skeletons (else
+        modules importing each other are each parsed again for their task, then as skeletons again for the next
+        readers: more than twice the time)."""
         if path in self._parsed:
             self._parsed.move_to_end(path)
         found = self._parsed.get(path)

@@ -386,7 +386,7 @@ class CallInference:
         ``kind`` of unknown elements when ``argument`` may also be a value of unknown type; ``None`` when it
         may be anything else (a dict gives its keys, an array numpy scalars)."""
         keys = self._dict_keys(argument, depth)
-        if keys is not None:  # list(TABLE), sorted(TABLE.keys()): a dict gives its keys (trial 9)
+        if keys is not None:  # list(TABLE), sorted(TABLE.keys()): a dict gives its keys
             return self._one(expr, Inferred(kind, elements=keys))
         inner = self.origins(argument, depth + 1)
         known = [o for o in inner if o.inferred.type is not None]
@@ -803,7 +803,7 @@ class CallInference:
 def _absolute(inferred: Inferred) -> Inferred:
     """What ``abs(x)`` is for an ``x`` that is ``inferred``: a ``complex``'s magnitude is a ``float``, a ``bool``'s
     an ``int`` (``abs(True)`` is ``1``); any other type is kept (a number's value made absolute). As CPython's
-    ``complex.__abs__`` and ``bool``'s inherited ``int.__abs__``: ``abs(complex(1, 0))`` serializes (trial 10)."""
+    ``complex.__abs__`` and ``bool``'s inherited ``int.__abs__``: ``abs(complex(1, 0))`` serializes."""
     if inferred.type is T.COMPLEX:
         return Inferred(T.FLOAT)
     if inferred.type is T.BOOL:
