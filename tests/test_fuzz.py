@@ -45,6 +45,7 @@ from asynccfg_lint.analysis.checker import check_source
 from asynccfg_lint.diagnostics import Diagnostic
 from asynccfg_lint.fixing.fixer import FixOptions, fix_source
 from asynccfg_lint.frontends import flake8_plugin
+from asynccfg_lint.process_owner import owned_process
 from asynccfg_lint.run.selection import Selection
 from tests.mutations import mutated
 from tests.strategies import Config, configs, sink_block
@@ -266,7 +267,8 @@ def check_in_the_server(client, data: bytes) -> None:
     document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
     client.notify("textDocument/didOpen", {"textDocument": document})
     published = published_for(client, uri)
-    expected = check_source(text, str(FOLDER / "doc.py"))
+    with owned_process():  # (as the server, which owns its process)
+        expected = check_source(text, str(FOLDER / "doc.py"))
     assert [(d["code"], _pathless(d["message"]), d["range"]["start"]["line"]) for d in published] == [
         (d.code, _pathless(d.message), d.line - 1) for d in expected]
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": max(len(physical_lines(data)), 1), "character": 0}}
