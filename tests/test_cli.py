@@ -324,7 +324,8 @@ def test_a_closed_standard_output_exits_120_as_python_does():
         (["--exclude", "a\\", "findings.py"], "--exclude: invalid glob 'a\\\\'"),
         (["--extend-exclude", "ok,[z-a]", "findings.py"], "--extend-exclude: invalid glob '[z-a]': bad character range z-a\n"),
         # a mistyped option: the sub-command's usage and the closest real option (ruff's "tip")
-        (["--slect", "ACC1", "findings.py"], "usage: asynccfg-lint check [-h]"),
+        (["--slect", "ACC1", "findings.py"], "\n\nusage: asynccfg-lint check [options] [paths ...]\n"
+                                             "For more information, try 'asynccfg-lint check --help'.\n"),
         (["--slect", "ACC1", "findings.py"], "unrecognized arguments: --slect\n  tip: a similar option exists: '--select'"),
         # argparse names the type function in its message unless the function words the error itself
         (["-j", "x", "findings.py"], "argument -j/--jobs: expected a whole number of at least 1, got 'x'"),
@@ -339,6 +340,30 @@ def test_usage_errors_exit_2(args, stderr_part):
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert "invalid _" not in result.stderr  # no internal name such as argparse's "invalid _positive_int value"
+
+
+def test_a_usage_error_is_the_error_a_one_line_usage_and_where_to_read_more():
+    """As ruff: not argparse's whole usage block (18 lines for check) before the error."""
+    result = run_cli("--bogus", "findings.py")
+    assert (result.returncode, result.stderr.splitlines()) == (2, [
+        "asynccfg-lint check: error: unrecognized arguments: --bogus",
+        "  tip: a similar option exists: '--verbose'",
+        "",
+        "usage: asynccfg-lint check [options] [paths ...]",
+        "For more information, try 'asynccfg-lint check --help'."])
+
+
+def test_an_output_file_that_cannot_be_written_is_one_error_line(tmp_path):
+    result = run_cli("-o", str(tmp_path), "findings.py")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", f"asynccfg-lint: error: --output-file {tmp_path}: cannot write: Is a directory\n")
+
+
+def test_a_fifo_named_on_the_command_line_is_said_to_be_one(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    result = run_cli("pipe", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "pipe:1:1: ACC001 file not analysed: a named pipe (FIFO), not a file "
+                                                     "or folder\n")
 
 
 def test_a_missing_path_is_acc001_and_the_other_paths_are_still_checked():

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import stat
 import sys
 import threading
 import time
@@ -89,6 +90,8 @@ class _Parser(argparse.ArgumentParser):
         self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        """Print the error, a one-line usage and where to read more, as ruff does (not the whole usage block);
+        exit 2."""
         if message.startswith("unrecognized arguments: "):
             options = [option for action in self._actions for option in action.option_strings]
             for word in message.removeprefix("unrecognized arguments: ").split():
@@ -98,7 +101,19 @@ class _Parser(argparse.ArgumentParser):
                 if word.startswith("-") and close:
                     message += f"\n  tip: a similar option exists: '{close[0]}'"
                     break
-        super().error(message)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n\n{self.short_usage()}\n"
+                              f"For more information, try '{self.prog} --help'.\n")
+
+    def short_usage(self) -> str:
+        """``usage: PROG [options] POSITIONALS``: one line, whatever the number of options."""
+        words = [f"usage: {self.prog}", "[options]"]
+        for action in self._actions:
+            if action.option_strings:
+                continue
+            name = "{" + ",".join(action.choices) + "}" if action.choices else action.metavar or action.dest
+            words.append({"*": f"[{name} ...]", "?": f"[{name}]", "+": f"{name} [{name} ...]",
+                          argparse.PARSER: f"{name} ..."}.get(action.nargs, name))
+        return " ".join(words)
 
 
 def build_parser() -> _Parser:
@@ -325,11 +340,29 @@ def config_file(args: argparse.Namespace) -> str | None:
 
 
 def _missing(path: str, resolver: Resolver) -> list[Diagnostic]:
-    """ACC001 for a path that does not exist (as ruff reports E902), or a warning when ACC001 is not selected."""
+    """ACC001 for a path that is neither a file nor a folder (as ruff reports E902): one that does not exist, or
+    that names something else (a FIFO, a socket, a device); a warning when ACC001 is not selected."""
+    reason = _not_a_file_or_folder(path)
     if resolver.file_settings(path).selection.is_enabled("ACC001"):
-        return [Diagnostic(path, 1, 1, 1, 1, "ACC001", MISSING_PATH)]
-    sys.stderr.write(f"asynccfg-lint: warning: {path}: No such file or directory\n")
+        message = MISSING_PATH if reason == "No such file or directory" else acc001.not_analysed(reason)
+        return [Diagnostic(path, 1, 1, 1, 1, "ACC001", message)]
+    sys.stderr.write(f"asynccfg-lint: warning: {path}: {reason}\n")
     return []
+
+
+#: what a path that is neither a file nor a folder is, by its ``stat`` mode
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _not_a_file_or_folder(path: str) -> str:
+    """Why ``path`` is not read: the system's error (``No such file or directory``), or what it is instead."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "neither a file nor a folder")
+    return f"{kind}, not a file or folder" if kind != "neither a file nor a folder" else kind
 
 
 def _stdin_package(display: str, source: bytes, sinks: tuple[SinkSpec, ...],
@@ -410,15 +443,22 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
 
 
 def _write_output(text: str, output_file: str | None) -> None:
-    """Write ``text`` to ``output_file`` (creating its folder), or to stdout."""
+    """Write ``text`` to ``output_file`` (creating its folder), or to stdout.
+
+    Raises:
+        ConfigError: when ``output_file`` cannot be written (the CLI's error line, exit 2).
+    """
     if output_file is None:
         sys.stdout.write(text)
         return
     folder = os.path.dirname(output_file)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    with open(output_file, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    try:
+        with open(output_file, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:  # a folder, a path under a file, no permission: one error line and exit 2
+        raise ConfigError(f"--output-file {output_file}: cannot write: {exc.strerror or exc}") from None
 
 
 #: a progress bar is shown (on a terminal) from this many files on
