@@ -34,6 +34,7 @@ def _caches_outside_the_tree_and_the_home(tmp_path_factory: pytest.TempPathFacto
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_DIR_ENV, str(tmp_path_factory.mktemp("result-cache")))
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        patch.delenv("FORCE_COLOR", raising=False)  # (the CLI's text rows stay plain unless a test asks for colour)
         yield
 
 

@@ -366,6 +366,25 @@ def test_a_fifo_named_on_the_command_line_is_said_to_be_one(tmp_path):
                                                      "or folder\n")
 
 
+#: the first row of findings.py in colour: the path bold, the separators cyan, the code bold red (ruff's colours)
+COLOURED_ROW = ("\x1b[1mfindings.py\x1b[0m\x1b[36m:\x1b[0m18\x1b[36m:\x1b[0m47\x1b[36m:\x1b[0m "
+                "\x1b[1m\x1b[31mACC101\x1b[0m value for key")
+
+
+@pytest.mark.parametrize(("args", "env", "coloured"), [
+    (("--color", "always"), {}, True),
+    (("--color", "never"), {"FORCE_COLOR": "1"}, False),
+    ((), {"FORCE_COLOR": "1", "NO_COLOR": ""}, True),  # auto: not a terminal, but forced
+    ((), {"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),  # auto: NO_COLOR wins
+    ((), {}, False),  # auto: a pipe is no terminal
+])
+def test_colour_follows_color_and_the_environment(args, env, coloured):
+    result = run_cli(*args, "findings.py", env={"NO_COLOR": "", "FORCE_COLOR": "", **env})
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(COLOURED_ROW) if coloured else "\x1b" not in result.stdout
+    assert "\x1b" not in run_cli(*args, "--output-format", "json", "findings.py", env=env).stdout
+
+
 def test_a_missing_path_is_acc001_and_the_other_paths_are_still_checked():
     """As ruff reports E902 and goes on: the missing path is a finding at 1:1, exit 1."""
     result = run_cli("no_such_dir", "findings.py", "no_such_file.py")

@@ -47,7 +47,9 @@ from asynccfg_lint.frontends.output import (
     Fixable,
     any_fix,
     closing_summary,
+    colour_wanted,
     fixes_table,
+    in_colour,
     render,
     render_statistics,
     safe_fix,
@@ -156,6 +158,9 @@ def _add_check_options(command: argparse.ArgumentParser, fixing: bool) -> None:
                          help="text (flake8's), concise (ruff's, with a closing summary), full (concise with "
                               "each source line), json, grouped (by file), github (Actions annotations) or sarif (2.1.0)")
     command.add_argument("-o", "--output-file", help="write the output to this file instead of stdout")
+    command.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                         help="colour the rows of the text, concise, full and grouped formats: auto (default: on a "
+                              "terminal, unless NO_COLOR is set), always or never")
     command.add_argument("--statistics", action="store_true",
                          help="print the number of diagnostics per code instead of the diagnostics (text or json)")
     command.add_argument("--show-source", action="store_true", default=False,
@@ -442,6 +447,14 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
     return diagnostics
 
 
+def _write_report(text: str, args: argparse.Namespace) -> None:
+    """Write a report rendered as ``args.output_format`` (:func:`_write_output`), in colour on standard output when
+    ``args.color`` asks for it (:func:`~asynccfg_lint.frontends.output.colour_wanted`)."""
+    if args.output_file is None and colour_wanted(args.color, sys.stdout):
+        text = in_colour(text, args.output_format)
+    _write_output(text, args.output_file)
+
+
 def _write_output(text: str, output_file: str | None) -> None:
     """Write ``text`` to ``output_file`` (creating its folder), or to stdout.
 
@@ -694,7 +707,7 @@ def _run_fix(args: argparse.Namespace, resolver: Resolver) -> int:
         if args.show_fixes and not args.diff:
             out.append(fixes_table(fixed))
         out.append(closing_summary(remaining, fixable, len(fixed), _fix_mode(args)))
-    _write_output("".join(out), args.output_file)
+    _write_report("".join(out), args)
     if args.output_format == "text" and not args.quiet:  # stdout keeps flake8's lines only
         if args.show_fixes and not args.diff:
             sys.stderr.write(fixes_table(fixed).lstrip("\n"))
@@ -832,7 +845,7 @@ def _run_check(args: argparse.Namespace, resolver: Resolver) -> int:
         text = render(diagnostics, args.output_format, sources, args.show_source, fixable)
         if args.output_format in SUMMARY_FORMATS and not args.quiet:
             text += closing_summary(diagnostics, fixable)
-    _write_output(text, args.output_file)
+    _write_report(text, args)
     _verbose(args, resolver, checked, started)
     if diagnostics and not args.exit_zero:
         return EXIT_FINDINGS

@@ -209,6 +209,41 @@ def render_grouped(diagnostics: Sequence[Diagnostic], sources: Sources = _NO_SOU
     return "".join(line + "\n" for line in out)
 
 
+#: the formats whose rows ``--color`` colours (the others are read by programs)
+COLOUR_FORMATS = ("text", "concise", "full", "grouped")
+_BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
+_ROW = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+):(?P<column>\d+): (?P<code>ACC\d+)\b", re.M)
+_GROUPED_ROW = re.compile(r"^(?P<indent>  )(?P<line> *\d+):(?P<column>\d+ *) (?P<code>ACC\d+)\b", re.M)
+_GROUP_HEADER = re.compile(r"^(?P<path>\S[^\n]*):$", re.M)
+
+
+def in_colour(text: str, output_format: str) -> str:
+    """``text`` (rendered as ``output_format``) with ruff's colours: each row's path bold, its separators cyan and
+    its code bold red; a ``grouped`` header bold. Other formats are returned as they are."""
+    if output_format not in COLOUR_FORMATS:
+        return text
+    colon = f"{_CYAN}:{_RESET}"
+    if output_format == "grouped":
+        text = _GROUP_HEADER.sub(lambda m: f"{_BOLD}{m['path']}{_RESET}{colon}", text)
+        return _GROUPED_ROW.sub(
+            lambda m: f"{m['indent']}{m['line']}{colon}{m['column']} {_BOLD}{_RED}{m['code']}{_RESET}", text)
+    return _ROW.sub(lambda m: f"{_BOLD}{m['path']}{_RESET}{colon}{m['line']}{colon}{m['column']}{colon} "
+                              f"{_BOLD}{_RED}{m['code']}{_RESET}", text)
+
+
+def colour_wanted(when: str, stream: Any) -> bool:
+    """Whether to colour what goes to ``stream`` for ``--color when`` (``auto``, ``always``, ``never``): ``auto``
+    colours a terminal unless ``NO_COLOR`` is set (no-color.org) or ``TERM`` is ``dumb``; ``FORCE_COLOR`` forces it."""
+    if when != "auto":
+        return when == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
