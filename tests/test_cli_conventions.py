@@ -10,6 +10,7 @@ renderer is also tested in-process (the fast tier).
 
 from __future__ import annotations
 
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -348,3 +349,31 @@ def test_inline_options_and_extend_combine_as_ruff_in_process(tmp_path):
     assert settings.extended_by(layer).root == str(tmp_path)  # an inline layer keeps the project's folder
     with pytest.raises(ConfigError, match=r"^--config 'nope = 1': unknown option 'nope'"):
         parse_inline_options(["nope = 1"])
+
+
+class _Terminal(io.StringIO):
+    """A standard error that says it is a terminal, as a progress bar asks."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("named", [60, 10])
+def test_a_check_of_many_files_shows_its_progress_on_a_terminal(tmp_path, monkeypatch, named):
+    """As ruff's and the README's: a bar of the files analysed while a check of 50 files or more runs on a terminal
+    (gone when it ends); none for fewer files."""
+    from asynccfg_lint.frontends import cli
+
+    for index in range(named):
+        (tmp_path / f"m{index}.py").write_text(SINK_IMPORT + f"emit('t', 1, 2, {{'k': {{{index}}}}})\n")
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["check", "--no-cache", "-j", "1", "-q", "."]) == 1
+    frames = [frame for frame in terminal.getvalue().split("\r") if frame.startswith("analysing:")]
+    if named < cli.PROGRESS_MIN_FILES:
+        assert frames == []
+    else:
+        assert frames[0] == "analysing: 0file [00:00, ?file/s]"  # expect: shown at once, before the rounds plan
+        assert any(f"/{named} [" in frame for frame in frames[1:])  # expect: every file planned
+        assert terminal.getvalue().endswith("\r")  # expect: the bar is cleared when the check ends

@@ -421,7 +421,8 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
     files = [item for item in items if not isinstance(item, Missing)]
     if checked is not None:
         checked.extend(files)
-    with Project(summary_scope(files), jobs=args.jobs, cache=cache) as project:
+    with Project(summary_scope(files), jobs=args.jobs, cache=cache) as project, _analysis_progress(len(files)) as bar:
+        project.progress = bar
         # files with the same configured sinks share their rounds
         groups: dict[tuple[SinkSpec, ...], dict[str, CheckSettings]] = {}
         for item in items:
@@ -520,6 +521,20 @@ def _fix_in_worker(path: str, options: FixOptions) -> FileResult:
 
     project = worker_project()
     return fix_file(path, options, project)
+
+
+@contextlib.contextmanager
+def _analysis_progress(files: int) -> Iterator[object | None]:
+    """A progress bar of the files a check analyses (on a terminal, from :data:`PROGRESS_MIN_FILES` files named),
+    gone when the check ends; ``None`` otherwise. Files no sink reaches are not analysed: the bar counts the
+    analyses planned, round by round."""
+    if files < PROGRESS_MIN_FILES or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=0, unit="file", file=sys.stderr, leave=False, desc="analysing") as bar:
+        yield bar
 
 
 def _progress(results: Iterator[FileResult], total: int) -> Iterator[FileResult]:

@@ -24,7 +24,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from asynccfg_lint.process_owner import owned_process, process_is_owned
 from asynccfg_lint.run.collector import expect_remaining
@@ -259,6 +259,8 @@ class Project:
         #: outcomes of this project's tasks by key, kept for a later analysis (the language server's next one)
         self._outcomes: dict[str, FileOutcome] = {}
         self._executor: Executor | None = None
+        #: told of the tasks of each round and of each one done (a front end's progress bar), when set
+        self.progress: ProgressBar | None = None
 
     def __enter__(self) -> Project:
         return self
@@ -723,8 +725,13 @@ class Project:
         self._tasked = frozenset(task.path for task in tasks)
         outcomes: list[FileOutcome | None] = [self._cached(key) for key in keys]
         missing = [index for index, outcome in enumerate(outcomes) if outcome is None]
+        if self.progress is not None:
+            self.progress.total += len(tasks)
+            self.progress.update(len(tasks) - len(missing))
         for index, outcome in zip(missing, self._map([tasks[index] for index in missing])):
             outcomes[index] = outcome
+            if self.progress is not None:
+                self.progress.update(1)
             self._keep(keys[index], outcome)
             if tasks[index].check is not None:  # a later summary of the same file reads its wrappers from it
                 self._keep(task_key(dataclasses.replace(tasks[index], check=None), self._module(tasks[index].path)),
@@ -777,6 +784,18 @@ class Project:
         chunk = max(1, min(8, len(tasks) // (self.jobs * 8)))
         with interrupts_deferred():  # map submits every task now, and the first one forks the workers
             return self._executor.map(_analyse_in_worker, tasks, chunksize=chunk)
+
+
+class ProgressBar(Protocol):
+    """What :attr:`Project.progress` is told (``tqdm``'s own attributes): the files planned, and each one done."""
+
+    total: float
+
+    def refresh(self) -> None:
+        """Show the bar as it is now."""
+
+    def update(self, n: float = 1) -> bool | None:
+        """Count ``n`` more files done."""
 
 
 def end_pool(executor: Executor) -> None:
