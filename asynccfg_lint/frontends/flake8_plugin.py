@@ -54,12 +54,12 @@ from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.analysis.jax_facts import BUILTIN_SINKS, SinkSpec
 from asynccfg_lint.analysis.prefilter import SinkIndex
 from asynccfg_lint.run.project import package_project, package_root, package_sinks
-from asynccfg_lint.rules import DEFAULT_DISABLED, acc001
+from asynccfg_lint.rules import DEFAULT_DISABLED, RULES, acc001
 from asynccfg_lint.run.selection import Selection
 from asynccfg_lint.run.tasks import CheckSettings, FileOutcome
 
-#: every code, so that flake8's own select/ignore decides what is shown
-_ALL_CODES = Selection(select=("ACC0", "ACC1", "ACC2"))
+#: every code of the rule table, so that flake8's own select/ignore decides what is shown
+_ALL_CODES = Selection(select=tuple(rule.code for rule in RULES))
 #: how an ACC001 message starts when Python itself rejects the file's syntax (flake8 reports E999 then). Not
 #: "cannot decode": flake8 reads a file that does not decode as latin-1 and reports nothing about it
 #: (``FileProcessor.read_lines``, flake8 7), so the plugin's ACC001 says it, as the CLI's does
