@@ -791,9 +791,6 @@ class ProgressBar(Protocol):
 
     total: float
 
-    def refresh(self) -> None:
-        """Show the bar as it is now."""
-
     def update(self, n: float = 1) -> bool | None:
         """Count ``n`` more files done."""
 
