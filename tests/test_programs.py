@@ -38,14 +38,18 @@ MODULES = sorted(PROGRAMS.glob("*.py"))
 # a package: primitives and rules, options, and the user API in three modules
 PACKAGE = PROGRAMS / "extpkg"
 PACKAGE_FILES = sorted(PACKAGE.glob("*.py"))
+#: every package fixture: extpkg, and splitpkg (binds and rules in modules that do not import each other)
+PACKAGES = sorted(init.parent for init in PROGRAMS.glob("*/__init__.py"))
 
 
-def _package_expected() -> set[tuple[str, Expected]]:
-    return {(f"extpkg/{path.name}", e) for path in PACKAGE_FILES for e in expected_diagnostics(path)}
+def _package_expected(package: Path = PACKAGE) -> set[tuple[str, Expected]]:
+    return {(f"{package.name}/{path.name}", e) for path in sorted(package.glob("*.py"))
+            for e in expected_diagnostics(path)}
 
 
-def _package_cases() -> list[ProgramCase]:
-    return [case for path in PACKAGE_FILES for case in program_cases(path, f"extpkg.{path.stem}")]
+def _package_cases(packages: list[Path] = PACKAGES) -> list[ProgramCase]:
+    return [case for package in packages for path in sorted(package.glob("*.py"))
+            for case in program_cases(path, f"{package.name}.{path.stem}")]
 
 
 def _cases() -> list[ProgramCase]:
@@ -95,13 +99,14 @@ def test_modules_through_the_cli_and_flake8():
     assert acc_rows(run_flake8("--select", "ACC1", *names, cwd=PROGRAMS).stdout) == cli
 
 
-def test_package_declared_verdicts_match_expectations():
-    expected = _package_expected()
-    cases = _package_cases()
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_package_declared_verdicts_match_expectations(package: Path):
+    expected = _package_expected(package)
+    cases = _package_cases([package])
     assert cases
 
     def inside(case: ProgramCase, where: tuple[str, Expected]) -> bool:
-        return where[0] == f"extpkg/{case.path.name}" and case.first_line <= where[1].line <= case.last_line
+        return where[0] == f"{package.name}/{case.path.name}" and case.first_line <= where[1].line <= case.last_line
 
     outside = {e.code for where in expected for e in [where[1]] if not any(inside(c, where) for c in cases)}
     for case in cases:
@@ -110,16 +115,31 @@ def test_package_declared_verdicts_match_expectations():
     assert outside <= {c.declared for c in cases}
 
 
-def test_package_findings_in_process():
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_package_findings_in_process(package: Path):
     """The package checked in this process (the fast tier) gives exactly its ``# expect:`` rows."""
-    project = Project(iter_python_files([str(PACKAGE)]))
-    outcomes = project.analyse(BUILTIN_SINKS, {str(path): CheckSettings() for path in PACKAGE_FILES})
-    found = {(f"extpkg/{Path(path).name}", Expected(d.line, d.column, d.code))
+    project = Project(iter_python_files([str(package)]))
+    outcomes = project.analyse(BUILTIN_SINKS, {str(path): CheckSettings() for path in sorted(package.glob("*.py"))})
+    found = {(f"{package.name}/{Path(path).name}", Expected(d.line, d.column, d.code))
              for path, outcome in outcomes.items() for d in outcome.diagnostics}
-    assert found == _package_expected()
-    # annotated.py: `mode: Mode` put into the config is reported only where a bind's value is unknown
-    # (line 32: bound through a wrapper), not where every bind of annotated_api.py passes a str (line 28)
-    assert {e.line for where, e in found if where == "extpkg/annotated.py"} == {32}
+    assert found == _package_expected(package)
+    if package == PACKAGE:
+        # annotated.py: `mode: Mode` put into the config is reported only where a bind's value is unknown
+        # (line 32: bound through a wrapper), not where every bind of annotated_api.py passes a str (line 28)
+        assert {e.line for where, e in found if where == "extpkg/annotated.py"} == {32}
+
+
+@pytest.mark.parametrize("module", ["api.py", "users.py"])
+def test_one_file_of_a_package_sees_the_rules_registered_by_a_module_it_does_not_import(module):
+    """splitpkg/api.py binds primitives whose rules splitpkg/lowering.py registers, and users.py calls api.py:
+    neither imports lowering.py. Checked alone, each still gets the package's rows."""
+    package = PROGRAMS / "splitpkg"
+    project = Project(iter_python_files([str(package)]))
+    outcomes = project.analyse(BUILTIN_SINKS, {str(package / module): CheckSettings()})
+    found = {(d.line, d.column, d.code) for d in outcomes[str(package / module)].diagnostics}
+    assert found == {(e.line, e.column, e.code) for where, e in _package_expected(package)
+                     if where == f"splitpkg/{module}"}
+    assert found  # api.py: lines 21 and 33; users.py: line 11
 
 
 def test_package_through_the_cli_with_the_place_used():

@@ -268,8 +268,10 @@ class SinkNames:
         """The paths of the modules whose summaries code with the texts ``starts`` may need.
 
         The modules binding a name a text mentions (with that module's last component, or
-        being that module), and so on from each of them. ``None``: every module may (the
-        names grew past the limit).
+        being that module), and so on from each of them. A text that says ``bind`` (:data:`BIND`)
+        needs no import of the module: a registration ties a primitive to its rule wherever it is
+        written (``lowering.py`` registers the rule of ``api.py``'s ``gather_p.bind``, and neither
+        imports the other). ``None``: every module may (the names grew past the limit).
         """
         if self.homes is None:
             return None
@@ -282,9 +284,11 @@ class SinkNames:
         stack = list(starts)
         while stack:
             text = stack.pop()
+            binds = mentions_sink(text, BIND)
             for home, names in by_home.items():
                 paths = [path for path in self._paths.get(home, ()) if path not in reached]
-                if not paths or not mentions_sink(text, names) or not mentions_sink(text, (home.rpartition(".")[2],)):
+                if not paths or not mentions_sink(text, names) \
+                        or not binds and not mentions_sink(text, (home.rpartition(".")[2],)):
                     continue
                 reached.update(paths)
                 stack.extend(self.sources[path] for path in paths)
@@ -294,7 +298,8 @@ class SinkNames:
 class _NameTest:
     """Whether a module's bytes mention one of ``names`` (name -> the modules binding it, ``None``: anywhere):
     a name bound anywhere, or one bound in this module or in a module whose last component it mentions
-    (tested first: a few module names, then one pattern of their names)."""
+    or, in a text that says ``bind``, in any module (tested first: a few module names, then one pattern of
+    their names)."""
 
     def __init__(self, names: Mapping[str, set[str | None]]) -> None:
         by_home: dict[str | None, list[str]] = {}
@@ -309,8 +314,9 @@ class _NameTest:
                       for home, bound in by_home.items()]
 
     def __call__(self, source: bytes, module: str) -> bool:
+        binds = mentions_sink(source, BIND)  # a registration elsewhere ties a bound primitive's name (SinkNames.reach)
         for home, short, names in self.tests:
-            if home is None or home == module or short in source:
+            if home is None or home == module or binds or short in source:
                 if names(source) if callable(names) else any(name in source for name in names):
                     return True
         return False
@@ -394,7 +400,8 @@ def binding_units(tree: ast.Module, text: str) -> list[Unit]:
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             if statement.value is not None:
                 units.append((frozenset(_targets(statement)), _identifiers(lines, statement.value)))
-        elif isinstance(statement, ast.Expr):  # mlir.register_lowering(prim, rule): binds prim's bind
+        elif isinstance(statement, ast.Expr) and not isinstance(statement.value, ast.Constant):
+            # mlir.register_lowering(prim, rule): binds prim's bind (a docstring binds nothing)
             mentioned = _identifiers(lines, statement)
             units.append((mentioned, mentioned))
         else:  # compound statements: their bodies run at module level
