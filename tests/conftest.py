@@ -12,6 +12,8 @@ one long-profile example costs about 0.1 s to 0.8 s on the 2-core machine, see R
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 from subprocess import Popen
 
 import pytest
@@ -19,6 +21,7 @@ from hypothesis import HealthCheck, settings
 
 from asynccfg_lint.process_owner import owned_process
 from asynccfg_lint.run.cache import CACHE_DIR_ENV
+from tests.pre_commit_runs import PROJECT, copy_checkout
 from tests.tiers import E2E_MARKERS, spawns_processes
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -44,6 +47,21 @@ def owned():
     (:func:`~asynccfg_lint.process_owner.owned_process`), and every tuning is undone after it."""
     with owned_process():
         yield
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A committed copy of this checkout (standing for the project's git URL) and its rev."""
+    if shutil.which("git") is None or not (PROJECT / ".git").exists():
+        pytest.skip("needs git and a git checkout of the project")
+    destination = tmp_path_factory.mktemp("hook-repo")
+    return destination, copy_checkout(destination)
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit cache for the session: runs with the same dependencies share an environment."""
+    return tmp_path_factory.mktemp("pre-commit-home")
 
 
 def _is_end_to_end(item: pytest.Item) -> bool:

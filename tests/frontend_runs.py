@@ -57,6 +57,11 @@ def run_program(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None
     return _run([sys.executable, "-m", "asynccfg_lint", *args], cwd, stdin, env)
 
 
+def run_module(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m MODULE ARGS`` (``libcst.tool codemod ...``) and return the finished process."""
+    return _run([sys.executable, "-m", module, *args], cwd, None)
+
+
 def run_flake8(*args: str, cwd: Path = CLI_FIXTURES, stdin: bytes | None = None,
                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``python -m flake8 --isolated ARGS`` (no user or project configuration) and return the finished process;

@@ -18,9 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.readme import readme_block
+from tests.pre_commit_runs import (
+    PROJECT,
+    git,
+    hook_results,
+    pre_commit_executable,
+    readme_config,
+    run_pre_commit,
+    work_repository,
+)
 
-PROJECT = Path(__file__).resolve().parent.parent
 BAD = """\
 import numpy as np
 from jax._src.lax.parallel import _emit_async_start_custom_call as emit
@@ -46,85 +53,6 @@ from jax._src.lax.parallel import _emit_async_start_custom_call as emit
 def lower(ctx, x):
     return emit("all-gather-start", ctx, x, {"scale": np.float32(1.0) + 1e39})
 """
-GIT_IDENTITY = ["-c", "user.name=asynccfg-lint tests", "-c", "user.email=tests@example.invalid", "-c", "commit.gpgsign=false"]
-
-
-def pre_commit_executable() -> list[str]:
-    """The ``pre-commit`` console script installed beside this Python (the test extra), else ``python -m pre_commit``."""
-    script = Path(sys.executable).parent / "pre-commit"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "pre_commit"]
-
-
-def git(*args: str, cwd: Path) -> str:
-    """Run git in ``cwd`` and return its stdout (fails the test on a non-zero exit)."""
-    done = subprocess.run(["git", *GIT_IDENTITY, *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def copy_checkout(destination: Path) -> str:
-    """Copy the files git would commit from this checkout (tracked and untracked, not ignored); commit them; return the rev."""
-    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=PROJECT)
-    for relative in filter(None, listed.split("\0")):
-        source = PROJECT / relative
-        if source.is_file():
-            target = destination / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    git("init", "-q", cwd=destination)
-    git("add", "-A", cwd=destination)
-    git("commit", "-q", "-m", "snapshot", cwd=destination)
-    return git("rev-parse", "HEAD", cwd=destination).strip()
-
-
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory) -> tuple[Path, str]:
-    """A committed copy of this checkout and its rev."""
-    if shutil.which("git") is None or not (PROJECT / ".git").exists():
-        pytest.skip("needs git and a git checkout of the project")
-    destination = tmp_path_factory.mktemp("hook-repo")
-    return destination, copy_checkout(destination)
-
-
-def readme_config(marker: str, repo_path: Path, rev: str) -> str:
-    """The README's one ``yaml`` block that contains ``marker``, with ``GIT_URL`` and ``COMMIT`` filled in."""
-    return readme_block("yaml", marker).replace("GIT_URL", repo_path.as_uri()).replace("COMMIT", rev)
-
-
-def work_repository(root: Path, config: str, files: dict[str, str]) -> Path:
-    """A git repository with ``config`` as its ``.pre-commit-config.yaml`` and ``files``, all staged."""
-    root.mkdir()
-    (root / ".pre-commit-config.yaml").write_text(config)
-    for relative, text in files.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text(text)
-    git("init", "-q", cwd=root)
-    git("add", "-A", cwd=root)
-    return root
-
-
-def hook_results(stdout: str) -> list[tuple[str, str]]:
-    """``(hook name, Passed/Failed/...)`` for each line pre-commit prints per hook."""
-    outcomes = ("Passed", "Failed", "Skipped")
-    return [(line.split("...", 1)[0].strip(), line.rsplit(".", 1)[-1])
-            for line in stdout.splitlines() if "..." in line and line.rstrip().endswith(outcomes)]
-
-
-@pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory) -> Path:
-    """One pre-commit cache for the module: routes with the same dependencies share an environment."""
-    return tmp_path_factory.mktemp("pre-commit-home")
-
-
-def run_pre_commit(*args: str, cwd: Path, home: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the real pre-commit in ``cwd`` with its cache (environments, clones) in ``home`` (``path``: its PATH)."""
-    environment = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1"}
-    if path is not None:
-        environment["PATH"] = path
-    environment.pop("PRE_COMMIT", None)
-    return subprocess.run([*pre_commit_executable(), *args], cwd=cwd, env=environment, capture_output=True, text=True,
-                          timeout=1500, check=False)
-
 
 def test_route_1_shipped_hooks_check_fails_fix_rewrites_second_run_passes(hook_repo, tmp_path, pre_commit_home):
     repo_path, rev = hook_repo

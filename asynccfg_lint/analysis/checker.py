@@ -435,6 +435,9 @@ def _rule_use(parsed: ParsedModule, workspace: Workspace, sinks: Iterable[SinkSp
     if (spec.used_at, param) not in uses:  # (a task's sinks are those its file may call: add JAX's)
         summarise_module(home, {*sinks, *BUILTIN_SINKS}, workspace.for_summary(home))
         uses = sink_uses(home)
+    if (spec.used_at, param) not in uses:  # a read of the keyword (``knobs._asdict()``) is a use found with JAX's
+        summarise_module(home, BUILTIN_SINKS, workspace.for_summary(home))  # sinks alone, whatever ran before
+        uses = sink_uses(home)
     use = uses.get((spec.used_at, param)) or function_definition(home, spec.used_at)
     return (home, use) if use is not None else None
 
