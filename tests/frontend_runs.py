@@ -16,6 +16,9 @@ from pathlib import Path
 from tests.expectations import FIXTURES, Expected
 
 CLI_FIXTURES = FIXTURES / "cli"
+#: the coverage line a check ends with, on stderr with the text, JSON, GitHub and SARIF formats
+COVERAGE_LINE = re.compile(r"\d+ sink calls? checked(: all fully typed"
+                           r"|: \d+ fully typed, \d+ with values not followed \(--extend-select ACC201 shows where\))?\n")
 #: the first line of small test modules: it names the sink, so the prefilter lets them through
 SINK_IMPORT = "from jax._src.lax.parallel import _emit_async_start_custom_call as emit\n"
 _TEXT_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<code>[A-Z]+\d+) (?P<message>.+)$")

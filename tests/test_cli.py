@@ -19,7 +19,7 @@ from asynccfg_lint.frontends.cli import main
 from asynccfg_lint.run.suppression import NOQA_INLINE_REGEXP
 from tests.expectations import expected_diagnostics, fixture_options
 from tests.frontend_runs import (
-    CLI_FIXTURES, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_flake8, run_program,
+    CLI_FIXTURES, COVERAGE_LINE, SINK_IMPORT, cli_fixtures, parse_text, run_cli, run_flake8, run_program,
 )
 
 
@@ -29,7 +29,7 @@ def test_fixture_text_output(path):
     expected = expected_diagnostics(path)
     result = run_cli(*fixture_options(path), path.name)
     rows = parse_text(result.stdout)
-    assert result.stderr == ""
+    assert COVERAGE_LINE.fullmatch(result.stderr)
     assert sorted(row.expected for row in rows) == sorted(expected)
     assert {row.path for row in rows} <= {path.name}
     assert result.returncode == (1 if expected else 0)
@@ -166,7 +166,8 @@ def test_stdin_without_a_filename_warns_when_it_imports_from_its_package(tmp_pat
     programs = Path(__file__).parent / "fixtures" / "programs"
     relative = run_cli("--isolated", "--no-cache", "-", cwd=programs,
                        stdin=(programs / "extpkg" / "relayed_api.py").read_bytes())
-    assert (relative.returncode, relative.stdout, relative.stderr) == (0, "", STDIN_NOTE.format(".relayed"))
+    assert (relative.returncode, relative.stdout, relative.stderr) == (0, "", STDIN_NOTE.format(".relayed")
+                                                                       + "0 sink calls checked\n")
     (tmp_path / "wpkg").mkdir()
     (tmp_path / "wpkg" / "__init__.py").write_text("")
     (tmp_path / "wpkg" / "sinks.py").write_text(
@@ -177,21 +178,22 @@ def test_stdin_without_a_filename_warns_when_it_imports_from_its_package(tmp_pat
               b"def lower(ctx, x):\n    return permute_start(ctx, x, {'permutation': PERM, 'sizes': {1}})\n")
     (tmp_path / "wpkg" / "api.py").write_bytes(source)
     piped = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=source)
-    assert (piped.returncode, piped.stdout, piped.stderr) == (0, "", STDIN_NOTE.format("wpkg"))
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, "", STDIN_NOTE.format("wpkg") + "0 sink calls checked\n")
     quiet = run_cli("--isolated", "--no-cache", "-q", "-", cwd=tmp_path, stdin=source)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
     named = run_cli("--isolated", "--no-cache", "--stdin-filename", "wpkg/api.py", cwd=tmp_path, stdin=source)
-    assert named.returncode == 1 and named.stderr == ""
+    assert named.returncode == 1 and named.stderr == "1 sink call checked: all fully typed\n"
     assert [(r.line, r.column, r.code) for r in parse_text(named.stdout)] == [(6, 65, "ACC101")]
     # a new module of the package, not saved yet (trial 10: nothing was checked, exit 0)
     unsaved = run_cli("--isolated", "--no-cache", "-v", "--stdin-filename", "wpkg/new_api.py", cwd=tmp_path, stdin=source)
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(unsaved.stdout)] == [("wpkg/new_api.py", 6, 65, "ACC101")]
-    assert unsaved.returncode == 1 and unsaved.stderr.splitlines()[-1].startswith("asynccfg-lint: 1 file checked in ")
+    assert unsaved.returncode == 1 and unsaved.stderr.splitlines()[-2].startswith("asynccfg-lint: 1 file checked in ")
+    assert unsaved.stderr.splitlines()[-1] == "1 sink call checked: all fully typed"
     # a module of the package that binds no name leading to a sink, and a text of jax imports only: no warning
     plain = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=b"from wpkg.plain import PERM\n")
-    assert (plain.returncode, plain.stdout, plain.stderr) == (0, "", "")
+    assert (plain.returncode, plain.stdout, plain.stderr) == (0, "", "0 sink calls checked\n")
     alone = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=(CLI_FIXTURES / "findings.py").read_bytes())
-    assert alone.returncode == 1 and alone.stderr == ""
+    assert alone.returncode == 1 and alone.stderr == "7 sink calls checked: all fully typed\n"
 
 
 def test_stdin_filename_alone_reads_stdin():
@@ -200,7 +202,7 @@ def test_stdin_filename_alone_reads_stdin():
     named = run_cli("--stdin-filename", "pkg/lowering.py", stdin=source)
     assert named.returncode == 1
     assert named.stdout == run_cli("findings.py").stdout.replace("findings.py:", "pkg/lowering.py:")
-    assert named.stderr == ""
+    assert named.stderr == "7 sink calls checked: all fully typed\n"
 
 
 def test_stdin_filename_ignores_other_paths_with_a_warning():
@@ -208,7 +210,8 @@ def test_stdin_filename_ignores_other_paths_with_a_warning():
     result = run_cli("--stdin-filename", "named.py", "findings.py", stdin=source)
     assert result.returncode == 1
     assert [(r.path, r.line, r.column, r.code) for r in parse_text(result.stdout)] == [("named.py", 2, 23, "ACC101")]
-    assert result.stderr == "asynccfg-lint: warning: ignoring findings.py in favour of standard input\n"
+    assert result.stderr == ("asynccfg-lint: warning: ignoring findings.py in favour of standard input\n"
+                             "1 sink call checked: all fully typed\n")
 
 
 def test_stdin_without_a_name_reports_dash():
@@ -389,7 +392,7 @@ def test_a_missing_path_is_acc001_and_the_other_paths_are_still_checked():
     """As ruff reports E902 and goes on: the missing path is a finding at 1:1, exit 1."""
     result = run_cli("no_such_dir", "findings.py", "no_such_file.py")
     assert result.returncode == 1
-    assert result.stderr == ""
+    assert result.stderr == "7 sink calls checked: all fully typed\n"
     rows = parse_text(result.stdout)
     assert [(r.path, r.line, r.column, r.code, r.message) for r in rows if r.code == "ACC001"] == [
         ("no_such_dir", 1, 1, "ACC001", "file not analysed: No such file or directory"),
@@ -406,7 +409,8 @@ def test_a_missing_path_alone_exits_1():
 def test_a_missing_path_with_acc001_ignored_is_a_warning():
     result = run_cli("--ignore", "ACC001", "no_such_file.py", "clean.py")
     assert (result.returncode, result.stdout) == (0, "")
-    assert result.stderr == "asynccfg-lint: warning: no_such_file.py: No such file or directory\n"
+    assert result.stderr == ("asynccfg-lint: warning: no_such_file.py: No such file or directory\n"
+                             "1 sink call checked: all fully typed\n")
 
 
 def test_missing_command_exits_2():

@@ -77,18 +77,19 @@ def test_concise_and_full_are_ruffs_text_formats_and_text_stays_flake8s(tmp_path
         "XLA's compile fails (Failed to parse collective op config JSON); use a finite number",
         "Found 3 errors.",
         "[*] 1 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`).",
+        "1 sink call checked: all fully typed",  # what was verified: every value of every sink call typed
     ])
     full = run_cli("--output-format", "full", "m.py", cwd=tmp_path).stdout.splitlines()
     assert full[:3] == [concise.stdout.splitlines()[0], MIXED.splitlines()[3], " " * 22 + "^"]
-    assert full[-2:] == concise.stdout.splitlines()[-2:]
+    assert full[-3:] == concise.stdout.splitlines()[-3:]
     text = run_cli("m.py", cwd=tmp_path).stdout  # flake8's format: no marker, no summary
     assert text.splitlines() == [line.replace(" [*]", "") for line in concise.stdout.splitlines()[:3]]
     assert run_cli("-q", "--output-format", "concise", "m.py", cwd=tmp_path).stdout.splitlines() == \
         concise.stdout.splitlines()[:3]
     clean = run_cli("--output-format", "concise", "--select", "ACC105", "m.py", cwd=tmp_path)
-    assert (clean.returncode, clean.stdout) == (0, "All checks passed!\n")
+    assert (clean.returncode, clean.stdout) == (0, "All checks passed!\n1 sink call checked: all fully typed\n")
     unsafe = run_cli("--output-format", "concise", "--unsafe-fixes", "m.py", cwd=tmp_path).stdout.splitlines()
-    assert " ACC101 [*] value for key \"b\"" in unsafe[1] and unsafe[-1] == "[*] 2 fixable with `--fix`."
+    assert " ACC101 [*] value for key \"b\"" in unsafe[1] and unsafe[-2] == "[*] 2 fixable with `--fix`."
 
 
 def test_verbose_names_the_configuration_and_counts_and_quiet_drops_the_fix_summary(tmp_path):

@@ -130,6 +130,7 @@ def test_grouped_output():
         "latin1.py:", "  7:47", "",
         # ruff's closing summary (ruff 0.17.5's wording)
         "Found 5 errors.", "[*] 1 fixable with `--fix` (3 unsafe fixes available with `--fix --unsafe-fixes`).",
+        "8 sink calls checked: all fully typed",  # the coverage line
     ]
     assert lines[2].startswith('  22:48 ACC105 value for key "tiled" is str (JSON string)')
 
@@ -137,7 +138,7 @@ def test_grouped_output():
 def test_grouped_alignment(tmp_path):
     (tmp_path / "m.py").write_text(SINK_IMPORT + 'emit("t", 1, 2, {"a": {1}})\n' + "\n" * 8 + 'emit(1, 2, 3, {"b": {2}})\n')
     lines = run_cli("--output-format", "grouped", "m.py", cwd=tmp_path).stdout.splitlines()
-    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", "", "Found 2 erro", "2 unsafe fix"]
+    assert [line[:12] for line in lines] == ["m.py:", "   2:23 ACC1", "  11:21 ACC1", "", "Found 2 erro", "2 unsafe fix", "2 sink calls"]
 
 
 def test_show_source_prints_the_line_and_a_caret(tmp_path):
@@ -192,7 +193,9 @@ def test_statistics():
 def test_output_file(tmp_path, output_format):
     target = tmp_path / "reports" / f"out.{output_format}"
     result = run_cli("--output-format", output_format, "--output-file", str(target), "findings.py")
-    assert (result.returncode, result.stdout, result.stderr) == (1, "", "")
+    # the coverage line: in the report of a format with a closing summary, else on stderr
+    coverage = "7 sink calls checked: all fully typed\n"
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", "" if output_format == "grouped" else coverage)
     assert target.read_text(encoding="utf-8") == run_cli("--output-format", output_format, "findings.py").stdout
     if output_format == "sarif":
         validate_sarif(json.loads(target.read_text(encoding="utf-8")))
@@ -244,3 +247,47 @@ def test_places_named_in_a_message_take_the_form_asked_for(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path.parent)
     assert absolute.placed_like("x.py").message == (f"value ... use x.value (written at {tmp_path.name}/pkg/cfgs.py:20) "
                                                     f"(used at {tmp_path.name}/pkg/rules.py:4)")
+
+
+#: one sink call whose value comes from a module the run does not hold, one whose values are all typed
+PARTLY_FOLLOWED = """\
+import helpers
+from jax._src.lax.parallel import _emit_async_start_custom_call as emit
+
+
+def lower(ctx, x):
+    return emit("all-gather-start", ctx, x, {"a": helpers.value()})
+
+
+def lower_typed(ctx, x):
+    return emit("all-gather-start", ctx, x, {"a": 1, "b": [0, 1]})
+"""
+PARTLY_FOLLOWED_LINE = "2 sink calls checked: 1 fully typed, 1 with values not followed (--extend-select ACC201 shows where)\n"
+
+
+def test_every_run_says_how_much_it_verified(tmp_path):
+    """A run with no finding still says what it could not follow: in the closing summary of ruff's text
+    formats, on stderr with the others (whose stdout is rows or a document), as SARIF run properties;
+    ``-q`` drops it. ``--extend-select ACC201`` shows the value not followed."""
+    (tmp_path / "m.py").write_text(PARTLY_FOLLOWED)
+    text = run_cli("--isolated", "--no-cache", "m.py", cwd=tmp_path)
+    assert (text.returncode, text.stdout, text.stderr) == (0, "", PARTLY_FOLLOWED_LINE)
+    concise = run_cli("--isolated", "--no-cache", "--output-format", "concise", "m.py", cwd=tmp_path)
+    assert (concise.stdout, concise.stderr) == ("All checks passed!\n" + PARTLY_FOLLOWED_LINE, "")
+    as_json = run_cli("--isolated", "--no-cache", "--output-format", "json", "m.py", cwd=tmp_path)
+    assert (json.loads(as_json.stdout), as_json.stderr) == ([], PARTLY_FOLLOWED_LINE)
+    sarif = run_cli("--isolated", "--no-cache", "--output-format", "sarif", "m.py", cwd=tmp_path)
+    assert json.loads(sarif.stdout)["runs"][0]["properties"] == {
+        "coverage": {"sinkCalls": 2, "fullyTyped": 1, "notFollowed": 1}}
+    statistics = run_cli("--isolated", "--no-cache", "--statistics", "m.py", cwd=tmp_path)
+    assert (statistics.stdout, statistics.stderr) == ("", PARTLY_FOLLOWED_LINE)
+    quiet = run_cli("--isolated", "--no-cache", "-q", "m.py", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    shown = run_cli("--isolated", "--no-cache", "--extend-select", "ACC201", "m.py", cwd=tmp_path)
+    assert [(row.line, row.code) for row in parse_text(shown.stdout)] == [(6, "ACC201")]
+    # the same through standard input, and from the result cache on a second run
+    piped = run_cli("--isolated", "--no-cache", "-", cwd=tmp_path, stdin=PARTLY_FOLLOWED.encode())
+    assert piped.stderr == PARTLY_FOLLOWED_LINE
+    for _ in range(2):
+        cached = run_cli("--isolated", "--cache-dir", str(tmp_path / "cache"), "m.py", cwd=tmp_path)
+        assert cached.stderr == PARTLY_FOLLOWED_LINE

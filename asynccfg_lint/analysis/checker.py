@@ -62,7 +62,8 @@ from asynccfg_lint.analysis.workspace import ModuleLoader, Workspace
 
 
 def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozenset[str] = frozenset(),
-            modules: ModuleLoader | None = None, selection: Selection | None = None) -> list[Finding]:
+            modules: ModuleLoader | None = None, selection: Selection | None = None,
+            calls: dict[int, bool] | None = None) -> list[Finding]:
     """Return the unpositioned findings of every sink call in ``parsed`` (each source once per code).
 
     ``sanitizers`` are qualified names of functions whose result is JSON-safe: a value built by a
@@ -74,7 +75,9 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     the registered rule uses it (``Finding.used_at``); with ``selection``, such findings of codes
     not selected are left out (naming the place costs the positions of the rule's module). A
     registered rule's parameters are ACC201 where it uses them when no ``bind`` of its primitive is
-    visible (looked up only when ACC201 is selected, or ``selection`` is ``None``).
+    visible (looked up only when ACC201 is selected, or ``selection`` is ``None``, or ``calls`` is given).
+    ``calls``, when given, gets each sink call's node (by ``id``) -> whether a value of it is not followed:
+    an ACC201 finding that selecting ACC201 would show (:class:`~asynccfg_lint.diagnostics.Coverage`).
     """
     workspace = Workspace(parsed, modules, sanitizers)
     sinks = summarise_module(parsed, sinks, workspace.for_summary(parsed))  # this module's own wrappers
@@ -89,6 +92,8 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     # a bind's hashability-only sinks last: where a keyword also reaches a config, that finding names its use
     for sink_call in sorted(find_sink_calls(parsed, sinks), key=lambda c: c.spec.kind is SinkKind.PARAMETERS):
         spec = sink_call.spec
+        if calls is not None:
+            calls.setdefault(id(sink_call.call), False)
         if sanitizers and _sanitized(parsed, classifier, sink_call.argument, sanitizers):
             continue
         if spec.kind is SinkKind.PARAMETERS:  # what becomes a keyword of the bind must be hashable
@@ -117,6 +122,15 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
             # (its key and type), whichever of the places that write it comes first
             key = (id(finding.node), finding.code, None if finding.written_at is None
                    else finding.message.removesuffix(wording.written_at("", finding.written_at)))
+            if finding.code == "ACC201":
+                if _read_at_binds(parsed, classifier, finding.node):
+                    continue  # a keyword the rule reads: other modules' binds are checked where they are
+                if _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
+                        calls is None and selection is not None and not selection.is_enabled("ACC201")
+                        or not _unbound_rule(parsed, finding.node, workspace) and not _uncalled(parsed, finding.node)):
+                    continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
+                if calls is not None:
+                    calls[id(sink_call.call)] = True
             used_at: Callable[[], str] | None = None
             if spec.used_at is not None and spec.kind is not SinkKind.PARAMETERS:
                 if selection is not None and not selection.is_enabled(finding.code):
@@ -125,12 +139,6 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
                 if place not in places:
                     places[place] = use_location(parsed, workspace, sinks, spec)
                 used_at = places[place]  # named below, once the finding is kept (the checks read its node only)
-            if finding.code == "ACC201" and _read_at_binds(parsed, classifier, finding.node):
-                continue  # a keyword the rule reads: other modules' binds are checked where they are
-            if finding.code == "ACC201" and _is_wrapper_parameter(parsed, finding.node, checked_at_calls) and (
-                    selection is not None and not selection.is_enabled("ACC201")
-                    or not _unbound_rule(parsed, finding.node, workspace) and not _uncalled(parsed, finding.node)):
-                continue  # the wrapper is a derived sink: what its callers pass is checked at the calls
             if key not in seen:
                 seen.add(key)
                 findings.append(finding if used_at is None else _used_at(finding, used_at()))
@@ -579,6 +587,7 @@ def check_parsed(
     with_fixes: bool = False,
     sanitizers: frozenset[str] = frozenset(),
     modules: ModuleLoader | None = None,
+    calls: dict[int, bool] | None = None,
 ) -> list[Located]:
     """Check a parsed module.
 
@@ -586,6 +595,7 @@ def check_parsed(
         parsed: the module (see :func:`asynccfg_lint.analysis.parse.parse_source`).
         selection, sinks, apply_noqa, sanitizers, modules: as for :func:`check_source`.
         with_fixes: attach each finding's :class:`~asynccfg_lint.diagnostics.Fix` to its diagnostic.
+        calls: filled as :func:`analyse` fills it (the coverage line), when given.
     Returns:
         the selected, unsuppressed findings sorted by their diagnostics' position (1-based lines,
         1-based character columns). A finding's fix is applicable only if ``finding.fix`` is set
@@ -596,7 +606,7 @@ def check_parsed(
     # flake8's noqa mapping tokenizes the whole file: made for the first finding, and only when the text
     # has a ``# noqa`` at all (a line's mapped text is a run of the file's lines, so it has none either)
     noqa: dict[int, str] | None = None if apply_noqa and NOQA_INLINE_REGEXP.search(parsed.text) else {}
-    for finding in analyse(parsed, sinks, sanitizers, modules, selection):
+    for finding in analyse(parsed, sinks, sanitizers, modules, selection, calls):
         if not selection.is_enabled(finding.code):
             continue
         start, end = node_range(parsed, finding.node)
@@ -630,6 +640,7 @@ def check_source(
     parsed: ParsedModule | None = None,
     modules: ModuleLoader | None = None,
     parse: Callable[[str | bytes, str], ParsedModule] = parse_source,
+    calls: dict[int, bool] | None = None,
 ) -> list[Diagnostic]:
     """Check one file.
 
@@ -646,6 +657,7 @@ def check_source(
             when a name of this file leads into them; ``None`` reads this file alone.
         parse: parses ``source`` when ``parsed`` is not given (a language server passes a document's
             :class:`~asynccfg_lint.analysis.parse.DocumentParser`); raises ``ParseFailure`` as ``parse_source``.
+        calls: filled as :func:`analyse` fills it (the coverage line), when given.
     Returns:
         diagnostics sorted by position; 1-based lines and 1-based character columns.
         A file that cannot be decoded or parsed gives one ACC001 diagnostic; so does anything
@@ -659,7 +671,7 @@ def check_source(
             with collector_paused():  # (see analyse_task)
                 parsed = parsed or parse(source, path)
                 return parsed.run(lambda: [item.diagnostic for item in check_parsed(
-                    parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules)])
+                    parsed, selection, sinks, apply_noqa, with_fixes, sanitizers, modules, calls)])
         except ParseFailure as failure:  # the file cannot be parsed, or a deep file's analysis ran out of time
             if not selection.is_enabled("ACC001"):
                 return []

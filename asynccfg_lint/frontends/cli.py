@@ -39,7 +39,7 @@ from asynccfg_lint.run.config import (
     parse_inline_options,
     validate_codes,
 )
-from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.diagnostics import Coverage, Diagnostic
 from asynccfg_lint.frontends.output import (
     FORMATS,
     STATISTICS_FORMATS,
@@ -380,7 +380,8 @@ def _stdin_package(display: str, source: bytes, sinks: tuple[SinkSpec, ...],
 
 
 def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | str],
-                 args: argparse.Namespace) -> list[Diagnostic]:
+                 args: argparse.Namespace, coverage: list[Coverage]) -> list[Diagnostic]:
+    """The diagnostics of standard input read as ``display``; its :class:`Coverage` is appended to ``coverage``."""
     from asynccfg_lint.analysis.checker import check_source
 
     source = sys.stdin.buffer.read()
@@ -392,28 +393,32 @@ def _check_stdin(display: str, resolver: Resolver, sources: dict[str, bytes | st
         sys.stderr.write(f"asynccfg-lint: warning: standard input imports from its package ({', '.join(unread)}), which "
                          "is not read without --stdin-filename: sinks and wrappers defined there are not followed\n")
     sinks, project = _stdin_package(display, source, settings.sinks, args)
-    return check_source(source, display, settings.selection, sinks, with_fixes=True,
-                        sanitizers=settings.sanitizers, modules=project)
+    calls: dict[int, bool] = {}
+    diagnostics = check_source(source, display, settings.selection, sinks, with_fixes=True,
+                               sanitizers=settings.sanitizers, modules=project, calls=calls)
+    coverage.append(Coverage(len(calls), sum(calls.values())))
+    return diagnostics
 
 
 def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str, bytes | str],
-                 checked: list[str] | None = None) -> list[Diagnostic]:
+                 checked: list[str] | None = None, coverage: list[Coverage] | None = None) -> list[Diagnostic]:
     """Check every input; ``sources`` receives the bytes of each file with a diagnostic (for ``--show-source``),
-    ``checked`` (when given) the files checked."""
+    ``checked`` (when given) the files checked, ``coverage`` (when given) each checked input's :class:`Coverage`."""
+    coverage = [] if coverage is None else coverage
     if args.stdin_filename is not None:  # as ruff: --stdin-filename reads stdin, with or without '-'
         for path in args.paths:
             if path != "-" and path != ".":
                 sys.stderr.write(f"asynccfg-lint: warning: ignoring {path} in favour of standard input\n")
         if checked is not None:
             checked.append(args.stdin_filename)
-        return _check_stdin(args.stdin_filename, resolver, sources, args)
+        return _check_stdin(args.stdin_filename, resolver, sources, args, coverage)
     diagnostics: list[Diagnostic] = []
     items: list[str | Missing] = []
     for path in args.paths:
         if path == "-":
             if checked is not None:
                 checked.append("-")
-            diagnostics.extend(_check_stdin("-", resolver, sources, args))
+            diagnostics.extend(_check_stdin("-", resolver, sources, args, coverage))
         else:
             items.extend(iter_files([path], resolver))
     cache_dir = cache_dir_for(args.no_cache, args.cache_dir)
@@ -441,6 +446,8 @@ def _check_paths(args: argparse.Namespace, resolver: Resolver, sources: dict[str
             outcomes = project.analyse(sinks, checked)
             for path in checked:
                 outcome = outcomes.get(path)
+                if outcome is not None:
+                    coverage.append(outcome.coverage)
                 if outcome is not None and outcome.diagnostics:
                     sources[path] = project.read(path)
                     diagnostics.extend(outcome.diagnostics)
@@ -852,16 +859,21 @@ def _run_check(args: argparse.Namespace, resolver: Resolver) -> int:
     started = time.perf_counter()
     sources: dict[str, bytes | str] = {}
     checked: list[str] = []
-    diagnostics = sorted(_check_paths(args, resolver, sources, checked), key=lambda d: d.sort_key)
+    coverage: list[Coverage] = []
+    diagnostics = sorted(_check_paths(args, resolver, sources, checked, coverage), key=lambda d: d.sort_key)
+    covered = sum(coverage, Coverage())
     fixable = _fixable(args, resolver)
+    in_summary = args.output_format in SUMMARY_FORMATS and not args.statistics
     if args.statistics:
         text = render_statistics(diagnostics, args.output_format)
     else:
-        text = render(diagnostics, args.output_format, sources, args.show_source, fixable)
-        if args.output_format in SUMMARY_FORMATS and not args.quiet:
-            text += closing_summary(diagnostics, fixable)
+        text = render(diagnostics, args.output_format, sources, args.show_source, fixable, covered)
+        if in_summary and not args.quiet:
+            text += closing_summary(diagnostics, fixable) + covered.line() + "\n"
     _write_report(text, args)
     _verbose(args, resolver, checked, started)
+    if not in_summary and not args.quiet:  # (stdout holds only the diagnostics, or a document: JSON, SARIF)
+        sys.stderr.write(covered.line() + "\n")
     if diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN

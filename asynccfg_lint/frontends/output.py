@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from asynccfg_lint import __version__
-from asynccfg_lint.diagnostics import Diagnostic
+from asynccfg_lint.diagnostics import Coverage, Diagnostic
 from asynccfg_lint.rules import RULES, RULES_BY_CODE, severity
 
 FORMATS = ("text", "concise", "full", "json", "grouped", "github", "sarif")
@@ -284,7 +284,8 @@ def _region(line: int, column: int, end_line: int, end_column: int) -> dict[str,
     return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
 
 
-def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dict[str, Any]:
+def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None,
+              coverage: Coverage | None = None) -> dict[str, Any]:
     """Return a SARIF 2.1.0 log of ``diagnostics``, as GitHub code scanning accepts it.
 
     One run; ``tool.driver.rules`` lists every rule of :data:`~asynccfg_lint.rules.RULES` (id,
@@ -296,7 +297,8 @@ def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dic
     code-point columns (``endColumn`` exclusive), with the file's URI relative to ``%SRCROOT%``
     (``base``, default: the current directory). A diagnostic with a fix carries it as a SARIF
     ``fix`` (a replacement of the edited region); one whose message names
-    another place (``Diagnostic.related``) lists it under ``relatedLocations``.
+    another place (``Diagnostic.related``) lists it under ``relatedLocations``. ``coverage``, when given,
+    is the run's ``properties.coverage`` (:meth:`Coverage.properties`).
     """
     from asynccfg_lint.rules.pages import project_url, published_rule_url, rule_page
 
@@ -355,22 +357,21 @@ def sarif_log(diagnostics: Sequence[Diagnostic], base: str | None = None) -> dic
                 }],
             }]
         results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": driver},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(base).as_uri().rstrip("/") + "/"}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+    run: dict[str, Any] = {
+        "tool": {"driver": driver},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(base).as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
     }
+    if coverage is not None:
+        run["properties"] = {"coverage": coverage.properties()}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render_sarif(diagnostics: Sequence[Diagnostic], sources: Sources = _NO_SOURCES, show_source: bool = False,
-                 fixable: Fixable = safe_fix) -> str:
+                 fixable: Fixable = safe_fix, coverage: Coverage | None = None) -> str:
     """The SARIF 2.1.0 log of :func:`sarif_log` as indented JSON."""
-    return json.dumps(sarif_log(diagnostics), indent=2) + "\n"
+    return json.dumps(sarif_log(diagnostics, coverage=coverage), indent=2) + "\n"
 
 
 RENDERERS: dict[str, Callable[[Sequence[Diagnostic], Sources, bool, Fixable], str]] = {
@@ -385,8 +386,11 @@ RENDERERS: dict[str, Callable[[Sequence[Diagnostic], Sources, bool, Fixable], st
 
 
 def render(diagnostics: Sequence[Diagnostic], output_format: str, sources: Sources = _NO_SOURCES,
-           show_source: bool = False, fixable: Fixable = safe_fix) -> str:
-    """Render sorted ``diagnostics`` in ``output_format`` (one of :data:`FORMATS`); ``fixable`` decides ``[*]``."""
+           show_source: bool = False, fixable: Fixable = safe_fix, coverage: Coverage | None = None) -> str:
+    """Render sorted ``diagnostics`` in ``output_format`` (one of :data:`FORMATS`); ``fixable`` decides ``[*]``;
+    ``coverage`` goes into SARIF's run properties."""
+    if output_format == "sarif":
+        return render_sarif(diagnostics, sources, show_source, fixable, coverage)
     return RENDERERS[output_format](diagnostics, sources, show_source, fixable)
 
 

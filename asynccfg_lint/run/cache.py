@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from asynccfg_lint import __version__
-from asynccfg_lint.diagnostics import Diagnostic, Fix
+from asynccfg_lint.diagnostics import Coverage, Diagnostic, Fix
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.run.discovery import iter_python_files, module_name_for
 from asynccfg_lint.run.entry_store import EntryStore
@@ -121,7 +121,8 @@ def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:
     """The JSON form of ``outcome`` (diagnostics as in ``--output-format json``, wrappers sorted)."""
     return {"diagnostics": [diagnostic.to_json() for diagnostic in outcome.diagnostics],
             "wrappers": sorted((spec_json(spec) for spec in outcome.wrappers), key=json.dumps),
-            "dependencies": [list(dependency) for dependency in outcome.dependencies]}
+            "dependencies": [list(dependency) for dependency in outcome.dependencies],
+            "coverage": [outcome.coverage.calls, outcome.coverage.unfollowed]}
 
 
 def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
@@ -135,7 +136,9 @@ def outcome_from_json(data: dict[str, Any]) -> FileOutcome:
         fix = Fix(**item["fix"]) if item["fix"] else None
         diagnostics.append(Diagnostic(**{**item, "fix": fix}))
     dependencies = tuple((name, path, digest) for name, path, digest in data["dependencies"])
-    return FileOutcome(tuple(diagnostics), frozenset(map(spec_from_json, data["wrappers"])), dependencies)
+    calls, unfollowed = data["coverage"]
+    return FileOutcome(tuple(diagnostics), frozenset(map(spec_from_json, data["wrappers"])), dependencies,
+                       Coverage(int(calls), int(unfollowed)))
 
 
 def task_key(task: FileTask, module: str) -> str:

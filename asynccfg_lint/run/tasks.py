@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from asynccfg_lint.diagnostics import UNSAFE, Diagnostic
+from asynccfg_lint.diagnostics import UNSAFE, Coverage, Diagnostic
 from asynccfg_lint.analysis.jax_facts import SinkSpec
 from asynccfg_lint.run.collector import collector_paused
 from asynccfg_lint.run.selection import Selection
@@ -120,11 +120,14 @@ class FileOutcome:
         wrappers: the derived sinks the file defines (wrappers that forward to a sink).
         dependencies: every other module the analysis looked up (builders and constants
             imported from them), so a cached outcome is used only while they are unchanged.
+        coverage: the file's sink calls, and those with values not followed (none when the task only
+            summarises).
     """
 
     diagnostics: tuple[Diagnostic, ...] = ()
     wrappers: frozenset[SinkSpec] = field(default_factory=frozenset)
     dependencies: tuple[Dependency, ...] = ()
+    coverage: Coverage = Coverage()
 
     def unsafe_fixes(self) -> int:
         """How many of the diagnostics have an unsafe fix."""
@@ -264,9 +267,11 @@ def _analyse_parsed(task: FileTask, modules: ModuleSource | None, parsed: Parsed
     if task.check is None:
         return FileOutcome(wrappers=wrappers, dependencies=_dependencies(loader))
     settings = task.check
+    calls: dict[int, bool] = {}
     located = check_parsed(parsed, settings.selection, known, settings.apply_noqa, with_fixes=True,
-                           sanitizers=settings.sanitizers, modules=loader)
-    return FileOutcome(tuple(item.diagnostic for item in located), wrappers, _dependencies(loader))
+                           sanitizers=settings.sanitizers, modules=loader, calls=calls)
+    return FileOutcome(tuple(item.diagnostic for item in located), wrappers, _dependencies(loader),
+                       Coverage(len(calls), sum(calls.values())))
 
 
 def _dependencies(loader: _RecordingLoader | None) -> tuple[Dependency, ...]:
