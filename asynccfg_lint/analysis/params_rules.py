@@ -18,7 +18,7 @@ from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.jax_facts import primitive_words
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.programs import PARTIAL, call_argument, loop_rows, registrations, substituted, top_level_function
-from asynccfg_lint.analysis.resolution import qualified_names
+from asynccfg_lint.analysis.resolution import qualified_names, receiver_alternatives
 
 #: rule tables that JAX calls as ``rule(*leading, **params)``, ``params`` an equation's (its ``bind``'s
 #: keywords), and what it passes positionally first; confirmed by ``tests/test_params_rules.py``:
@@ -147,7 +147,10 @@ def bind_calls(parsed: ParsedModule, primitive: frozenset[str]) -> list[cst.Call
             index = _BIND_INDEX.put(parsed, {})
             for position, call in enumerate(kept_calls(parsed.calls)):
                 if type(call.func) is cst.Attribute and call.func.attr.value == "bind":
-                    for name in qualified_names(parsed, call.func):
+                    names = qualified_names(parsed, call.func) | {  # `prim.bind` of `prim = a_p if fast else b_p`
+                        f"{name}.bind" for receiver in receiver_alternatives(parsed, call.func.value)
+                        for name in qualified_names(parsed, receiver)}
+                    for name in names:
                         index.setdefault(name, []).append((position, call))
         found = {position: call for name in primitive for position, call in index.get(f"{name}.bind", ())}
         memo[primitive] = [found[position] for position in sorted(found)]

@@ -1072,3 +1072,33 @@ def _leaves_or_rebinds(body: cst.BaseSuite, name: str) -> bool:
                     and isinstance(statement.target, cst.Name) and statement.target.value == name:
                 return True
     return False
+
+
+def receiver_alternatives(parsed: ParsedModule, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The expressions ``expr`` (a call's receiver: ``prim`` of ``prim.bind``) may stand for, as written:
+    each branch of a conditional (``a_p if fast else b_p``, as JAX's own ``parallel.py`` picks a primitive),
+    each value of a dict display it subscripts (``{"fast": a_p, "slow": b_p}[name]``, also through a name
+    bound once to the display), and for a name bound in its scope only by assignments, those of each
+    assigned value. ``[]`` for anything else (the call's own qualified names decide then)."""
+    if isinstance(expr, cst.Name):
+        bindings = bindings_of_name(parsed, expr)
+        if not bindings or any(b.value is None or b.augmented is not None for b in bindings):
+            return []
+        return [alternative for b in bindings if b.value is not None for alternative in _branches(parsed, b.value)]
+    return _branches(parsed, expr) if isinstance(expr, (cst.IfExp, cst.Subscript)) else []
+
+
+def _branches(parsed: ParsedModule, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """``expr``'s alternatives (:func:`receiver_alternatives`): a conditional's branches, a subscripted dict
+    display's values, each expanded so; ``[expr]`` for any other expression."""
+    if isinstance(expr, cst.IfExp):
+        return [*_branches(parsed, expr.body), *_branches(parsed, expr.orelse)]
+    if isinstance(expr, cst.Subscript):
+        table = expr.value
+        if isinstance(table, cst.Name):
+            bindings = bindings_of_name(parsed, table)
+            table = bindings[0].value if bindings and len(bindings) == 1 and bindings[0].augmented is None else None
+        if isinstance(table, cst.Dict) and table.elements \
+                and all(isinstance(element, cst.DictElement) for element in table.elements):
+            return [alternative for element in table.elements for alternative in _branches(parsed, element.value)]
+    return [expr]

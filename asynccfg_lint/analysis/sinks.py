@@ -22,7 +22,13 @@ import libcst as cst
 from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, sink_words, spec_order
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import bindings_of_name, may_end_with, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import (
+    bindings_of_name,
+    may_end_with,
+    qualified_names,
+    receiver_alternatives,
+    string_value,
+)
 from asynccfg_lint.analysis.tracer import DictTracer
 from asynccfg_lint.analysis.entries import TracedDict
 
@@ -111,6 +117,11 @@ class SinkFinder:
         for name in [*qualified_names(self.parsed, callee), *self._getattr_names(callee)]:
             if name in self.by_name:
                 return self.by_name[name]
+        if isinstance(callee, cst.Attribute):  # `prim.bind` of `prim = a_p if fast else b_p`, `TABLE[name].bind`
+            found = {spec for receiver in receiver_alternatives(self.parsed, callee.value)
+                     for name in qualified_names(self.parsed, receiver)
+                     for spec in self.by_name.get(f"{name}.{callee.attr.value}", ())}
+            return sorted(found, key=spec_order)
         return []
 
     def _getattr_names(self, callee: cst.BaseExpression) -> set[str]:

@@ -93,6 +93,10 @@ ROWS = (
     CallRow("jax.device_count", "builtins.int", "jax.device_count() is an int", "jax.device_count()"),
     CallRow("jax.local_device_count", "builtins.int", "jax.local_device_count() is an int",
             "jax.local_device_count()"),
+    # an axis's size is a Python int (annotated `-> int`), not a traced array: the probe runs in a lowering
+    # rule under shard_map, where a bind's keyword computed with it is evaluated too
+    *(CallRow(f"{module}.axis_size", "builtins.int", "jax.lax.axis_size(name) is an int", 'jax.lax.axis_size("i")')
+      for module in ("jax.lax", "jax._src.lax.parallel")),
     CallRow("jax.numpy.dtype", "numpy.dtype", "jnp.dtype(...) is a numpy.dtype", "jnp.dtype('float32')"),
     CallRow("jax.numpy.result_type", "numpy.dtype", "jnp.result_type(...) is a numpy.dtype",
             "jnp.result_type(np.float32, np.int32)"),
