@@ -39,6 +39,10 @@ class Entry:
         normalised: the classes whose instances a loop before the use replaced in the entry's dict
             (``for k, v in cfg.items(): if isinstance(v, enum.Enum): cfg[k] = v.value``): a value of the entry
             that is one never reaches the use (the replacement is an entry of its own).
+        builder: for an entry a builder function returned that reads one of its parameters (``"transport":
+            opts.transport`` of ``def build(opts)``): the builder's module, the builder, and the call of the
+            traced module that passed the parameter (``build(options, perm)``), so a rule's keyword read so
+            is one the rule reads (:func:`asynccfg_lint.analysis.programs.builder_read`); else ``None``.
     """
 
     key: str | None
@@ -54,6 +58,7 @@ class Entry:
     recursion: str | None = None
     serialized: bool = field(default=False, compare=False)
     normalised: tuple[cst.BaseExpression, ...] = field(default=(), compare=False)
+    builder: tuple[ParsedModule, cst.FunctionDef, cst.Call] | None = field(default=None, compare=False)
 
     @property
     def anchor(self) -> cst.CSTNode | None:

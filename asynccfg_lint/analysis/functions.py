@@ -17,6 +17,7 @@ from asynccfg_lint.analysis.resolution import (
     local_definition,
     module_bindings,
     narrowing_rebinds,
+    none_replacements,
     reaching,
     required_classes,
     string_value,
@@ -54,22 +55,29 @@ MAX_ALIASES = 4
 
 
 def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef,
-                 aliases: int = 0) -> str | None:
+                 aliases: int = 0, unless_none: bool = False) -> str | None:
     """The parameter of ``function`` that the name ``name`` (used inside it) always refers to, if any:
     its only binding that may hold there (:func:`~asynccfg_lint.analysis.resolution.reaching`: the value
     of ``cfg = dict(cfg)`` reads the parameter, which that assignment then replaces), or a plain alias of
-    it bound once there (``m = mode``: the same object, so the wrapper's callers are checked)."""
+    it bound once there (``m = mode``: the same object, so the wrapper's callers are checked). With
+    ``unless_none``, a name the function rebinds only when the parameter is ``None`` (``if opts is None:
+    opts = default()``) refers to the parameter too: what callers pass arrives unless it is ``None`` (for a
+    use that reads it, ``opts.transport``: a caller's ``None`` is never read; the replacement is checked in place)."""
     if not isinstance(name, cst.Name):
         return None
     bindings = bindings_of_name(parsed, name)
     if bindings and len(bindings) > 1:
         bindings = reaching(parsed, name, bindings)
+    if unless_none and bindings and len(bindings) > 1:  # `if opts is None: opts = default()`: the parameter, given
+        params = [b for b in bindings if b.assignment is not None and isinstance(b.assignment.node, cst.Param)]
+        if len(params) == 1 and none_replacements(parsed, name, [b for b in bindings if b is not params[0]]):
+            bindings = params
     if not bindings or len(bindings) != 1:
         return None
     binding = bindings[0]
     if isinstance(binding.value, cst.Name) and binding.augmented is None and aliases < MAX_ALIASES \
             and isinstance(binding.assignment.node, cst.Name) and isinstance(parsed.parents.get(binding.assignment.node), cst.AssignTarget):
-        return parameter_of(parsed, binding.value, function, aliases + 1)
+        return parameter_of(parsed, binding.value, function, aliases + 1, unless_none)
     node = binding.assignment.node
     every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
     if isinstance(function.params.star_kwarg, cst.Param):

@@ -27,7 +27,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
 from asynccfg_lint.analysis.elision import kept_calls, read_body
-from asynccfg_lint.analysis.functions import implicit_parameters, parameter_of, summarised_name
+from asynccfg_lint.analysis.functions import bind_arguments, implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import (
     DATACLASS_FIELDS,
     NAMED_TUPLE_FIELDS,
@@ -44,6 +44,7 @@ from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_e
 from asynccfg_lint.analysis.scopes import walked_children
 
 if TYPE_CHECKING:
+    from asynccfg_lint.analysis.entries import Entry
     from asynccfg_lint.analysis.tracer import ForeignBinding
 
 REGISTER_LOWERING = frozenset({"jax.interpreters.mlir.register_lowering",
@@ -956,8 +957,24 @@ def read_of(parsed: ParsedModule, name: cst.CSTNode) -> cst.CSTNode:
     return name
 
 
+def builder_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry) -> tuple[str, str] | None:
+    """``(parameter, how)`` of ``function`` (a registered rule) when ``entry`` is one a builder returned reading its
+    own parameter (:attr:`Entry.builder`: ``"transport": opts.transport`` of ``def build(opts)``) and the rule's
+    call of the builder passes its parameter there (``build(options, perm)``): the rule reads ``options``
+    as :func:`read_keyword` says (``transport``); else ``None``."""
+    if entry.builder is None or entry.value is None:
+        return None
+    home, builder, call = entry.builder
+    inner = read_keyword(home, entry.value, builder)
+    if inner is None:
+        return None
+    argument = (bind_arguments(builder, call) or {}).get(inner[0])
+    param = parameter_of(parsed, argument, function) if argument is not None else None
+    return (param, inner[1]) if param is not None else None
+
+
 def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseExpression,
-               key: str | None) -> set[SinkSpec]:
+               key: str | None, entry: Entry | None = None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
     passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
@@ -965,8 +982,11 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     annotation must not hide a fault there (in the rule's own module the annotation is
     weighed against the binds, :func:`asynccfg_lint.analysis.checker.annotation_or_binds`).
     Checked at that ``bind`` (:func:`asynccfg_lint.analysis.checker.analyse`; this module's own binds
-    are followed in the rule, ``ParameterInference._bound_keyword``)."""
-    read = read_keyword(parsed, expr, function)
+    are followed in the rule, ``ParameterInference._bound_keyword``). ``entry``: the config entry ``expr`` is
+    the value of, whose builder may be where the read is written (:func:`builder_read`)."""
+    read = read_keyword(parsed, expr, function) if entry is None or entry.home is None else None
+    if read is None and entry is not None:  # read in a builder the rule passes the keyword to
+        read = builder_read(parsed, function, entry)
     rule = summarised_name(parsed, function)
     if read is None or rule is None:
         return set()

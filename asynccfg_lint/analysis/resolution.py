@@ -814,6 +814,27 @@ def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[B
     return True
 
 
+def none_replacements(parsed: ParsedModule, name: cst.Name, bindings: Sequence[Binding]) -> bool:
+    """True when every binding of ``bindings`` is an assignment at the top level of the body of an
+    ``if <name> is None:`` of ``name``'s scope that has no ``else`` (``if options is None: options =
+    get_preset(preset)``): past it, ``name`` is what it held unless that was ``None``, or the replacement."""
+    for binding in bindings:
+        node = binding.assignment.node if binding.assignment is not None else None
+        if binding.value is None or not isinstance(node, cst.Name) or parsed.scopes.get(node) is not parsed.scopes.get(name):
+            return False
+        assign = parsed.parents.get(parsed.parents.get(node))  # Name -> AssignTarget -> Assign
+        line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
+        block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
+        statement = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        test = statement.test if isinstance(statement, cst.If) and statement.orelse is None else None
+        if not (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == name.value
+                and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+                and isinstance(test.comparisons[0].comparator, cst.Name)
+                and test.comparisons[0].comparator.value == "None"):
+            return False
+    return True
+
+
 def serialized_before(parsed: ParsedModule, use: cst.Name, binding: Binding) -> bool:
     """True when the dict ``binding`` gives the name ``use`` reaches ``use`` only after a plain
     ``json.dumps(<name>)`` of it returned: that call is a statement of a block holding ``use``, before it

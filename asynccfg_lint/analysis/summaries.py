@@ -17,6 +17,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis.entries import Entry
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.prefilter import word_starts
@@ -182,9 +183,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
 
-    def read(function: cst.FunctionDef, expr: cst.BaseExpression, key: str | None) -> None:
-        for spec in read_sinks(parsed, function, expr, key):  # knobs.level of a rule's keyword
-            uses.setdefault((spec.used_at, spec.used_param), expr)
+    def read(function: cst.FunctionDef, expr: cst.BaseExpression, key: str | None, entry: Entry | None = None) -> None:
+        # (a read in another module's builder is used where the rule calls the builder)
+        use = entry.builder[2] if entry is not None and entry.home is not None and entry.builder is not None else expr
+        for spec in read_sinks(parsed, function, expr, key, entry):  # knobs.level of a rule's keyword
+            uses.setdefault((spec.used_at, spec.used_param), use)
             derived.add(spec)
 
     reaching: set[str] = set()  # the functions that call a sink (a registered one makes its bind's keywords parameters)
@@ -197,7 +200,10 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
         if function is None:
             continue
         if call.spec.read is not None:  # a bind the rule reads: checked at the bind, or at a wrapper's calls
-            param = parameter_of(parsed, call.argument, function)  # `def link(x, opts): p.bind(x, link=opts)`
+            # `def link(x, opts): p.bind(x, link=opts)`, also after `if opts is None: opts = default()`
+            param = parameter_of(parsed, call.argument, function, unless_none=True)
+            if param is None and call.argument is call.call:  # `def shift(x, **kw): return start(x, **kw)`
+                param = _forwarded_keyword(function, call.call, call.spec.param)
             for spec in _spec(parsed, function, param, call.spec.kind, call.spec.key, call.spec) if param else ():
                 derived.add(replace(spec, read=call.spec.read))
             continue
@@ -243,8 +249,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                     param, use = branch  # (the branch passing it on is the use the binds' values are narrowed at)
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, use, call.spec, narrowed)
-            if param is None and entry.value is not None and entry.home is None:
-                read(function, entry.value, entry.key)  # {"level": knobs.level}
+            if param is None and entry.value is not None and (entry.home is None or entry.builder is not None):
+                read(function, entry.value, entry.key, entry)  # {"level": knobs.level}, also in a builder
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)
 

@@ -23,6 +23,7 @@ from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
 from asynccfg_lint.analysis.loaded import LOADERS, LoadedValues
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
+from asynccfg_lint.analysis.programs import read_receiver
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.records import (
     AS_DICT,
@@ -480,6 +481,9 @@ class DictTracer(DictMutations):
             own = entry.home is None and entry.value is not None
             param = parameter_of(home, entry.value, builder) if own else None
             if param not in arguments:
+                if own and entry.builder is None and (receiver := read_receiver(entry.value)) is not None \
+                        and parameter_of(home, receiver, builder) in arguments:  # {"t": opts.transport}
+                    entry = replace(entry, builder=(home, builder, call))
                 entries.append(self._arrived(entry, home, call) if foreign else entry)
             elif foreign and id(arguments[param]) not in passed:  # a default, written in the builder's module
                 entries.append(self._arrived(replace(entry, value=arguments[param]), home, call))
