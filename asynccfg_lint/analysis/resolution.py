@@ -787,6 +787,18 @@ def required_classes(parsed: ParsedModule, use: cst.Name, binding: Binding) -> l
     return []
 
 
+def _rebinding_block(parsed: ParsedModule, name: cst.Name, binding: Binding) -> cst.CSTNode | None:
+    """The statement whose block holds ``binding`` at its top level when ``binding`` is a plain assignment
+    of ``name`` in ``name``'s scope (an ``If``, a ``MatchCase``, ...), else ``None``."""
+    node = binding.assignment.node if binding.assignment is not None else None
+    if binding.value is None or not isinstance(node, cst.Name) or parsed.scopes.get(node) is not parsed.scopes.get(name):
+        return None
+    assign = parsed.parents.get(parsed.parents.get(node))  # Name -> AssignTarget -> Assign
+    line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
+    block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
+    return parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+
+
 def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[Binding]) -> bool:
     """True when every binding of ``bindings`` is an assignment at the top level of the body of an
     ``if isinstance(<name>, X):`` (or ``if not isinstance(...)``) of ``name``'s scope that has no ``else``:
@@ -794,13 +806,7 @@ def narrowing_rebinds(parsed: ParsedModule, name: cst.Name, bindings: Sequence[B
     ``match <name>:`` (``case enum.Enum(): mode = mode.value``). What else reaches ``name`` past such an ``if``
     is narrowed by its test (:func:`excluded_classes`, :func:`required_classes`)."""
     for binding in bindings:
-        node = binding.assignment.node if binding.assignment is not None else None
-        if binding.value is None or not isinstance(node, cst.Name) or parsed.scopes.get(node) is not parsed.scopes.get(name):
-            return False
-        assign = parsed.parents.get(parsed.parents.get(node))  # Name -> AssignTarget -> Assign
-        line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
-        block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
-        statement = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        statement = _rebinding_block(parsed, name, binding)
         if isinstance(statement, cst.MatchCase):  # `match mode: case enum.Enum(): mode = mode.value`
             matched = parsed.parents.get(statement)
             if not isinstance(matched, cst.Match) or not _matches_name(parsed, matched, name) \
@@ -819,13 +825,7 @@ def none_replacements(parsed: ParsedModule, name: cst.Name, bindings: Sequence[B
     ``if <name> is None:`` of ``name``'s scope that has no ``else`` (``if options is None: options =
     get_preset(preset)``): past it, ``name`` is what it held unless that was ``None``, or the replacement."""
     for binding in bindings:
-        node = binding.assignment.node if binding.assignment is not None else None
-        if binding.value is None or not isinstance(node, cst.Name) or parsed.scopes.get(node) is not parsed.scopes.get(name):
-            return False
-        assign = parsed.parents.get(parsed.parents.get(node))  # Name -> AssignTarget -> Assign
-        line = parsed.parents.get(assign) if isinstance(assign, cst.Assign) else None
-        block = parsed.parents.get(line) if isinstance(line, cst.SimpleStatementLine) else None
-        statement = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None
+        statement = _rebinding_block(parsed, name, binding)
         test = statement.test if isinstance(statement, cst.If) and statement.orelse is None else None
         if not (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == name.value
                 and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
