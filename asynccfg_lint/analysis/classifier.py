@@ -398,8 +398,11 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
             local = Origin(origin.source, origin.inferred)
             found = self._peer(origin.home)._check_origin(local, path, shape, depth, top_level, recursion)
             # the fix goes to origin.node only when that is all the expression may be (not so for a
-            # loop variable of another module that holds each element: `.value` of its 1 would raise)
-            whole = origin.source if len(self.origins(origin.node, depth + 1)) == 1 else None
+            # loop variable of another module that holds each element: `.value` of its 1 would raise),
+            # and the expression is the value itself (not an object whose field it is: `RdmaOptions()`
+            # of a bind whose rule reads `options.transport` would become `RdmaOptions().value`)
+            whole = origin.source if [o.source for o in self.origins(origin.node, depth + 1)] == [origin.source] \
+                else None
             return self._relocated(found, origin.home, origin.node, whole)
         if recursion is not None:
             origin = self._converted(origin, recursion, depth)
