@@ -376,6 +376,9 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
             else classifier.attribute_of(value, spec.read, value, 0)
         found = classifier.check_value(Entry(spec.key, None, value), top_level=True, path=ConfigPath(spec.key),
                                        origins=origins if origins is not None else [Origin(value, UNKNOWN)])
+        # a field written outside the argument (`tags = frozenset(...)`; `CommOptions(tags=tags)`) has no fix here:
+        # the argument is the object, not the value (its fix would wrap the object: `tuple(CommOptions(...))`)
+        found = [f if inside(classifier.parsed, f.node, value) else replace(f, fix=None) for f in found]
     return [replace(f, fix=replace(f.fix, safety=UNSAFE) if f.fix is not None else None) for f in found]
 
 
