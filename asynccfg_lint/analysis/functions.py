@@ -26,20 +26,26 @@ from asynccfg_lint.analysis.resolution import (
 _Node = TypeVar("_Node", bound=cst.CSTNode)
 
 
-def bind_arguments(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+def bind_arguments(function: cst.FunctionDef, call: cst.Call, implicit: int = 0,
+                   partial: bool = False) -> dict[str, cst.BaseExpression] | None:
     """Map each parameter of ``function`` to the expression ``call`` passes for it, or its default.
 
-    Parameters that get neither are left out. Returns ``None`` when the call cannot be matched
-    statically (``*args``/``**kwargs`` at the call site).
+    Parameters that get neither are left out; the first ``implicit`` positional ones are not passed
+    (``self`` of a method called through an instance). Returns ``None`` when the call cannot be matched
+    statically (``*args``/``**kwargs`` at the call site), unless ``partial``: then what the call names
+    before its first ``*args`` and by keyword, and the defaults of the rest (each one value the
+    parameter may have).
     """
-    if any(arg.star for arg in call.args):
+    starred = [i for i, arg in enumerate(call.args) if arg.star]
+    if starred and not partial:
         return None
     params = function.params
-    positional = [*params.posonly_params, *params.params]
+    positional = [*params.posonly_params, *params.params][implicit:]
     bound: dict[str, cst.BaseExpression] = {
         p.name.value: p.default for p in [*positional, *params.kwonly_params] if p.default is not None
     }
-    passed = [arg for arg in call.args if arg.keyword is None]
+    first_star = next((i for i in starred if call.args[i].star == "*"), len(call.args))
+    passed = [arg for arg in call.args[:first_star] if arg.keyword is None and not arg.star]
     if len(passed) > len(positional):
         return None
     for param, arg in zip(positional, passed):

@@ -504,7 +504,7 @@ def _attribute_writes(parsed: ParsedModule, name: str | None = None) -> dict[str
 
     # only statements write attributes (a walrus binds names; a comprehension's targets are found below):
     # their walk, not a visit of every node, which cost twice the parse of a module of 1,000 lowering rules
-    for statement in _statements(parsed.module):
+    for statement in statements_of(parsed.module):
         kind = type(statement)
         if kind is cst.Assign:
             for target in statement.targets:
@@ -561,7 +561,7 @@ def _attribute_dict(expr: cst.BaseExpression) -> cst.BaseExpression | None:
 _STATEMENT_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")
 
 
-def _statements(module: cst.Module) -> Iterator[cst.CSTNode]:
+def statements_of(module: cst.Module) -> Iterator[cst.CSTNode]:
     """Every statement of ``module``, small (``x = 1``) and compound (``for``), at any depth, in source order
     (a compound statement before the statements of its body)."""
     pending: list[cst.CSTNode] = list(reversed(module.body))

@@ -19,6 +19,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope
 
 from asynccfg_lint.analysis import objects
+from asynccfg_lint.analysis.callees import CallGraph
 from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
 from asynccfg_lint.analysis.loaded import LOADERS, LoadedValues
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
@@ -104,6 +105,11 @@ class TracerPeers(Protocol):
     def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
         """For each origin of ``expr``'s value (a parameter: what its known callers or binds pass), the list or
         tuple display of ``parsed`` that makes it (``None``: not such a display)."""
+        ...
+
+    @property
+    def call_graph(self) -> CallGraph:
+        """The check's call graph (:mod:`~asynccfg_lint.analysis.callees`)."""
         ...
 
     def constructions(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int,
@@ -348,8 +354,40 @@ class DictTracer(DictMutations):
                 traced = tracer._union(returns, depth)
                 return self._bind(traced, definition, call, depth, home) if traced is not None else None
         if definition is None and isinstance(call.func, cst.Attribute) and not asynchronous:
-            return self._method_result(call, depth)
+            found = self._method_result(call, depth)
+            if found is not None:
+                return found
+        if definition is None and not asynchronous:
+            return self._dispatched(call, depth)
         return None
+
+    def _dispatched(self, call: cst.Call, depth: int) -> TracedDict | None:
+        """The dicts a call returns whose callee is kept in data (a registry's lookup, a table, a method its
+        subclasses override: :mod:`~asynccfg_lint.analysis.callees`): what every function it may run returns,
+        each with the call's arguments in place of its parameters. A function without ``return`` (one that
+        raises) adds nothing. ``None`` when a callee is not known."""
+        if self.workspace is None:
+            return None
+        callees = self.workspace.call_graph.callees(self.parsed, call.func)
+        if not callees:
+            return None
+        parts: list[TracedDict | None] = []
+        for callee in callees:
+            node, home = callee.node, callee.home
+            tracer = self if home is self.parsed else self.workspace.tracer(home)
+            if isinstance(node, cst.Lambda):
+                traced = tracer.trace(node.body, depth + 1)
+                parts.append(self._imported(traced, home, call) if home is not self.parsed else traced)
+                continue
+            if node.asynchronous is not None or yields_of(node):
+                parts.append(None)
+                continue
+            returns = [r.value for r in returns_of(node) if r.value is not None]
+            traced = tracer._union(returns, depth) if returns else TracedDict((), True)
+            parts.append(self._bind(traced, node, call, depth, home, callee.bound, partial=True) if traced is not None else None)
+        if all(part is None for part in parts):
+            return None
+        return self._merge(parts, [call] * len(parts))
 
     def _method_result(self, call: cst.Call, depth: int) -> TracedDict | None:
         """``obj.config()`` for an instance of a project class: the dicts the method returns.
@@ -464,7 +502,7 @@ class DictTracer(DictMutations):
         return definition if isinstance(definition, cst.ClassDef) else None
 
     def _bind(self, traced: TracedDict, builder: cst.FunctionDef, call: cst.Call, depth: int,
-              home: ParsedModule) -> TracedDict:
+              home: ParsedModule, implicit: int = 0, partial: bool = False) -> TracedDict:
         """Put ``call``'s arguments where the builder's result uses its parameters directly.
 
         ``def make(dim, mode): return {"dim": dim, "mode": mode}`` called as ``make(0, Mode.FAST)``
@@ -473,7 +511,7 @@ class DictTracer(DictMutations):
         the builder's module: what the builder writes itself is reported through ``call`` when
         that is another module.
         """
-        arguments = bind_arguments(builder, call) or {}
+        arguments = bind_arguments(builder, call, implicit, partial) or {}
         passed = {id(arg.value) for arg in call.args}
         foreign = home is not self.parsed
         entries = []

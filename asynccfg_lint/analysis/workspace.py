@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from asynccfg_lint.analysis.callees import CallGraph
 from asynccfg_lint.analysis.classifier import ValueClassifier
 from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.jax_facts import table_name
@@ -70,6 +71,14 @@ class Workspace:
         self._tracers: dict[int, DictTracer] = {}
         self._classifiers: dict[int, ValueClassifier] = {}
         self._bind_views: dict[int, ValueClassifier] = {}
+        self._call_graph: CallGraph | None = None
+
+    @property
+    def call_graph(self) -> CallGraph:
+        """The check's call graph over callables kept in data (:mod:`~asynccfg_lint.analysis.callees`)."""
+        if self._call_graph is None:
+            self._call_graph = CallGraph(self)
+        return self._call_graph
 
     def tracer(self, parsed: ParsedModule) -> DictTracer:
         """The dict tracer of ``parsed`` (one per module per check)."""

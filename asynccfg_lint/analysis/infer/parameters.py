@@ -175,7 +175,8 @@ class ParameterInference:
         lowerings = [r for r in rule_registrations(self.parsed, function) if name not in r.bound]
         top_level = isinstance(self.parsed.parents.get(function), cst.Module)
         if not top_level and not lowerings:  # (a registered static or class method is a rule too)
-            return self._constructed(expr, param, function, depth)
+            constructed = self._constructed(expr, param, function, depth)
+            return constructed if constructed is not None else self._called_elsewhere(expr, param, function, depth)
         rules = [r for r in params_rules(self.parsed) if r.function is function] if top_level else []
         calls = visible_calls(self.parsed, function) if top_level else None
         if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
@@ -344,6 +345,30 @@ class ParameterInference:
         assignments = [a for a in scope[name] if a.node is param] if scope is not None else []
         uses = [access.node for a in assignments for access in a.references]
         return bool(uses) and all(id(read_of(self.parsed, n)) in reads for n in uses)
+
+    def _called_elsewhere(self, expr: cst.CSTNode, param: cst.Param, function: cst.FunctionDef,
+                          depth: int) -> list[Origin] | None:
+        """What the calls of the project's call graph that may run ``function`` pass for ``param``
+        (:meth:`~asynccfg_lint.analysis.callees.CallGraph.callers`: a registry's lookup, a method its subclasses
+        override). Those calls are taken as all its callers, the package as a closed world (as a module-private
+        function's calls are, :func:`~asynccfg_lint.analysis.params_rules.visible_calls`): an unknown beside them
+        would hide the context's type from ``ctx.avals_in[0].dtype``. ``None`` when none is seen."""
+        if self.workspace is None or depth >= MAX_DEPTH:
+            return None
+        callers = self.workspace.call_graph.callers(self.parsed, function)
+        if not callers:
+            return None
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        unseen = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
+        result: list[Origin] = []
+        for module, call, bound in callers:
+            slot = index - bound if index is not None else None
+            if slot is not None and slot < 0:
+                return None  # the receiver: not a value a call passes
+            found = self._peer(module)._argument_origins(call, param.name.value, slot, unseen, depth)
+            result.extend(self._arrived(origin, module, expr) for origin in found)
+        return result
 
     def _argument_origins(self, call: cst.Call, name: str, index: int | None, spread: list[Origin],
                           depth: int) -> list[Origin]:
