@@ -38,6 +38,7 @@ from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     enclosing,
     is_import,
+    qualified_names,
     statements_of,
 )
 
@@ -60,12 +61,15 @@ class Callable:
         instance: ``True`` for an instance of the class ``node``.
         bound: for a method reached through an instance or class, how many leading parameters the
             call does not pass (``self`` or ``cls``: 1).
+        library: ``node`` is a name of a library's callable (``int``, ``np.dtype``), not the project's.
     """
 
     home: ParsedModule
-    node: cst.FunctionDef | cst.Lambda | cst.ClassDef
+    node: cst.FunctionDef | cst.Lambda | cst.ClassDef | cst.Name | cst.Attribute
     instance: bool = False
     bound: int = 0
+    #: ``node`` names a callable of a library (``frozenset``, ``np.dtype``), of one qualified name
+    library: bool = False
 
     @property
     def key(self) -> tuple[int, bool, int]:
@@ -141,6 +145,9 @@ class CallGraph:
             return None
         found: dict[tuple[int, bool, int], Callable] = {}
         for value in values:
+            if value.library:
+                found.setdefault(value.key, value)
+                continue
             if value.instance:
                 method = self.method(value.home, value.node, "__call__")
                 if method is None:
@@ -265,10 +272,9 @@ class CallGraph:
 
     def _name(self, parsed: ParsedModule, name: cst.Name, depth: int) -> list[Callable] | None:
         bindings = bindings_of_name(parsed, name)
-        if bindings is None:
-            return None
-        if bindings and all(is_import(b) for b in bindings):
-            return self._foreign(parsed, name, depth)
+        if bindings is None or bindings and all(is_import(b) for b in bindings):
+            found = self._foreign(parsed, name, depth)
+            return found if found is not None else _library(parsed, name)
         return self._bindings(parsed, bindings, depth)
 
     def _foreign(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[Callable] | None:
@@ -295,6 +301,8 @@ class CallGraph:
         if foreign:
             return _union([self._bindings(item.home, [item.binding], depth) for item in foreign])
         objects = self.values(parsed, expr.value, depth)
+        if objects and all(o.library for o in objects):
+            return _library(parsed, expr)  # np.dtype
         if not objects:
             return None
         parts: list[list[Callable] | None] = []
@@ -332,6 +340,8 @@ class CallGraph:
             return None
         parts: list[list[Callable] | None] = []
         for callee in callees:
+            if callee.library:
+                return None
             if isinstance(callee.node, cst.ClassDef):
                 parts.append([Callable(callee.home, callee.node, instance=True)] if not callee.instance
                              else self._returned(self.method(callee.home, callee.node, "__call__", depth), depth))
@@ -466,6 +476,12 @@ class CallGraph:
 _QUIET_BASES = frozenset({"object"})
 #: methods whose first parameter is the class without ``@classmethod``
 _CLASS_METHODS = frozenset({"__init_subclass__", "__new__", "__class_getitem__"})
+
+
+def _library(parsed: ParsedModule, expr: cst.Name | cst.Attribute) -> list[Callable] | None:
+    """``expr`` as a library's callable: one qualified name, not the project's (asked after the project's lookup)."""
+    names = qualified_names(parsed, expr)
+    return [Callable(parsed, expr, library=True)] if len(names) == 1 else None
 
 
 def _union(parts: Iterable[list[Callable] | None]) -> list[Callable] | None:

@@ -42,12 +42,15 @@ from asynccfg_lint.analysis.resolution import (
     bindings_of_name,
     is_import,
     local_definition,
+    method_owner,
     qualified_names,
     normalised_classes,
     reaching,
     serialized_before,
+    statements_of,
     string_value,
 )
+from asynccfg_lint.analysis.elision import kept_calls
 
 _DICT_CONSTRUCTORS = frozenset(
     {"builtins.dict", "collections.OrderedDict", "collections.defaultdict", "typing.OrderedDict"}
@@ -375,6 +378,9 @@ class DictTracer(DictMutations):
         for callee in callees:
             node, home = callee.node, callee.home
             tracer = self if home is self.parsed else self.workspace.tracer(home)
+            if callee.library:  # a library's callable: what it returns is no dict the tracer sees
+                parts.append(None)
+                continue
             if isinstance(node, cst.Lambda):
                 traced = tracer.trace(node.body, depth + 1)
                 parts.append(self._imported(traced, home, call) if home is not self.parsed else traced)
@@ -722,8 +728,38 @@ class DictTracer(DictMutations):
             return self._instance_dict(expr.value, expr, depth)
         bindings = attribute_bindings(self.parsed, expr)
         if bindings is not None:
-            return self._bindings(bindings, depth)
+            traced = self._bindings(bindings, depth)
+            edits = self._attribute_edits(expr, depth) if traced is not None else None
+            return self._merge([traced, edits], [expr, expr]) if edits is not None else traced
         return self._foreign(expr, depth)
+
+    def _attribute_edits(self, expr: cst.Attribute, depth: int) -> TracedDict | None:
+        """What the methods of ``self.x``'s class put into the dict ``x`` (``self._fields[name] = v``,
+        ``self._fields.update(d)`` in any method, such as a fluent builder's ``set``): one entry per write,
+        wherever it runs before the read. ``None`` when there is none."""
+        cls = method_owner(self.parsed, expr.value) if isinstance(expr.value, cst.Name) else None
+        if cls is None:
+            return None
+        name = expr.attr.value
+        entries: list[Entry] = []
+        parts: list[TracedDict | None] = []
+        for statement in statements_of(self.parsed.module):
+            if type(statement) is not cst.Assign:
+                continue
+            for target in statement.targets:
+                holder = target.target.value if isinstance(target.target, cst.Subscript) else None
+                if _attribute_of(self.parsed, holder, cls, name) and len(target.target.slice) == 1 \
+                        and isinstance(target.target.slice[0].slice, cst.Index):
+                    key = target.target.slice[0].slice.value
+                    entries.append(Entry(string_value(key), key, statement.value))
+        for call in kept_calls(self.parsed.calls):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "update" \
+                    and _attribute_of(self.parsed, func.value, cls, name):
+                parts.append(self._dict_call(call, depth + 1))
+        if not entries and not parts:
+            return None
+        return self._merge([TracedDict(tuple(entries), True), *parts], [expr] * (len(parts) + 1))
 
     def _annotated(self, annotation: cst.BaseExpression) -> TracedDict | None:
         """The entries a parameter annotated with a ``TypedDict`` of this module has: one per field, by its annotation."""
@@ -1036,6 +1072,12 @@ def _key_test(test: cst.BaseExpression, key: str) -> tuple[bool, frozenset[str]]
         if all(literal is not None for literal in literals):
             return isinstance(operator, cst.In), frozenset(literals)
     return None
+
+
+def _attribute_of(parsed: ParsedModule, holder: cst.BaseExpression | None, cls: cst.ClassDef, name: str) -> bool:
+    """Whether ``holder`` is ``self.name`` (or ``cls.name``) in a method of ``cls``."""
+    return isinstance(holder, cst.Attribute) and holder.attr.value == name and isinstance(holder.value, cst.Name) \
+        and method_owner(parsed, holder.value) is cls
 
 
 def _instance_method(parsed: ParsedModule, function: cst.FunctionDef) -> bool:

@@ -332,8 +332,33 @@ class CallInference:
             keyword = self._keyword_default(expr, depth)
             if keyword is not None:
                 return keyword
-            return self._object_method(expr, depth) or self._method(expr, depth)
-        return self._one(expr, UNKNOWN)
+            return self._object_method(expr, depth) or self._dispatched(expr, depth) or self._method(expr, depth)
+        return self._dispatched(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _dispatched(self, expr: cst.Call, depth: int) -> list[Origin] | None:
+        """What a call whose callee is kept in data returns (a registry's lookup, a table of functions and
+        library callables, a method its subclasses override: :mod:`~asynccfg_lint.analysis.callees`): what
+        each function it may run returns for the call's arguments; a library callable's result as
+        its bare call makes it (``frozenset``, ``np.dtype``: what the catalog says, else unknown).
+        ``None`` when the callees are not known, or are none of the project's."""
+        callees = self.workspace.call_graph.callees(self.parsed, expr.func) if self.workspace is not None else None
+        if not callees or all(c.library for c in callees):
+            return None
+        result: list[Origin] = []
+        for callee in callees:
+            node, home = callee.node, callee.home
+            peer = self._peer(home)
+            if callee.library:
+                bare = cst.Call(func=node)
+                found = [replace(o, node=expr) if o.node is bare else o for o in peer._call(bare, depth + 1)]
+                result += [o if o.inferred.type is not None else Origin(expr, UNKNOWN) for o in found]
+            elif isinstance(node, cst.Lambda):
+                result += [self._arrived(o, home, expr) for o in peer.origins(node.body, depth + 1)]
+            elif node.asynchronous is not None:
+                result.append(Origin(expr, Inferred(T.COROUTINE)))
+            else:
+                result += self._foreign_result(expr, home, node, depth, callee.bound)
+        return result
 
     def _folded_extreme(self, arguments: list[cst.BaseExpression], pick, depth: int) -> cst.BaseExpression | None:
         """The argument ``min``/``max`` (``pick``) returns when every argument is a Python int or float of known
@@ -549,7 +574,8 @@ class CallInference:
             return [Origin(anchor, i) for i in self.from_annotation(function.returns.annotation)]
         return self._one(anchor, UNKNOWN)
 
-    def _foreign_result(self, call: cst.Call, home: ParsedModule, function: cst.FunctionDef, depth: int) -> list[Origin]:
+    def _foreign_result(self, call: cst.Call, home: ParsedModule, function: cst.FunctionDef, depth: int,
+                        implicit: int = 0) -> list[Origin]:
         """What ``call`` of ``function``, a ``def`` of this or another project module ``home``, returns, seen from here.
 
         ``home``'s classifier judges what the function returns (relocated here), except where it
@@ -558,7 +584,8 @@ class CallInference:
         function of this module whose calls are all visible, less what an ``isinstance`` test before
         the return rules out (``if isinstance(v, enum.IntEnum): return v.value`` then ``return v``: a
         plain Enum member passed stays one; measured on jax 0.12.0.1,
-        ``tests/fixtures/programs/extpkg/narrowed.py``).
+        ``tests/fixtures/programs/extpkg/narrowed.py``). ``implicit``: how many leading parameters the call does
+        not pass (``self`` of a method called through an instance).
         """
         peer = self._peer(home)
         anchor = call if peer is self else function  # what stands for a result known by its annotation only
@@ -572,7 +599,10 @@ class CallInference:
                 continue
             param = part.param
             positional = [*function.params.posonly_params, *function.params.params]
-            index = next((i for i, p in enumerate(positional) if p is param), None)
+            index = next((i - implicit for i, p in enumerate(positional) if p is param), None)
+            if index is not None and index < 0:  # the method returns its receiver
+                result.append(Origin(call, UNKNOWN))
+                continue
             passed = self._argument_origins(call, param.name.value, index, [Origin(call, UNKNOWN)], depth)
             if not passed and not any(a.keyword is not None and a.keyword.value == param.name.value for a in call.args):
                 passed = [self._arrived(o, home, call) for o in peer.origins(param.default, depth + 1)] \
