@@ -324,7 +324,7 @@ class CallGraph:
                 implicit = obj.instance or _decorated(method, "classmethod")
                 bound = 1 if implicit and not _decorated(method, "staticmethod") else 0
                 return [Callable(home, method, bound=bound)]
-            assigned = _class_assignment(owner, name)
+            assigned = class_assignment(owner, name)
             if assigned is not None:
                 return self.values(home, assigned, depth)
         return None
@@ -457,7 +457,7 @@ class CallGraph:
                 for home, owner in self.mro(obj.home, obj.node, depth):
                     if owner is None:
                         return None
-                    assigned = _class_assignment(owner, table.attr.value)
+                    assigned = class_assignment(owner, table.attr.value)
                     if assigned is not None:
                         return home, table.attr.value, [assigned]
             return None
@@ -518,7 +518,8 @@ def _class_function(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
     return found
 
 
-def _class_assignment(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+def class_assignment(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    """The value the body of ``cls`` last assigns to ``name`` (``overlap = Policy.EAGER``), else ``None``."""
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     found = None
     for line in body:

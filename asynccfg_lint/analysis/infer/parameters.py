@@ -350,9 +350,8 @@ class ParameterInference:
                           depth: int) -> list[Origin] | None:
         """What the calls of the project's call graph that may run ``function`` pass for ``param``
         (:meth:`~asynccfg_lint.analysis.callees.CallGraph.callers`: a registry's lookup, a method its subclasses
-        override). Those calls are taken as all its callers, the package as a closed world (as a module-private
-        function's calls are, :func:`~asynccfg_lint.analysis.params_rules.visible_calls`): an unknown beside them
-        would hide the context's type from ``ctx.avals_in[0].dtype``. ``None`` when none is seen."""
+        override), beside the unknown of callers not seen (a literal scalar default stands for those). ``None``
+        when none is seen."""
         if self.workspace is None or depth >= MAX_DEPTH:
             return None
         callers = self.workspace.call_graph.callers(self.parsed, function)
@@ -361,7 +360,7 @@ class ParameterInference:
         positional = [*function.params.posonly_params, *function.params.params]
         index = next((i for i, p in enumerate(positional) if p is param), None)
         unseen = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
-        result: list[Origin] = []
+        result: list[Origin] = list(unseen)
         for module, call, bound in callers:
             slot = index - bound if index is not None else None
             if slot is not None and slot < 0:

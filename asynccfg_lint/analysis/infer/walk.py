@@ -16,6 +16,7 @@ from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer import arguments, lookup
 from asynccfg_lint.analysis.infer.arrays import (
     SCALAR_KINDS, array_item, complex_array, complex_operation, integer_array_operation, structured_item, tolist)
+from asynccfg_lint.analysis.callees import class_assignment
 from asynccfg_lint.analysis.infer.classes import NAMESPACE, TORCH_DTYPE, class_assignments
 from asynccfg_lint.analysis.infer.folding import (
     FINFO_NUMBERS,
@@ -40,6 +41,7 @@ from asynccfg_lint.analysis.resolution import (
     holds,
     is_import,
     local_definition,
+    method_owner,
     qualified_names,
     reaching,
     required_classes,
@@ -182,14 +184,19 @@ class InferenceWalk:
 
     def _member(self, expr: cst.CSTNode, receiver: cst.BaseExpression, kind: str, name: str, depth: int,
                 with_arguments: bool = False) -> list[Origin] | None:
-        """What the catalog says ``receiver``'s member is, when it knows every possible receiver."""
+        """What the catalog says ``receiver``'s member is, when it knows every possible receiver; beside a receiver
+        nothing is known of (a parameter whose unseen callers may pass anything), the member of those it knows,
+        and an unknown."""
         origins = self.origins(receiver, depth + 1)
+        unknown = [o for o in origins if o.home is None and o.inferred.type is None and o.inferred.model is None]
+        origins = [o for o in origins if o not in unknown] if len(unknown) < len(origins) else origins
         if not origins or any(o.home is not None and o.inferred.model is None for o in origins):
             return None
         # a value written in another module has the same catalog type here (`ROOT / "ring"` of an imported
         # Path constant); its elements are that module's nodes, so only a type the catalog made counts
         models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
-        return self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
+        typed = self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
+        return typed + [Origin(expr, UNKNOWN)] if typed is not None and unknown and origins is not unknown else typed
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
         loaded = self.tracer.loaded_values.loaded(expr)
@@ -812,8 +819,11 @@ class InferenceWalk:
         if member is not None:
             return [member]
         bindings = attribute_bindings(self.parsed, expr)
+        overridden = self._overridden(expr, depth)
         if bindings is not None:  # self.x / Cls.x: every assignment in the class
-            return self._from_bindings(expr, bindings, depth)
+            return self._from_bindings(expr, bindings, depth) + overridden
+        if overridden:
+            return overridden + [Origin(expr, UNKNOWN)]
         if expr.attr.value == "__dict__":  # obj.__dict__ as vars(obj): the attributes its visible construction gives
             traced = self.tracer.trace(expr, depth + 1)
             if traced is not None:
@@ -844,6 +854,22 @@ class InferenceWalk:
         if attr == "shape":
             return self._one(expr, Inferred(T.TUPLE))
         return self._foreign(expr, depth) or self._one(expr, UNKNOWN)
+
+    def _overridden(self, expr: cst.Attribute, depth: int) -> list[Origin]:
+        """``self.x`` in a method of a class ``C``: what the project's subclasses of ``C`` assign to ``x`` in their
+        bodies (``overlap = Policy.EAGER``), as ``self`` may be an instance of any of them
+        (:meth:`~asynccfg_lint.analysis.callees.CallGraph.subclasses`); nothing where none does."""
+        if self.workspace is None or not isinstance(expr.value, cst.Name) or depth > MAX_DEPTH:
+            return []
+        owner = method_owner(self.parsed, expr.value)
+        if owner is None:
+            return []
+        result: list[Origin] = []
+        for sub in self.workspace.call_graph.subclasses(self.parsed, owner):
+            value = class_assignment(sub.node, expr.attr.value) if sub.node is not owner else None
+            if value is not None:
+                result += [self._arrived(o, sub.home, expr) for o in self._peer(sub.home).origins(value, depth + 1)]
+        return result
 
     def _named_object(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True when ``expr`` is a function or a class (``np.add``, ``len``, ``np.float32``): its ``__name__`` is a str."""
