@@ -81,6 +81,9 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
     if not bindings or len(bindings) != 1:
         return None
     binding = bindings[0]
+    kept = _unless_none(binding.value, name.value) if unless_none and binding.augmented is None else None
+    if kept is not None and aliases < MAX_ALIASES:  # `opts = DEFAULT if opts is None else opts`: as the `if` form
+        return parameter_of(parsed, kept, function, aliases + 1, unless_none)
     if isinstance(binding.value, cst.Name) and binding.augmented is None and aliases < MAX_ALIASES \
             and isinstance(binding.assignment.node, cst.Name) and isinstance(parsed.parents.get(binding.assignment.node), cst.AssignTarget):
         return parameter_of(parsed, binding.value, function, aliases + 1, unless_none)
@@ -89,6 +92,22 @@ def parameter_of(parsed: ParsedModule, name: cst.BaseExpression, function: cst.F
     if isinstance(function.params.star_kwarg, cst.Param):
         every.append(function.params.star_kwarg)
     return node.name.value if isinstance(node, cst.Param) and any(node is p for p in every) else None
+
+
+def _unless_none(value: cst.BaseExpression | None, name: str) -> cst.Name | None:
+    """The name ``name`` that ``value`` keeps unless it is ``None`` (``X if name is None else name``,
+    ``name if name is not None else X``, ``name or X``), else ``None``."""
+    if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+        return value.left if isinstance(value.left, cst.Name) and value.left.value == name else None
+    if not isinstance(value, cst.IfExp) or not isinstance(value.test, cst.Comparison):
+        return None
+    test = value.test
+    if not (isinstance(test.left, cst.Name) and test.left.value == name and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+        return None
+    kept = value.orelse if isinstance(test.comparisons[0].operator, cst.Is) else \
+        value.body if isinstance(test.comparisons[0].operator, cst.IsNot) else None
+    return kept if isinstance(kept, cst.Name) and kept.value == name else None
 
 
 def narrowed_parameter(parsed: ParsedModule, name: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
