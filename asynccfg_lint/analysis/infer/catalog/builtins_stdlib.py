@@ -9,8 +9,8 @@ from __future__ import annotations
 from asynccfg_lint.analysis import type_verdicts as T
 from asynccfg_lint.analysis.infer.model import ATTRIBUTE, ELEMENT, METHOD, OPERATOR, CallRow, MemberRow, TypeRow
 
-IMPORTS = ("import argparse, collections, configparser, datetime, decimal, fractions, functools, operator, os, pathlib, "
-           "re, types, uuid")
+IMPORTS = ("import argparse, cmath, collections, configparser, datetime, decimal, fractions, functools, operator, os, "
+           "pathlib, re, types, uuid")
 
 PATH = T.rejected("pathlib.Path", "use str(...)", fix=T.STR_FIX)
 TIMEDELTA = T.rejected("datetime.timedelta", "use x.total_seconds()")
@@ -38,6 +38,11 @@ ROWS = (
             "a frozenset is rejected by the default hook (and by json as a key)", exact=True),
     TypeRow("JSON value", T.JSON_ANY, "builtins.list", "[1, 2]",
             "what .tolist() of a numeric array gives: nested lists of Python numbers, which serialize"),
+    TypeRow("builtins.complex", T.COMPLEX, "builtins.complex", "1j", "a complex is rejected by the default hook",
+            exact=True),
+    *(CallRow(f"cmath.{name}", "builtins.complex", f"cmath.{name}(z) is a complex", f"cmath.{name}(0.5j)")
+      for name in ("exp", "sqrt", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh")),
+    CallRow("cmath.rect", "builtins.complex", "cmath.rect(r, phi) is a complex", "cmath.rect(1.0, 0.5)"),
     TypeRow("builtins.NoneType", T.NONE, "builtins.NoneType", "None", "None serializes as null", exact=True),
     TypeRow("tuple of int", T.TUPLE.named("tuple of int"), "builtins.tuple", "(2, 4)",
             "a tuple of ints serializes as a JSON array; not a key", exact=True),
