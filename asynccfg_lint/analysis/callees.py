@@ -102,12 +102,14 @@ class _Index:
 _INDEX: ModuleMemo[_Index | None] = ModuleMemo(lambda: None)
 
 
-def _index(parsed: ParsedModule) -> _Index:
+def _index(parsed: ParsedModule, word: str) -> _Index:
+    """The module's index, for a question about the name ``word``: a skeleton's left-out bodies that name it
+    are asked for first (:meth:`~asynccfg_lint.analysis.parse.ParsedModule.require`), and its index is not kept."""
     known = _INDEX.known(parsed)
     if known is not None:
         return known
     if parsed.elided:
-        parsed.whole()
+        parsed.require(word)
     index = _Index([], [], [])
     for statement in statements_of(parsed.module):
         kind = type(statement)
@@ -119,7 +121,7 @@ def _index(parsed: ParsedModule) -> _Index:
             for target in statement.targets:
                 if isinstance(target.target, cst.Subscript):
                     index.stores.append((target.target.value, statement.value))
-    return _INDEX.put(parsed, index)
+    return index if parsed.elided else _INDEX.put(parsed, index)
 
 
 class CallGraph:
@@ -169,6 +171,7 @@ class CallGraph:
         word = function.name.value
         found: list[tuple[ParsedModule, cst.Call, int]] = []
         for module in self._modules_naming(home, word):
+            module.require(word)
             for call in kept_calls(module.calls):
                 func = call.func
                 last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
@@ -239,7 +242,7 @@ class CallGraph:
             depth += 1
             base_home, base = pending.pop()
             for module in self._modules_naming(base_home, base.name.value):
-                for candidate in _index(module).classes:
+                for candidate in _index(module, base.name.value).classes:
                     if id(candidate) in found:
                         continue
                     for arg in candidate.bases:
@@ -396,7 +399,7 @@ class CallGraph:
         wanted, called = (factory, True) if returned else (function, False)
         found: list[Callable] = []
         for module in self._modules_naming(parsed, wanted.name.value):
-            for decorator, decorated in _index(module).decorated:
+            for decorator, decorated in _index(module, wanted.name.value).decorated:
                 if called != isinstance(decorator, cst.Call):
                     continue
                 callee = decorator.func if isinstance(decorator, cst.Call) else decorator
@@ -414,10 +417,10 @@ class CallGraph:
         parts: list[list[Callable] | None] = []
         for display in displays:
             parts.extend(self.values(home, v, depth) for v in _display_values(display))
-        for holder, value in _index(home).stores:
+        for holder, value in _index(home, name).stores:
             if _names(holder, name):
                 parts.append(self.values(home, value, depth))
-        for call in home.calls:
+        for call in kept_calls(home.calls):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in _WRITERS and _names(func.value, name):
                 position = _WRITERS[func.attr.value]

@@ -741,6 +741,7 @@ class DictTracer(DictMutations):
         if cls is None:
             return None
         name = expr.attr.value
+        self.parsed.require(name)  # (a skeleton's left-out bodies that may write it)
         entries: list[Entry] = []
         parts: list[TracedDict | None] = []
         for statement in statements_of(self.parsed.module):
