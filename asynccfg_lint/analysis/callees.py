@@ -300,7 +300,7 @@ class CallGraph:
         return _union(parts)
 
     def _attribute(self, parsed: ParsedModule, expr: cst.Attribute, depth: int) -> list[Callable] | None:
-        foreign = self.peers.foreign(parsed, expr)
+        foreign = self.peers.foreign(parsed, expr) if _dotted(expr) else None  # (not `Cls(...).m`: an instance's)
         if foreign:
             return _union([self._bindings(item.home, [item.binding], depth) for item in foreign])
         objects = self.values(parsed, expr.value, depth)
@@ -448,7 +448,7 @@ class CallGraph:
                 return None
             return parsed, table.value, [b.value for b in bindings]
         if isinstance(table, cst.Attribute):
-            found = self.peers.foreign(parsed, table)
+            found = self.peers.foreign(parsed, table) if _dotted(table) else None
             if found and len({id(f.home) for f in found}) == 1:
                 return found[0].home, table.attr.value, [f.binding.value for f in found if f.binding.value is not None]
             objects = self.values(parsed, table.value, depth)
@@ -479,6 +479,13 @@ class CallGraph:
 _QUIET_BASES = frozenset({"object"})
 #: methods whose first parameter is the class without ``@classmethod``
 _CLASS_METHODS = frozenset({"__init_subclass__", "__new__", "__class_getitem__"})
+
+
+def _dotted(expr: cst.BaseExpression) -> bool:
+    """Whether ``expr`` is a dotted name (``mod.Cls.attr``), not an attribute of a call's result."""
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return isinstance(expr, cst.Name)
 
 
 def _library(parsed: ParsedModule, expr: cst.Name | cst.Attribute) -> list[Callable] | None:

@@ -25,7 +25,7 @@ from asynccfg_lint.analysis.loaded import LOADERS, LoadedValues
 from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.programs import read_receiver
-from asynccfg_lint.analysis.parse import ParsedModule
+from asynccfg_lint.analysis.parse import ParsedModule, subscript_index
 from asynccfg_lint.analysis.records import (
     AS_DICT,
     ATTRS_AS_DICT,
@@ -40,6 +40,7 @@ from asynccfg_lint.analysis.resolution import (
     Binding,
     attribute_bindings,
     bindings_of_name,
+    enclosing,
     is_import,
     local_definition,
     method_owner,
@@ -193,7 +194,33 @@ class DictTracer(DictMutations):
             return self._call(expr, depth)
         if isinstance(expr, cst.Await):
             return self._awaited(expr.expression, depth)
+        if isinstance(expr, cst.Subscript):
+            return self._item(expr, depth)
         return None
+
+    def _item(self, expr: cst.Subscript, depth: int) -> TracedDict | None:
+        """``TABLE[name]`` of a dict of dicts (a table of profiles): the entries of each value the table may give
+        under that key (every value, for a key that is not a literal), beside an opaque part where the table is not
+        all seen. ``None`` when the table is not seen, or holds no dict the tracer sees."""
+        index = subscript_index(expr)
+        table = self.trace(expr.value, depth + 1) if index is not None else None
+        if table is None:
+            return None
+        key = string_value(index)
+        parts: list[TracedDict | None] = []
+        for entry in table.entries:
+            if key is not None and entry.key is not None and entry.key != key:
+                continue
+            if entry.value is None or entry.zipped or entry.key_elements:
+                parts.append(None)
+                continue
+            tracer = self if entry.home is None else self.workspace.tracer(entry.home)
+            traced = tracer.trace(entry.value, depth + 1)
+            parts.append(traced if entry.home is None else self._imported(traced, entry.home, entry.via or expr))
+        if not parts or all(part is None for part in parts):
+            return None
+        merged = self._merge(parts, [expr] * len(parts))
+        return merged if table.complete else TracedDict(merged.entries, False, (*merged.opaque, *table.opaque) or (expr,))
 
     def trace_keywords(self, call: cst.Call, named: frozenset[str]) -> TracedDict:
         """The entries a ``**kwargs`` wrapper's call puts in its config: keywords not in ``named``, and ``**x``."""
@@ -799,6 +826,14 @@ class DictTracer(DictMutations):
                 parts.extend(self.trace(element, depth + 1) for element in elements)
                 exprs.extend(elements)
                 continue
+            node = binding.assignment.node if binding.assignment is not None else None
+            if binding.value is None and isinstance(node, cst.Param):
+                passed = self._passed(node, depth)  # a method's parameter: what the calls of it pass
+                if passed is None:
+                    return None
+                parts.append(passed)
+                exprs.append(node.name)
+                continue
             if binding.value is None:
                 return None
             parts.append(self.trace(binding.value, depth + 1))
@@ -806,6 +841,32 @@ class DictTracer(DictMutations):
         if not parts or all(p is None for p in parts):
             return None
         return self._merge(parts, exprs)
+
+    def _passed(self, param: cst.Param, depth: int) -> TracedDict | None:
+        """The dicts the calls of the project's call graph that may run a method pass for its parameter ``param``
+        (:meth:`~asynccfg_lint.analysis.callees.CallGraph.callers`: ``builder.merge(PROFILES[name])`` for
+        ``def merge(self, mapping)``), as the classifier takes them
+        (:meth:`~asynccfg_lint.analysis.infer.parameters.ParameterInference._called_elsewhere`); a call that does not
+        name it (``*args``, ``**kwargs``) passes an opaque part. ``None`` for a function's parameter, and where no call
+        is seen."""
+        function = enclosing(self.parsed, param, (cst.FunctionDef,))
+        if self.workspace is None or not isinstance(function, cst.FunctionDef) or depth > MAX_DEPTH \
+                or not _instance_method(self.parsed, function):
+            return None
+        callers = self.workspace.call_graph.callers(self.parsed, function)
+        if not callers:
+            return None
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        parts: list[TracedDict | None] = []
+        for module, call, bound in callers:
+            argument = _argument(call, param.name.value, index - bound if index is not None else None)
+            tracer = self if module is self.parsed else self.workspace.tracer(module)
+            traced = tracer.trace(argument, depth + 1) if argument is not None else None
+            parts.append(traced if module is self.parsed else self._imported(traced, module, param.name))
+        if all(part is None for part in parts):
+            return None
+        return self._merge(parts, [param.name] * len(parts))
 
     def _name(self, name: cst.Name, depth: int) -> TracedDict | None:
         bindings = bindings_of_name(self.parsed, name)
@@ -1079,6 +1140,21 @@ def _attribute_of(parsed: ParsedModule, holder: cst.BaseExpression | None, cls: 
     """Whether ``holder`` is ``self.name`` (or ``cls.name``) in a method of ``cls``."""
     return isinstance(holder, cst.Attribute) and holder.attr.value == name and isinstance(holder.value, cst.Name) \
         and method_owner(parsed, holder.value) is cls
+
+
+def _argument(call: cst.Call, name: str, index: int | None) -> cst.BaseExpression | None:
+    """What ``call`` passes for the parameter ``name`` (at position ``index``): the keyword, or the positional
+    argument before any ``*args``; ``None`` when it does not name it."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = []
+    for arg in call.args:
+        if arg.star:
+            break
+        if arg.keyword is None:
+            positional.append(arg.value)
+    return positional[index] if index is not None and 0 <= index < len(positional) else None
 
 
 def _instance_method(parsed: ParsedModule, function: cst.FunctionDef) -> bool:

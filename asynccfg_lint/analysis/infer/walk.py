@@ -656,6 +656,9 @@ class InferenceWalk:
         each), which make tuples (builtins; a ``start=``/``strict=`` keyword changes no element; a
         target that does not unpack them holds the tuple); else unknown.
         """
+        viewed = self._view_elements(expr, name, target, iterable, depth)
+        if viewed is not None:  # `for k, v in d.items()`, `for v in d.values()` of a dict the tracer sees
+            return viewed
         parts = self._zipped_parts(iterable)
         if parts is not None and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(parts) \
                 and not any(isinstance(e, cst.StarredElement) for e in target.elements):
@@ -698,6 +701,39 @@ class InferenceWalk:
                 result.append(Origin(expr, Inferred(inferred.item, numpy_scalar=True)))
             else:
                 result.append(Origin(expr, UNKNOWN))
+        return result or [Origin(expr, UNKNOWN)]
+
+    def _view_elements(self, expr: cst.CSTNode, name: cst.Name, target: cst.BaseExpression,
+                       iterable: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """What ``name`` takes in ``for k, v in d.items()`` (``k``: a key, ``v``: a value) or ``for v in d.values()``
+        when the tracer sees the dict ``d``: each entry's key or value (a str for a literal key), beside an unknown
+        where part of it is not seen. ``None`` for any other loop, or a dict the tracer does not see."""
+        if not (isinstance(iterable, cst.Call) and not iterable.args and isinstance(iterable.func, cst.Attribute)):
+            return None
+        view = iterable.func.attr.value
+        if view == "items" and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 \
+                and name in (target.elements[0].value, target.elements[1].value):
+            part = "value" if target.elements[1].value is name else "key"
+        elif view == "values" and target is name:
+            part = "value"
+        else:
+            return None
+        traced = self.tracer.trace(iterable.func.value, depth + 1)
+        if traced is None:
+            return None
+        result: list[Origin] = []
+        for entry in traced.entries:
+            node = entry.value if part == "value" else entry.key_node
+            if part == "key" and entry.key is not None:
+                result.append(Origin(expr, Inferred(T.STR)))
+            elif node is None or entry.zipped or part == "key" and (entry.key_elements or entry.tuple_key):
+                result.append(Origin(expr, UNKNOWN))
+            elif entry.home is None:
+                result += self.origins(node, depth + 1)
+            else:
+                result += [self._arrived(o, entry.home, expr) for o in self._peer(entry.home).origins(node, depth + 1)]
+        if not traced.complete or traced.opaque:
+            result.append(Origin(expr, UNKNOWN))
         return result or [Origin(expr, UNKNOWN)]
 
     def _enum_members(self, expr: cst.CSTNode, iterable: cst.BaseExpression) -> list[Origin] | None:
