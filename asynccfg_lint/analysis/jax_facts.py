@@ -80,6 +80,9 @@ class SinkSpec:
         narrowed: the parameter reaches the config past an ``isinstance`` test of it whose branch converts
             it (``if isinstance(mode, enum.IntEnum): mode = int(mode)``): a call's value that the test
             rules out there does not arrive (:func:`asynccfg_lint.analysis.functions.narrowed_parameter`).
+        removed: for a wrapper's config (``SinkKind.CONFIG``), the literal keys it takes out of the dict on every path
+            before the sink (``cfg.pop("trace_file", None)``, ``{k: cfg.pop(k) for k in HOST_ONLY if k in cfg}``): a
+            caller's entries under them never reach JAX.
     """
 
     qualnames: frozenset[str]
@@ -95,6 +98,7 @@ class SinkSpec:
     bind_keyword: bool = False
     forwarded: bool = False
     narrowed: bool = False
+    removed: frozenset[str] = frozenset()
 
     @property
     def binds(self) -> bool:

@@ -6,11 +6,20 @@ iteration of a loop sees what an earlier one added); and what is added to a list
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import Access
+from libcst.metadata import Access, ComprehensionScope
 
 from asynccfg_lint.analysis.entries import Entry, TracedDict
 from asynccfg_lint.analysis.parse import ParsedModule
-from asynccfg_lint.analysis.resolution import Binding, enclosing, inside, qualified_names, starts_before, string_value
+from asynccfg_lint.analysis.resolution import (
+    Binding,
+    bindings_of_name,
+    enclosing,
+    inside,
+    qualified_names,
+    reaching,
+    starts_before,
+    string_value,
+)
 
 
 class DictMutations:
@@ -42,6 +51,16 @@ class DictMutations:
             else self._is_unconditional_before(removal, use)
         return starts_before(self.parsed, entry, removal) and (
             on_every_path or self._is_unconditional_before(removal, entry))
+
+    def removals_before(self, use: cst.Name, after: cst.CSTNode | None = None) -> frozenset[str]:
+        """The literal keys removed from the dict ``use`` names on every path to ``use`` (``del cfg["k"]``,
+        ``cfg.pop("k", None)``), by removals that start after ``after`` when it is given."""
+        bindings = bindings_of_name(self.parsed, use)
+        if not bindings or any(b.augmented is not None or b.assignment is None for b in bindings):
+            return frozenset()
+        _, removals = self._mutations(use, reaching(self.parsed, use, bindings), 0)
+        return frozenset(key for key, node in removals if self._is_unconditional_before(node, use)
+                         and (after is None or starts_before(self.parsed, after, node)))
 
     def kept(self, entries: tuple[Entry, ...], removals: list[tuple[str, cst.CSTNode]],
              use: cst.CSTNode | None) -> tuple[Entry, ...]:
@@ -162,10 +181,11 @@ class DictMutations:
                     entries.append(Entry(string_value(key), key, value))
                     if ordered and string_value(key) is not None:
                         removals.append((string_value(key), call))
-                elif method == "pop" and call.args and string_value(call.args[0].value) is not None:
-                    removed.add(string_value(call.args[0].value))
-                    if ordered:
-                        removals.append((string_value(call.args[0].value), call))
+                elif method == "pop" and call.args and (popped := self._popped_keys(call.args[0].value)):
+                    for key in popped:  # cfg.pop("k"), or each k of `{k: cfg.pop(k) for k in HOST_ONLY}`
+                        removed.add(key)
+                        if ordered:
+                            removals.append((key, call))
                 elif method in ("clear", "popitem"):
                     emptied = True
         entries += [entry for entry, call, referents in defaults
@@ -174,6 +194,38 @@ class DictMutations:
                         key == entry.key and node is not call and seen == referents and starts_before(parsed, node, call)
                         and self._is_unconditional_before(node, call) for key, node, seen in writes)]
         return TracedDict(tuple(entries), complete, tuple(opaque)), removals + self._branch_removals(removals)
+
+    def _popped_keys(self, key: cst.BaseExpression) -> list[str]:
+        """The literal keys a ``pop(key)`` takes out: ``key`` itself, or each string of the constant tuple or list a
+        comprehension's target ``key`` runs over (``for k in ("trace", "origin")``, a module's constant of
+        strings, also imported); none for anything else."""
+        literal = string_value(key)
+        if literal is not None:
+            return [literal]
+        bindings = bindings_of_name(self.parsed, key) if isinstance(key, cst.Name) else None
+        node = bindings[0].assignment.node if bindings and len(bindings) == 1 and bindings[0].assignment else None
+        loop = self.parsed.parents.get(node) if node is not None else None
+        if not isinstance(loop, cst.CompFor) or loop.target is not node:
+            return []
+        return self._string_constants(loop.iter, 0)
+
+    def _string_constants(self, expr: cst.BaseExpression, depth: int, home: ParsedModule | None = None) -> list[str]:
+        """The strings of a tuple or list display of string literals, also through a name bound once to one (in
+        ``home``, else this module) or an imported constant; none for anything else."""
+        home = home or self.parsed
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            values = [string_value(e.value) for e in expr.elements]
+            return [v for v in values if v is not None] if all(v is not None for v in values) else []
+        if depth > 3 or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return []
+        bindings = bindings_of_name(home, expr) if isinstance(expr, cst.Name) else None
+        if bindings and len(bindings) == 1 and bindings[0].value is not None and bindings[0].augmented is None:
+            return self._string_constants(bindings[0].value, depth + 1, home)
+        workspace = getattr(self, "workspace", None)
+        found = workspace.foreign(home, expr) if workspace is not None else None
+        if found and len(found) == 1 and found[0].binding.value is not None:
+            return self._string_constants(found[0].binding.value, depth + 1, found[0].home)
+        return []
 
     def _mutation_accesses(self, use: cst.Name | None, bindings: list[Binding]) -> list[tuple[Access, bool]]:
         """The accesses that may mutate what ``bindings`` give ``use`` (``None``: the module's end), each with
@@ -195,7 +247,7 @@ class DictMutations:
             for access in binding.assignment.references:
                 if id(access) not in listed and id(access.scope) not in ordered and not self._never_called(access.node):
                     listed.add(id(access))
-                    found.append((access, True))
+                    found.append((access, not _run_in(access.scope, ordered)))
         return found
 
     def after_import(self, bindings: list[Binding], traced: TracedDict, depth: int) -> TracedDict:
@@ -325,3 +377,13 @@ def list_mutated(parsed: ParsedModule, binding: Binding) -> bool:
 
 #: the blocks a statement runs in: a branch's indented block, a one-line suite, the module
 _BLOCKS = (cst.IndentedBlock, cst.SimpleStatementSuite, cst.Module)
+
+
+def _run_in(scope: object, ordered: dict[int, object]) -> bool:
+    """Whether code of ``scope`` runs in order with one of the ``ordered`` scopes: ``scope`` is a list, set or dict
+    comprehension (evaluated where it is written, unlike a generator or a lambda) inside one of them."""
+    while isinstance(scope, ComprehensionScope) and isinstance(scope.node, (cst.ListComp, cst.SetComp, cst.DictComp)):
+        scope = scope.parent
+        if id(scope) in ordered:
+            return True
+    return False

@@ -245,4 +245,8 @@ def traced_config(tracer: DictTracer, sink_call: SinkCall) -> TracedDict | None:
     """The entries of the config ``sink_call`` passes (a config sink's argument, or a ``**kwargs`` sink's keywords)."""
     if sink_call.spec.kind is SinkKind.KEYWORDS and isinstance(sink_call.argument, cst.Call):
         return tracer.trace_keywords(sink_call.argument, sink_call.spec.named)
-    return tracer.trace(sink_call.argument)
+    traced = tracer.trace(sink_call.argument)
+    removed = sink_call.spec.removed
+    if traced is None or not removed:
+        return traced
+    return replace(traced, entries=tuple(e for e in traced.entries if e.key not in removed))

@@ -175,10 +175,12 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     tracer = peers.tracer(parsed) if peers is not None else DictTracer(parsed)
 
     def add(function: cst.FunctionDef, param: str | None, kind: SinkKind, key: str | None, use: cst.CSTNode,
-            via: SinkSpec | None = None, narrowed: bool = False) -> None:
+            via: SinkSpec | None = None, narrowed: bool = False, removed: frozenset[str] = frozenset()) -> None:
         if param is None:
             return
         specs = _spec(parsed, function, param, kind, key, via, narrowed)
+        if removed and kind is SinkKind.CONFIG:
+            specs = {replace(spec, removed=removed) if spec.kind is SinkKind.CONFIG else spec for spec in specs}
         for spec in specs:
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
@@ -221,7 +223,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
         param = parameter_of(parsed, call.argument, function)
         traced = traced_config(tracer, call)
         if param is not None and traced is None:
-            add(function, param, SinkKind.CONFIG, None, call.argument, call.spec)
+            add(function, param, SinkKind.CONFIG, None, call.argument, call.spec,
+                removed=_removed_keys(tracer, call.argument, function))
             continue
         if traced is None:
             read(function, call.argument, None)  # dataclasses.asdict(opts)
@@ -229,7 +232,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 read(function, value, None)
             continue
         for opaque in traced.opaque:
-            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque, call.spec)
+            add(function, parameter_of(parsed, opaque, function), SinkKind.CONFIG, None, opaque, call.spec,
+                removed=_removed_keys(tracer, call.argument, function, opaque))
             read(function, opaque, None)  # cfg.update(knobs._asdict())
         for read_call in annotated_field_reads(parsed, function):
             read(function, read_call, None)  # {**dataclasses.asdict(opts)} of `opts: Options`: its binds decide
@@ -253,6 +257,14 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                 read(function, entry.value, entry.key, entry)  # {"level": knobs.level}, also in a builder
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)
+
+
+def _removed_keys(tracer: DictTracer, argument: cst.BaseExpression, function: cst.FunctionDef,
+                  after: cst.CSTNode | None = None) -> frozenset[str]:
+    """The literal keys a wrapper takes out of its config ``argument`` (a name) on every path before the sink
+    (:meth:`~asynccfg_lint.analysis.mutations.DictMutations.removals_before`), after ``after`` (where the caller's
+    dict enters it: ``cfg = dict(cfg)``)."""
+    return tracer.removals_before(argument, after) if isinstance(argument, cst.Name) else frozenset()
 
 
 def _bound_value(parsed: ParsedModule, expr: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -779,7 +779,11 @@ class DictTracer(DictMutations):
                 if _attribute_of(self.parsed, holder, cls, name) and len(target.target.slice) == 1 \
                         and isinstance(target.target.slice[0].slice, cst.Index):
                     key = target.target.slice[0].slice.value
-                    entries.append(Entry(string_value(key), key, statement.value))
+                    pairs = self._setter_pairs(key, statement.value, depth)
+                    if pairs is not None:  # def set(self, key, value): self._fields[key] = value
+                        parts.append(pairs)
+                    else:
+                        entries.append(Entry(string_value(key), key, statement.value))
         for call in kept_calls(self.parsed.calls):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value == "update" \
@@ -841,6 +845,56 @@ class DictTracer(DictMutations):
         if not parts or all(p is None for p in parts):
             return None
         return self._merge(parts, exprs)
+
+    def _setter_pairs(self, key: cst.BaseExpression, value: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """For ``self._fields[key] = value`` in a method whose parameters ``key`` and ``value`` are: the pairs its calls
+        pass (:meth:`~asynccfg_lint.analysis.callees.CallGraph.callers`), each an entry under the key the call gives
+        (``.set("debug_name", v)``), or the entries of the dict a caller's loop takes them from (``for k, v in
+        mapping.items(): self.set(k, v)``); a call that passes neither by name is opaque. ``None`` when ``key``
+        and ``value`` are not such parameters, or no call is seen."""
+        function = enclosing(self.parsed, key, (cst.FunctionDef,))
+        if self.workspace is None or not isinstance(function, cst.FunctionDef) or depth > MAX_DEPTH \
+                or not _instance_method(self.parsed, function):
+            return None
+        names = (parameter_of(self.parsed, key, function), parameter_of(self.parsed, value, function))
+        if None in names:
+            return None
+        callers = self.workspace.call_graph.callers(self.parsed, function)
+        if not callers:
+            return None
+        positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        parts: list[TracedDict | None] = []
+        for module, call, bound in callers:
+            key_arg, value_arg = (_argument(call, n, positional.index(n) - bound if n in positional else None)
+                                  for n in names)
+            if key_arg is None or value_arg is None:
+                parts.append(None)
+                continue
+            tracer = self if module is self.parsed else self.workspace.tracer(module)
+            traced = tracer._loop_pairs(key_arg, value_arg, depth + 1) \
+                or TracedDict((Entry(string_value(key_arg), key_arg, value_arg),), True)
+            parts.append(traced if module is self.parsed else self._imported(traced, module, value))
+        return self._merge(parts, [value] * len(parts))
+
+    def _loop_pairs(self, key: cst.BaseExpression, value: cst.BaseExpression, depth: int) -> TracedDict | None:
+        """The entries of ``d`` when ``key`` and ``value`` are the targets of ``for key, value in d.items()`` (a loop
+        or comprehension of this module) and the tracer sees ``d``, else ``None``."""
+        if not isinstance(key, cst.Name) or not isinstance(value, cst.Name):
+            return None
+        bindings = bindings_of_name(self.parsed, key)
+        node = bindings[0].assignment.node if bindings and len(bindings) == 1 and bindings[0].assignment else None
+        element = self.parsed.parents.get(node) if node is not None else None
+        target = self.parsed.parents.get(element) if isinstance(element, cst.Element) else None
+        loop = self.parsed.parents.get(target) if isinstance(target, cst.Tuple) else None
+        if not isinstance(loop, (cst.For, cst.CompFor)) or loop.target is not target or len(target.elements) != 2 \
+                or target.elements[0].value is not node or not isinstance(target.elements[1].value, cst.Name) \
+                or target.elements[1].value.value != value.value:
+            return None
+        iterated = loop.iter
+        if not (isinstance(iterated, cst.Call) and not iterated.args and isinstance(iterated.func, cst.Attribute)
+                and iterated.func.attr.value == "items"):
+            return None
+        return self.trace(iterated.func.value, depth + 1)
 
     def _passed(self, param: cst.Param, depth: int) -> TracedDict | None:
         """The dicts the calls of the project's call graph that may run a method pass for its parameter ``param``
