@@ -190,22 +190,24 @@ def summarised_name(parsed: ParsedModule, function: cst.FunctionDef) -> str | No
 
     A top-level ``def`` is ``pkg.mod.f``; a ``@staticmethod`` or ``@classmethod`` of a top-level
     class is ``pkg.mod.Cls.f``, what ``Cls.f`` resolves to (``mlir.register_lowering(p,
-    Lowerings.start)``). Instance methods and nested functions are not summarised: their callers'
-    objects are not tracked.
+    Lowerings.start)``), and so is a ``__call__`` (``mlir.register_lowering(p, ShiftRule())``). Other instance
+    methods and nested functions are not summarised: their callers' objects are not tracked.
     """
     parent = parsed.parents.get(function)
     if isinstance(parent, cst.Module):
         return f"{parsed.name.name}.{function.name.value}"
     owner = parsed.parents.get(parent) if isinstance(parent, cst.IndentedBlock) else None
     if isinstance(owner, cst.ClassDef) and isinstance(parsed.parents.get(owner), cst.Module) \
-            and (_decorated(function, "staticmethod") or _decorated(function, "classmethod")):
+            and (_decorated(function, "staticmethod") or _decorated(function, "classmethod")
+                 or function.name.value == "__call__"):  # (an instance's __call__: a lowering rule JAX calls)
         return f"{parsed.name.name}.{owner.name.value}.{function.name.value}"
     return None
 
 
 def implicit_parameters(function: cst.FunctionDef) -> int:
-    """How many leading positional parameters a call ``Cls.f(...)`` does not pass: 1 (``cls``) for a ``@classmethod``."""
-    return 1 if _decorated(function, "classmethod") else 0
+    """How many leading positional parameters a call ``Cls.f(...)`` does not pass: 1 (``cls``) for a ``@classmethod``,
+    1 (``self``) for ``__call__`` (a call of an instance: ``rule(ctx, x)``)."""
+    return 1 if _decorated(function, "classmethod") or function.name.value == "__call__" else 0
 
 
 def keyword_read(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> str | None:

@@ -245,6 +245,13 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
         rule = forwarding.node.body.func
     names = frozenset(qualified_names(parsed, rule))
     function = top_level_function(parsed, rule)
+    made = substituted(rule.func, row or {}) if isinstance(rule, cst.Call) else None  # (`rule_cls()` of a loop's row)
+    cls = _top_level_definition(parsed, made) if made is not None else None
+    if isinstance(cls, cst.ClassDef):  # register_lowering(p, ShiftRule()): JAX calls the instance's __call__
+        owner, function = _instance_call(parsed, cls)
+        if function is None:
+            return None
+        names = frozenset({f"{parsed.name.name}.{owner.name.value}.__call__"})
     if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
         first = _lambda_parameters(forwarding.node)[:1]
         if not first or forwarding.positional[:1] != (first[0].name.value,):
@@ -257,6 +264,23 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     if not names or not primitives:
         return None
     return Registration(primitives, names, function, bound, forwarding)
+
+
+def _instance_call(parsed: ParsedModule, cls: cst.ClassDef,
+                   depth: int = 0) -> tuple[cst.ClassDef, cst.FunctionDef | None]:
+    """The class of this module defining the ``__call__`` an instance of ``cls`` runs (``cls``, else its first
+    base of this module that does, depth first), with that ``def``; ``(cls, None)`` when none of them does."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    found = [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__call__"]
+    if found:
+        return cls, found[-1]
+    for base in cls.bases:
+        parent = _top_level_definition(parsed, base.value) if base.keyword is None and depth < 8 else None
+        if isinstance(parent, cst.ClassDef):
+            owner, function = _instance_call(parsed, parent, depth + 1)
+            if function is not None:
+                return owner, function
+    return cls, None
 
 
 def loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseExpression]]:
@@ -279,7 +303,16 @@ def loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseEx
         if len(columns) != len(names) or not all(isinstance(c, (cst.List, cst.Tuple)) for c in columns):
             return []
         rows = [list(row) for row in zip(*[[e.value for e in c.elements] for c in columns])]
-    elif isinstance(iterable, (cst.List, cst.Tuple)):
+    elif isinstance(_table_display(parsed, iterable), cst.Dict):  # for p, rule in RULES.items(): its pairs
+        table, view = _table_display(parsed, iterable), _view(iterable)
+        for element in table.elements:
+            if not isinstance(element, cst.DictElement):
+                return []
+            row = {"items": [element.key, element.value], "keys": [element.key], "values": [element.value]}[view]
+            if len(row) != len(names):
+                return []
+            rows.append(row)
+    elif isinstance(iterable := _table_display(parsed, iterable) or iterable, (cst.List, cst.Tuple)):
         for element in iterable.elements:
             value = element.value
             if len(names) == 1:
@@ -291,6 +324,29 @@ def loop_rows(parsed: ParsedModule, call: cst.Call) -> list[dict[str, cst.BaseEx
     else:
         return []
     return [{n.value: v for n, v in zip(names, row)} for row in rows]
+
+
+def _view(iterable: cst.BaseExpression) -> str:
+    """``"items"``, ``"keys"`` or ``"values"`` for a call of that dict method, else ``"keys"`` (a dict iterates its keys)."""
+    if isinstance(iterable, cst.Call) and not iterable.args and isinstance(iterable.func, cst.Attribute) \
+            and iterable.func.attr.value in ("items", "keys", "values"):
+        return iterable.func.attr.value
+    return "keys"
+
+
+def _table_display(parsed: ParsedModule, iterable: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The display a loop runs over through a name bound once to it: a dict display for ``RULES``,
+    ``RULES.items()``, ``.keys()`` or ``.values()``; a list or tuple display for ``RULES``; else ``None``."""
+    viewed = isinstance(iterable, cst.Call) and not iterable.args and isinstance(iterable.func, cst.Attribute) \
+        and iterable.func.attr.value in ("items", "keys", "values")
+    source = iterable.func.value if viewed else iterable
+    if not isinstance(source, cst.Name):
+        return None
+    bindings = bindings_of_name(parsed, source)
+    if not bindings or len(bindings) != 1 or bindings[0].augmented is not None:
+        return None
+    value = bindings[0].value
+    return value if isinstance(value, cst.Dict) or isinstance(value, (cst.List, cst.Tuple)) and not viewed else None
 
 
 def substituted(expr: cst.BaseExpression | None, row: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
@@ -968,7 +1024,10 @@ def builder_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry) 
     inner = read_keyword(home, entry.value, builder)
     if inner is None:
         return None
-    argument = (bind_arguments(builder, call) or {}).get(inner[0])
+    block = home.parents.get(builder)
+    method = isinstance(home.parents.get(block), cst.ClassDef) and isinstance(call.func, cst.Attribute) \
+        and not any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in builder.decorators)
+    argument = (bind_arguments(builder, call, 1 if method else 0, partial=True) or {}).get(inner[0])
     param = parameter_of(parsed, argument, function) if argument is not None else None
     return (param, inner[1]) if param is not None else None
 

@@ -1103,10 +1103,41 @@ def receiver_alternatives(parsed: ParsedModule, expr: cst.BaseExpression) -> lis
     assigned value. ``[]`` for anything else (the call's own qualified names decide then)."""
     if isinstance(expr, cst.Name):
         bindings = bindings_of_name(parsed, expr)
+        param = bindings[0].assignment.node if bindings and len(bindings) == 1 and bindings[0].assignment else None
+        if isinstance(param, cst.Param):  # def _start(prim, x, **params): prim.bind(...), called with a_p, b_p
+            return [alternative for argument in _private_arguments(parsed, param)
+                    for alternative in _branches(parsed, argument)]
         if not bindings or any(b.value is None or b.augmented is not None for b in bindings):
             return []
         return [alternative for b in bindings if b.value is not None for alternative in _branches(parsed, b.value)]
     return _branches(parsed, expr) if isinstance(expr, (cst.IfExp, cst.Subscript)) else []
+
+
+def _private_arguments(parsed: ParsedModule, param: cst.Param) -> list[cst.BaseExpression]:
+    """What the calls of a module-private top-level function (``_start``) pass for its positional parameter
+    ``param``, when every reference to the function is such a call in this module; ``[]`` otherwise."""
+    function = parsed.parents.get(parsed.parents.get(param))
+    if not isinstance(function, cst.FunctionDef) or not isinstance(parsed.parents.get(function), cst.Module) \
+            or not function.name.value.startswith("_"):
+        return []
+    positional = [*function.params.posonly_params, *function.params.params]
+    index = next((i for i, p in enumerate(positional) if p is param), None)
+    scope = parsed.scopes.get(parsed.module)
+    if index is None or scope is None or function.name.value not in scope:
+        return []
+    found: list[cst.BaseExpression] = []
+    for assignment in scope[function.name.value]:
+        if getattr(assignment, "node", None) is not function:
+            return []
+        for access in assignment.references:
+            call = parsed.parents.get(access.node)
+            if not isinstance(call, cst.Call) or call.func is not access.node:
+                return []
+            passed = [a for a in call.args if a.keyword is None]
+            if any(a.star for a in passed[:index + 1]) or len(passed) <= index:
+                return []
+            found.append(passed[index].value)
+    return found
 
 
 def _branches(parsed: ParsedModule, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
