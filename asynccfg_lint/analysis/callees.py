@@ -25,6 +25,7 @@ bounded; a cycle gives nothing new.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
@@ -40,6 +41,7 @@ from asynccfg_lint.analysis.resolution import (
     is_import,
     qualified_names,
     statements_of,
+    string_value,
 )
 
 #: how deep one question may nest (names, calls, tables, decorators)
@@ -336,6 +338,9 @@ class CallGraph:
         func = call.func
         if isinstance(func, cst.Name) and func.value == "super" and not call.args:
             return self._super(parsed, call, depth)
+        if isinstance(func, cst.Name) and func.value == "getattr" and 2 <= len(call.args) <= 3 \
+                and qualified_names(parsed, func) == {"builtins.getattr"}:
+            return self._getattr(parsed, call, depth)
         callees = self.values(parsed, func, depth)
         if not callees:
             if isinstance(func, cst.Attribute) and func.attr.value in _READERS and call.args:
@@ -351,6 +356,27 @@ class CallGraph:
             else:
                 parts.append(self._returned(callee, depth))
         return _union(parts)
+
+    def _getattr(self, parsed: ParsedModule, call: cst.Call, depth: int) -> list[Callable] | None:
+        """``getattr(obj, f"section_{name}"[, default])``: every method of ``obj``'s classes whose name the string's
+        literal parts allow (a plain string: that one); the default adds nothing a call runs (``None``: the
+        caller checks it). ``None`` for a name of no literal part, or an object that is no project instance."""
+        pattern = _name_pattern(call.args[1].value)
+        objects = self.values(parsed, call.args[0].value, depth) if pattern is not None else None
+        if not objects or any(not isinstance(o.node, cst.ClassDef) for o in objects):
+            return None
+        found: dict[tuple[int, bool, int], Callable] = {}
+        for obj in objects:
+            for home, owner in self.mro(obj.home, obj.node, depth):
+                if owner is None:
+                    return None
+                body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
+                for method in body:
+                    if isinstance(method, cst.FunctionDef) and pattern.fullmatch(method.name.value):
+                        bound = 1 if (obj.instance or _decorated(method, "classmethod")) \
+                            and not _decorated(method, "staticmethod") else 0
+                        found.setdefault((id(method), False, bound), Callable(home, method, bound=bound))
+        return list(found.values())
 
     def _returned(self, function: Callable | None, depth: int) -> list[Callable] | None:
         if function is None:
@@ -479,6 +505,21 @@ class CallGraph:
 _QUIET_BASES = frozenset({"object"})
 #: methods whose first parameter is the class without ``@classmethod``
 _CLASS_METHODS = frozenset({"__init_subclass__", "__new__", "__class_getitem__"})
+
+
+def _name_pattern(expr: cst.BaseExpression) -> re.Pattern[str] | None:
+    """A pattern of the attribute names ``expr`` may spell: a string literal's own name, an f-string's literal
+    parts around anything (``f"section_{name}"``: ``section_.*``); ``None`` for anything else, or an f-string
+    without a literal part."""
+    literal = string_value(expr)
+    if literal is not None:
+        return re.compile(re.escape(literal))
+    if not isinstance(expr, cst.FormattedString):
+        return None
+    parts = [re.escape(p.value) if isinstance(p, cst.FormattedStringText) else ".*" for p in expr.parts]
+    if not any(isinstance(p, cst.FormattedStringText) and p.value for p in expr.parts):
+        return None
+    return re.compile("".join(parts))
 
 
 def _dotted(expr: cst.BaseExpression) -> bool:
