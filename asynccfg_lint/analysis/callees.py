@@ -190,7 +190,9 @@ class CallGraph:
         key = (id(parsed), id(expr))
         if key in self._memo:
             return self._memo[key]
-        if depth > MAX_DEPTH or key in self._active:
+        if depth > MAX_DEPTH:
+            return None
+        if key in self._active:  # a cycle adds nothing beyond what enters it from outside
             return []
         self._active.add(key)
         try:
