@@ -150,6 +150,15 @@ def test_the_index_matches_what_each_sink_alone_matches():
     assert many.matching("send3()\n", "pkg.mod3") == [wrappers[3]]
 
 
+def test_a_later_round_matches_the_bind_of_a_modules_own_primitive_that_another_module_registers():
+    # lowering.py registers the rule of the primitive primitives.py defines and binds: the bind's sink is made by
+    # lowering.py's summary, under primitives.py's name, so primitives.py is analysed again in the next round
+    bind = SinkSpec(frozenset({"pkg.primitives.flow_p.bind"}), "**", None, SinkKind.PARAMETERS,
+                    wrapper_module="pkg.primitives", used_at="pkg.lowering._flow_lowering")
+    text = "def flow(x, **kw):\n    return flow_p.bind(x, **kw)\n"
+    assert SinkIndex([bind]).matching(text, "pkg.primitives", own=False) == [bind]
+
+
 def test_a_primitives_bind_is_matched_only_in_a_text_that_says_bind():
     # a text naming the primitive without binding it (a re-export, a cost model registered for it) cannot call
     # its bind; every form of the call says "bind" (measured on jax: lax/__init__.py, rooflines.py are not parsed)

@@ -143,7 +143,9 @@ class SinkIndex:
         """The sinks the module ``module`` (its text or bytes ``source``) may call, in index order.
 
         With ``own=False`` the module's own wrappers do not count (a project's later rounds:
-        each module is already closed over its own wrappers).
+        each module is already closed over its own wrappers), except the sinks of its primitives' ``bind``
+        (:attr:`SinkSpec.binds`): another module's registration makes them (``lowering.py`` registers the rule
+        of the primitive ``primitives.py`` defines and binds).
         """
         if not self.sinks:
             return []
@@ -151,10 +153,9 @@ class SinkIndex:
         found: dict[SinkSpec, None] = {}
         for name in mentioned.among(self._plain_names):
             found.update(dict.fromkeys(self._plain[name]))
-        if own:
-            for name, specs in self._own.get(module, {}).items():
-                if mentioned(name):
-                    found.update(dict.fromkeys(specs))
+        for name, specs in self._own.get(module, {}).items():
+            if mentioned(name):
+                found.update(dict.fromkeys(spec for spec in specs if own or spec.binds))
         for short in mentioned.among(self._module_names):
             for name in mentioned.among(self._names_of[short]):
                 found.update(dict.fromkeys(spec for spec in self._wrappers[short][name]
