@@ -144,8 +144,8 @@ class SinkIndex:
 
         With ``own=False`` the module's own wrappers do not count (a project's later rounds:
         each module is already closed over its own wrappers), except the sinks of its primitives' ``bind``
-        (:attr:`SinkSpec.binds`): another module's registration makes them (``lowering.py`` registers the rule
-        of the primitive ``primitives.py`` defines and binds).
+        (:attr:`SinkSpec.binds`) whose rule another module registers: its summary made them (``lowering.py``
+        registers the rule of the primitive ``primitives.py`` defines and binds).
         """
         if not self.sinks:
             return []
@@ -155,7 +155,7 @@ class SinkIndex:
             found.update(dict.fromkeys(self._plain[name]))
         for name, specs in self._own.get(module, {}).items():
             if mentioned(name):
-                found.update(dict.fromkeys(spec for spec in specs if own or spec.binds))
+                found.update(dict.fromkeys(spec for spec in specs if own or spec.binds and _registered_elsewhere(spec, module)))
         for short in mentioned.among(self._module_names):
             for name in mentioned.among(self._names_of[short]):
                 found.update(dict.fromkeys(spec for spec in self._wrappers[short][name]
@@ -163,6 +163,12 @@ class SinkIndex:
         if not mentions_sink(source, BIND):  # (a primitive named, never bound: re-exported, registered elsewhere)
             return sorted((spec for spec in found if not spec.binds), key=self._order.__getitem__)
         return sorted(found, key=self._order.__getitem__)
+
+
+def _registered_elsewhere(spec: SinkSpec, module: str) -> bool:
+    """Whether the rule of the ``bind`` sink ``spec`` is registered for a primitive of ``module`` by another module
+    (its ``used_at`` is not one of ``module``'s names): that module's summary made the sink."""
+    return spec.used_at is not None and not spec.used_at.startswith(f"{module}.")
 
 
 def may_call(source: str | bytes, module: str, spec: SinkSpec) -> bool:
