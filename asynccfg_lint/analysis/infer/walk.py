@@ -196,7 +196,7 @@ class InferenceWalk:
         # Path constant); its elements are that module's nodes, so only a type the catalog made counts
         models = [lookup.model_of(self.catalog, o.inferred.type, o.inferred.model) for o in origins]
         typed = self._typed(expr, lookup.member(self.catalog, models, kind, name, with_arguments))
-        return typed + [Origin(expr, UNKNOWN)] if typed is not None and unknown and origins is not unknown else typed
+        return typed + [Origin(expr, UNKNOWN)] if typed is not None and unknown else typed
 
     def _origins(self, expr: cst.BaseExpression, depth: int) -> list[Origin]:  # noqa: C901 - a dispatch table
         loaded = self.tracer.loaded_values.loaded(expr)
