@@ -185,6 +185,15 @@ class CallGraph:
         self._callers[key] = found
         return found
 
+    def calls_passing(self, home: ParsedModule, param: cst.Param,
+                      function: cst.FunctionDef) -> list[tuple[ParsedModule, cst.Call, int | None]]:
+        """The :meth:`callers` of ``function`` with the position of the argument each passes for its parameter
+        ``param`` (``None``: a keyword-only parameter; a negative one: the receiver, ``self``)."""
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        return [(module, call, index - bound if index is not None else None)
+                for module, call, bound in self.callers(home, function)]
+
     def values(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[Callable] | None:
         """The callables ``expr`` may evaluate to; ``None`` when one of its values cannot be known."""
         key = (id(parsed), id(expr))

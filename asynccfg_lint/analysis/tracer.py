@@ -907,14 +907,12 @@ class DictTracer(DictMutations):
         if self.workspace is None or not isinstance(function, cst.FunctionDef) or depth > MAX_DEPTH \
                 or not _instance_method(self.parsed, function):
             return None
-        callers = self.workspace.call_graph.callers(self.parsed, function)
-        if not callers:
+        calls = self.workspace.call_graph.calls_passing(self.parsed, param, function)
+        if not calls:
             return None
-        positional = [*function.params.posonly_params, *function.params.params]
-        index = next((i for i, p in enumerate(positional) if p is param), None)
         parts: list[TracedDict | None] = []
-        for module, call, bound in callers:
-            argument = _argument(call, param.name.value, index - bound if index is not None else None)
+        for module, call, slot in calls:
+            argument = _argument(call, param.name.value, slot)
             tracer = self if module is self.parsed else self.workspace.tracer(module)
             traced = tracer.trace(argument, depth + 1) if argument is not None else None
             parts.append(traced if module is self.parsed else self._imported(traced, module, param.name))

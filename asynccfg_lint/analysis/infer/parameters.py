@@ -354,15 +354,12 @@ class ParameterInference:
         when none is seen."""
         if self.workspace is None or depth >= MAX_DEPTH:
             return None
-        callers = self.workspace.call_graph.callers(self.parsed, function)
-        if not callers:
+        calls = self.workspace.call_graph.calls_passing(self.parsed, param, function)
+        if not calls:
             return None
-        positional = [*function.params.posonly_params, *function.params.params]
-        index = next((i for i, p in enumerate(positional) if p is param), None)
         unseen = [] if _literal_scalar(param.default) else [Origin(expr, UNKNOWN)]
         result: list[Origin] = list(unseen)
-        for module, call, bound in callers:
-            slot = index - bound if index is not None else None
+        for module, call, slot in calls:
             if slot is not None and slot < 0:
                 return None  # the receiver: not a value a call passes
             found = self._peer(module)._argument_origins(call, param.name.value, slot, unseen, depth)
