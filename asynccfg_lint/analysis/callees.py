@@ -33,6 +33,7 @@ import libcst as cst
 
 from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.functions import returns_of
+from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import (
     Binding,
@@ -220,7 +221,7 @@ class CallGraph:
         for owner_home, owner in self.mro(home, cls, depth):
             if owner is None:
                 return None
-            found = _class_function(owner, name)
+            found = class_function(owner, name)
             if found is not None:
                 return Callable(owner_home, found, bound=0 if _decorated(found, "staticmethod") else 1)
         return None
@@ -333,7 +334,7 @@ class CallGraph:
         for home, owner in self.mro(obj.home, obj.node, depth):
             if owner is None:
                 return None
-            method = _class_function(owner, name)
+            method = class_function(owner, name)
             if method is not None:
                 if _decorated(method, "property") or _decorated(method, "cached_property"):
                     return None
@@ -569,15 +570,6 @@ def _decorated(function: cst.FunctionDef, name: str) -> bool:
         if last == name:
             return True
     return False
-
-
-def _class_function(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    found = None
-    for statement in body:
-        if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
-            found = statement  # the last definition wins
-    return found
 
 
 def class_assignment(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:

@@ -39,6 +39,7 @@ from asynccfg_lint.analysis.jax_facts import (
     primitive_words,
     read_method,
 )
+from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.scopes import walked_children
@@ -270,10 +271,9 @@ def _instance_call(parsed: ParsedModule, cls: cst.ClassDef,
                    depth: int = 0) -> tuple[cst.ClassDef, cst.FunctionDef | None]:
     """The class of this module defining the ``__call__`` an instance of ``cls`` runs (``cls``, else its first
     base of this module that does, depth first), with that ``def``; ``(cls, None)`` when none of them does."""
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    found = [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__call__"]
-    if found:
-        return cls, found[-1]
+    found = class_function(cls, "__call__")
+    if found is not None:
+        return cls, found
     for base in cls.bases:
         parent = _top_level_definition(parsed, base.value) if base.keyword is None and depth < 8 else None
         if isinstance(parent, cst.ClassDef):
