@@ -32,7 +32,7 @@ from typing import Iterable, Protocol, Sequence
 import libcst as cst
 
 from asynccfg_lint.analysis.elision import kept_calls
-from asynccfg_lint.analysis.functions import returns_of
+from asynccfg_lint.analysis.functions import passed_argument, returns_of
 from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import (
@@ -309,6 +309,8 @@ class CallGraph:
                 parts.append(self.values(parsed, binding.value, depth))
             elif binding.assignment is not None and isinstance(binding.assignment.node, cst.Param):
                 parts.append(self._parameter(parsed, binding.assignment.node, depth))
+            elif binding.assignment is not None and (loop := _loop_over(parsed, binding.assignment.node)) is not None:
+                parts.append(self.elements(parsed, loop, depth))  # `{cls.name: cls for cls in (A, B)}`
             else:
                 parts.append(None)
         return _union(parts)
@@ -412,21 +414,34 @@ class CallGraph:
         return [Callable(home, base, instance=not _decorated(function, "classmethod"))]
 
     def _parameter(self, parsed: ParsedModule, param: cst.Param, depth: int) -> list[Callable] | None:
-        """A parameter's values: ``self``/``cls`` of a method, or what a decorator is given."""
+        """A parameter's values: ``self``/``cls`` of a method, what a decorator is given, or what the
+        project's calls of the function pass (``build_config(rule)`` of ``rule = TABLE[kind](opts)``;
+        unknown where one passes nothing the graph knows, or where the parameter is ``*args``/``**kw``)."""
         function = enclosing(parsed, param, (cst.FunctionDef,))
         if not isinstance(function, cst.FunctionDef):
             return None
         positional = [*function.params.posonly_params, *function.params.params]
-        if not positional or positional[0] is not param:
-            return None
         owner = _owner(parsed, function)
-        if owner is not None and not _decorated(function, "staticmethod"):
-            classes = self.subclasses(parsed, owner, depth)
-            if function.name.value == "__init_subclass__":  # the subclass being made, not the base
-                classes = [c for c in classes if c.node is not owner]
-            instance = not (_decorated(function, "classmethod") or function.name.value in _CLASS_METHODS)
-            return [Callable(c.home, c.node, instance=instance) for c in classes]
-        return self._decorated_by(parsed, function, depth)
+        if positional and positional[0] is param:
+            if owner is not None and not _decorated(function, "staticmethod"):
+                classes = self.subclasses(parsed, owner, depth)
+                if function.name.value == "__init_subclass__":  # the subclass being made, not the base
+                    classes = [c for c in classes if c.node is not owner]
+                instance = not (_decorated(function, "classmethod") or function.name.value in _CLASS_METHODS)
+                return [Callable(c.home, c.node, instance=instance) for c in classes]
+            decorated = self._decorated_by(parsed, function, depth)
+            if decorated is not None:
+                return decorated
+        if param is function.params.star_arg or param is function.params.star_kwarg:
+            return None
+        calls = self.calls_passing(parsed, param, function)
+        if not calls:
+            return None
+        parts: list[list[Callable] | None] = []
+        for module, call, index in calls:
+            argument = passed_argument(call, param.name.value, index)
+            parts.append(self.values(module, argument, depth) if argument is not None else None)
+        return _union(parts)
 
     def _decorated_by(self, parsed: ParsedModule, function: cst.FunctionDef, depth: int) -> list[Callable] | None:
         """What the project decorates with ``function`` (``@function``), or with a factory returning it
@@ -448,6 +463,8 @@ class CallGraph:
 
     def elements(self, parsed: ParsedModule, table: cst.BaseExpression, depth: int) -> list[Callable] | None:
         """Any value the table ``table`` (a dict, list or tuple of the project) may hold."""
+        if isinstance(table, (cst.List, cst.Tuple, cst.Set)):
+            return _union(self.values(parsed, v, depth) for v in _display_values(table))
         located = self._table(parsed, table, depth)
         if located is None:
             return None
@@ -587,6 +604,12 @@ def class_assignment(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
                     and small.target.value == name and small.value is not None:
                 found = small.value
     return found
+
+
+def _loop_over(parsed: ParsedModule, target: cst.CSTNode) -> cst.BaseExpression | None:
+    """The iterable a ``for`` loop or comprehension whose target is the name ``target`` runs over."""
+    loop = parsed.parents.get(target)
+    return loop.iter if isinstance(loop, (cst.CompFor, cst.For)) and loop.target is target else None
 
 
 def _display_values(display: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -147,8 +147,15 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
 
 def _hashable_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
     """The unhashable values among the keywords of a call of a hashability-only sink (``SinkKind.PARAMETERS``):
-    a ``bind``, or a wrapper passing its ``**kwargs`` on to one (not its named parameters, ``spec.named``)."""
-    entries = tracer.trace_keywords(sink_call.call, sink_call.spec.named).entries
+    a ``bind``, or a wrapper passing its ``**kwargs`` on to one (not its named parameters, ``spec.named``),
+    or the argument of a wrapper's named parameter that becomes a ``bind`` keyword."""
+    spec = sink_call.spec
+    if spec.param != "**":
+        if sink_call.argument is sink_call.call:  # `start(x, **params)`: the keyword may be in `params`
+            return [f for entry in tracer.trace_keywords(sink_call.call, frozenset()).entries
+                    if entry.key == spec.param for f in classifier.check_hashable(entry)]
+        return classifier.check_hashable(Entry(spec.param, None, sink_call.argument))
+    entries = tracer.trace_keywords(sink_call.call, spec.named).entries
     return [f for entry in entries for f in classifier.check_hashable(entry)]
 
 

@@ -389,3 +389,18 @@ def defining_module(parsed: ParsedModule, peers: object, qualified: str) -> Pars
         module = module.rpartition(".")[0]
         home = parsed if module == parsed.name.name else peers.module(module)  # type: ignore[attr-defined]
     return home
+
+
+def passed_argument(call: cst.Call, name: str, index: int | None) -> cst.BaseExpression | None:
+    """What ``call`` passes for the parameter ``name`` (at position ``index``): the keyword, or the positional
+    argument before any ``*args``; ``None`` when it does not name it."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = []
+    for arg in call.args:
+        if arg.star:
+            break
+        if arg.keyword is None:
+            positional.append(arg.value)
+    return positional[index] if index is not None and 0 <= index < len(positional) else None

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, sink_words, spec_order
@@ -63,7 +64,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int,
     and ``start(x, **params)`` of a wrapper whose parameter is a value sink (the keyword may be in
     ``params``; a wrapper of such a wrapper passes it on, to any depth).
     """
-    if spec.kind in (SinkKind.KEYWORDS, SinkKind.PARAMETERS):
+    if spec.kind is SinkKind.KEYWORDS or spec.kind is SinkKind.PARAMETERS and spec.param == "**":
         return call
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == spec.param:
@@ -87,7 +88,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int,
         positional.append(arg.value)
     if index is not None and index < len(positional):
         return positional[index]
-    return call if spread and spec.kind is SinkKind.VALUE else None
+    return call if spread and spec.kind in (SinkKind.VALUE, SinkKind.PARAMETERS) else None
 
 
 class SinkFinder:
@@ -229,6 +230,61 @@ def alias_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec
                 found.add(replace(spec, qualnames=frozenset({f"{parsed.name.name}.{name}"}), position=position,
                                   wrapper_module=parsed.name.name))
     return found
+
+
+def reexported_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[SinkSpec]:
+    """The sinks a package's ``__init__`` re-exports from its own modules (``from .api import ring_shift``,
+    ``from pkg._src.ops import shift as ring_shift``): each spec of the imported sink under the package's
+    name for it (``pkg.ring_shift``), as a user's ``from pkg import ring_shift`` names it.
+
+    Only a package's ``__init__``, and only names of the package's own modules: that is how a library
+    publishes its API. A facade over another package's modules (``jax.lax`` over ``jax._src.lax``) is not
+    followed, nor a name the ``__init__`` binds again."""
+    package = parsed.name.name
+    if package != parsed.name.package:
+        return set()
+    by_name: dict[str, list[SinkSpec]] = {}
+    for spec in sinks:
+        for name in spec.qualnames:
+            if name.startswith(f"{package}."):
+                by_name.setdefault(name, []).append(spec)
+    if not by_name:
+        return set()
+    imported: dict[str, str] = {}
+    bound_again: set[str] = set()
+    for statement in parsed.module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                module = _imported_module(package, small)
+                for alias in small.names:
+                    local = alias.evaluated_alias or alias.evaluated_name
+                    if local in imported:
+                        bound_again.add(local)
+                    imported[local] = f"{module}.{alias.evaluated_name}" if module is not None else ""
+            elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                targets = small.targets if isinstance(small, cst.Assign) else [small]
+                bound_again.update(t.target.value for t in targets if isinstance(t.target, cst.Name))
+    found: set[SinkSpec] = set()
+    for local, target in imported.items():
+        if local in bound_again:
+            continue
+        for spec in by_name.get(target, ()):
+            found.add(replace(spec, qualnames=frozenset({f"{package}.{local}"}), wrapper_module=package))
+    return found
+
+
+def _imported_module(package: str, statement: cst.ImportFrom) -> str | None:
+    """The absolute name of the module ``from <module> import ...`` reads in the ``__init__`` of ``package``."""
+    dots = len(statement.relative)
+    if statement.module is None and not dots:
+        return None
+    name = get_full_name_for_node(statement.module) if statement.module is not None else ""
+    if not dots:
+        return name
+    bits = package.rsplit(".", dots - 1)
+    if len(bits) < dots:
+        return None
+    return f"{bits[0]}.{name}" if name else bits[0]
 
 
 def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:

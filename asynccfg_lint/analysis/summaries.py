@@ -34,7 +34,7 @@ from asynccfg_lint.analysis.functions import (
     rewrites_kwargs_values,
     summarised_name,
 )
-from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, traced_config
+from asynccfg_lint.analysis.sinks import SinkCall, alias_sinks, find_sink_calls, reexported_sinks, traced_config
 from asynccfg_lint.analysis.tracer import DictTracer, TracerPeers
 
 #: rounds of the fixed point at most (a chain of wrappers this deep is already unusual)
@@ -128,16 +128,27 @@ def _forwarded_keyword(function: cst.FunctionDef, call: cst.Call, keyword: str) 
     return keyword if forwarded and keyword not in named and not rewrites_kwargs_values(function, star) else None
 
 
-def _passed_on(function: cst.FunctionDef, call: SinkCall) -> list[str]:
-    """The ``**kwargs`` of ``function`` when ``call`` of a hashability-only sink (``SinkKind.PARAMETERS``,
-    every keyword) spreads it on (``bind(x, **kwargs)``), else nothing. A named parameter passed on
-    (``bind(x, groups=groups)``) is not followed: jax's public functions do that, and their every
-    caller would then be analysed (measured: +0.7 s user, +24 MB on the installed jax tree)."""
+def _passed_on(parsed: ParsedModule, function: cst.FunctionDef, call: SinkCall) -> list[str]:
+    """The parameters of ``function`` whose values ``call`` of a hashability-only sink
+    (``SinkKind.PARAMETERS``) makes ``bind`` keywords: its ``**kwargs`` spread on (``bind(x, **kwargs)``),
+    a named parameter passed as a keyword (``bind(x, groups=groups)``), and for a wrapper's named
+    hashability sink the parameter passed for it (``_start(prim, x, sections)``). A named parameter
+    counts also where the function replaces a ``None`` first (``functions.parameter_of(unless_none=True)``)."""
     star = function.params.star_kwarg
-    forwarded = isinstance(star, cst.Param) and any(
-        arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == star.name.value
-        for arg in call.call.args)
-    return [star.name.value] if forwarded else []
+    spec = call.spec
+    if spec.param != "**":
+        param = parameter_of(parsed, call.argument, function, unless_none=True)
+        return [param] if param is not None and not (isinstance(star, cst.Param) and param == star.name.value) else []
+    passed: list[str] = []
+    for arg in call.call.args:
+        if arg.star == "**" and isinstance(star, cst.Param) and isinstance(arg.value, cst.Name) \
+                and arg.value.value == star.name.value:
+            passed.append(star.name.value)
+        elif arg.keyword is not None and arg.keyword.value not in spec.named:
+            param = parameter_of(parsed, arg.value, function, unless_none=True)
+            if param is not None and not (isinstance(star, cst.Param) and param == star.name.value):
+                passed.append(param)
+    return passed
 
 
 def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
@@ -196,8 +207,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
     for call in find_sink_calls(parsed, sinks):
         function = module_level_function(parsed, call.call)
         if function is not None and call.spec.kind is SinkKind.PARAMETERS:  # keywords a bind hashes, passed on
-            for param in _passed_on(function, call):  # (no config use: not in sink_uses)
-                derived.update(_spec(parsed, function, param, SinkKind.PARAMETERS, None))
+            for param in _passed_on(parsed, function, call):  # (no config use: not in sink_uses)
+                # (a keyword the called wrapper names itself is not passed on: `_launch(x, **kw)` of
+                # `def _launch(x, *, sections=None, **knobs)` converts `sections` first)
+                derived.update(replace(spec, named=spec.named | call.spec.named) if spec.param == "**" else spec
+                               for spec in _spec(parsed, function, param, SinkKind.PARAMETERS, None))
             continue
         if function is None:
             continue
@@ -256,6 +270,7 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             if param is None and entry.value is not None and (entry.home is None or entry.builder is not None):
                 read(function, entry.value, entry.key, entry)  # {"level": knobs.level}, also in a builder
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
+    derived |= reexported_sinks(parsed, sinks)  # `from .api import ring_shift` in `pkg/__init__.py`
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)
 
 

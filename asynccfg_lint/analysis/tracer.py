@@ -22,7 +22,8 @@ from asynccfg_lint.analysis import objects
 from asynccfg_lint.analysis.callees import CallGraph
 from asynccfg_lint.analysis.entries import Entry, TracedDict, with_recursion
 from asynccfg_lint.analysis.loaded import LOADERS, LoadedValues
-from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, returns_of, unpacked_values, yields_of
+from asynccfg_lint.analysis.functions import (bind_arguments, parameter_of, passed_argument, returns_of, unpacked_values,
+                                              yields_of)
 from asynccfg_lint.analysis.mutations import DictMutations
 from asynccfg_lint.analysis.programs import read_receiver
 from asynccfg_lint.analysis.parse import ParsedModule, subscript_index
@@ -865,7 +866,7 @@ class DictTracer(DictMutations):
         positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
         parts: list[TracedDict | None] = []
         for module, call, bound in callers:
-            key_arg, value_arg = (_argument(call, n, positional.index(n) - bound if n in positional else None)
+            key_arg, value_arg = (passed_argument(call, n, positional.index(n) - bound if n in positional else None)
                                   for n in names)
             if key_arg is None or value_arg is None:
                 parts.append(None)
@@ -912,7 +913,7 @@ class DictTracer(DictMutations):
             return None
         parts: list[TracedDict | None] = []
         for module, call, slot in calls:
-            argument = _argument(call, param.name.value, slot)
+            argument = passed_argument(call, param.name.value, slot)
             tracer = self if module is self.parsed else self.workspace.tracer(module)
             traced = tracer.trace(argument, depth + 1) if argument is not None else None
             parts.append(traced if module is self.parsed else self._imported(traced, module, param.name))
@@ -1192,21 +1193,6 @@ def _attribute_of(parsed: ParsedModule, holder: cst.BaseExpression | None, cls: 
     """Whether ``holder`` is ``self.name`` (or ``cls.name``) in a method of ``cls``."""
     return isinstance(holder, cst.Attribute) and holder.attr.value == name and isinstance(holder.value, cst.Name) \
         and method_owner(parsed, holder.value) is cls
-
-
-def _argument(call: cst.Call, name: str, index: int | None) -> cst.BaseExpression | None:
-    """What ``call`` passes for the parameter ``name`` (at position ``index``): the keyword, or the positional
-    argument before any ``*args``; ``None`` when it does not name it."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    positional = []
-    for arg in call.args:
-        if arg.star:
-            break
-        if arg.keyword is None:
-            positional.append(arg.value)
-    return positional[index] if index is not None and 0 <= index < len(positional) else None
 
 
 def _instance_method(parsed: ParsedModule, function: cst.FunctionDef) -> bool:

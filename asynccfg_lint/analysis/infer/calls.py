@@ -271,6 +271,8 @@ class CallInference:
             if positional and self.catalog.typed_argument(name):
                 first |= self._catalog_type(positional[0], depth)
             modelled = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(name, first)))
+            if modelled is None and positional and self.catalog.named_argument(name):
+                modelled = self._by_argument_origins(expr, name, positional[0], depth)
             if modelled is not None:
                 return modelled
             if name in T.CALL_RESULTS:
@@ -492,6 +494,23 @@ class CallInference:
             except (OverflowError, TypeError, ValueError):  # float(10**400) raises before any config
                 return None
         return self._one(expr, Inferred(T.FLOAT, nonfinite=any(o.inferred.nonfinite for o in inner)))
+
+    def _by_argument_origins(self, expr: cst.Call, name: str, argument: cst.BaseExpression,
+                             depth: int) -> list[Origin] | None:
+        """A call of ``name`` whose catalog rows depend on the first argument's qualified name, for an argument
+        that holds such names (``jnp.finfo(self.fmt)`` of ``fmt = jnp.float8_e5m2``): one result per value
+        the argument may hold; ``None`` when one of them has no name a row knows."""
+        found: list[Origin] = []
+        for origin in self.origins(argument, depth + 1):
+            parsed, node = (origin.home, origin.source) if origin.home is not None else (self.parsed, origin.node)
+            if parsed is None or node is None or not isinstance(node, (cst.Name, cst.Attribute)):
+                return None
+            typed = self._typed(expr, lookup.typed(self.catalog, self.catalog.call(
+                name, frozenset(qualified_names(parsed, node)), specific=True)))
+            if typed is None:
+                return None
+            found.extend(typed)
+        return found or None
 
     def _catalog_type(self, expr: cst.BaseExpression, depth: int) -> frozenset[str]:
         """The catalog type of ``expr`` when every value it may have is of that one type, else nothing."""

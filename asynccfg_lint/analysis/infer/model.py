@@ -184,17 +184,23 @@ class Catalog:
         """True when a row of ``qualname`` applies to a first argument of a catalog type (the caller infers it)."""
         return any(row.argument in self.types for key, row in self.calls.items() if key[0] == qualname and key[1])
 
-    def call(self, qualname: str, arguments: frozenset[str] = frozenset()) -> Known | None:
+    def named_argument(self, qualname: str) -> bool:
+        """True when a row of ``qualname`` applies to a first argument of a qualified name (``finfo(jnp.bfloat16)``)."""
+        return any(key[0] == qualname and key[1] and key[1] not in self.types for key in self.calls)
+
+    def call(self, qualname: str, arguments: frozenset[str] = frozenset(), specific: bool = False) -> Known | None:
         """What calling ``qualname`` gives, its first argument being one of ``arguments`` (its qualified
         names, and its catalog type when the caller knows it).
 
-        A row for one of those arguments comes before the row for any argument; ``None`` when the
-        catalog has neither.
+        A row for one of those arguments comes before the row for any argument (with ``specific``, only
+        such a row counts); ``None`` when the catalog has neither.
         """
         for argument in sorted(arguments):
             row = self.calls.get((qualname, argument))
             if row is not None and not row.value:
                 return self.resolve(row.result)
+        if specific:
+            return None
         row = self.calls.get((qualname, None))
         return self.resolve(row.result) if row is not None and not row.value else None
 

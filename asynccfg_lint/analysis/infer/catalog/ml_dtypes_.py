@@ -15,6 +15,27 @@ IMPORTS = "import ml_dtypes; import numpy as np; import jax.numpy as jnp"
 _FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 _INTS = ("int4", "uint4")
 
+
+def _finfo_rows(name: str) -> tuple[TypeRow | CallRow | MemberRow, ...]:
+    """``finfo(<ml_dtypes float>)``: a finfo object whose float members are scalars of that type."""
+    owner = f"ml_dtypes.finfo of {name}"
+    return (
+        TypeRow(owner, T.OBJECT.named("ml_dtypes.finfo"), "numpy.finfo",
+                f"ml_dtypes.finfo(ml_dtypes.{name})", "a finfo object is rejected by the default hook"),
+        *(CallRow(finfo, owner, f"{finfo}({name}) is a finfo object of {name}",
+                  f"{finfo}({argument})".replace("jax.numpy.", "jnp.").replace("numpy.", "np."), argument=argument)
+          for finfo in ("ml_dtypes.finfo", "jax.numpy.finfo")  # (numpy.finfo(bfloat16) raises ValueError)
+          for argument in (f"ml_dtypes.{name}", f"jax.numpy.{name}")),
+        *(MemberRow(owner, ATTRIBUTE, member, f"ml_dtypes.{name}",
+                    f"finfo({name}).{member} is a {name} scalar, which the default hook rejects")
+          for member in FINFO_FLOATS),
+        *(MemberRow(owner, ATTRIBUTE, member, "builtins.int", f"finfo({name}).{member} is an int")
+          for member in FINFO_INTS),
+        MemberRow(owner, ATTRIBUTE, "dtype", "numpy.dtype",
+                  f"finfo({name}).dtype is the {name} numpy.dtype: rejected, its .name a str"),
+    )
+
+
 ROWS = (
     *(TypeRow(f"ml_dtypes.{name}", T.rejected(f"ml_dtypes.{name}", "use float(...)"), f"ml_dtypes.{name}",
               f"ml_dtypes.{name}(1.5)", f"an ml_dtypes.{name} scalar is not an np.floating: the default hook rejects it",
@@ -26,18 +47,7 @@ ROWS = (
       for name in _INTS),
     *(CallRow(f"ml_dtypes.{name}", f"ml_dtypes.{name}", f"ml_dtypes.{name}(x) is a scalar", f"ml_dtypes.{name}(1)")
       for name in _FLOATS + _INTS),
-    TypeRow("ml_dtypes.finfo of bfloat16", T.OBJECT.named("ml_dtypes.finfo"), "numpy.finfo",
-            "ml_dtypes.finfo(ml_dtypes.bfloat16)", "a finfo object is rejected by the default hook"),
-    *(CallRow(finfo, "ml_dtypes.finfo of bfloat16", f"{finfo}(bfloat16) is a finfo object of bfloat16",
-              f"{finfo}({argument})".replace("jax.numpy.", "jnp.").replace("numpy.", "np."), argument=argument)
-      for finfo in ("ml_dtypes.finfo", "jax.numpy.finfo")  # (numpy.finfo(bfloat16) raises ValueError)
-      for argument in ("ml_dtypes.bfloat16", "jax.numpy.bfloat16")),
-    *(MemberRow("ml_dtypes.finfo of bfloat16", ATTRIBUTE, name, "ml_dtypes.bfloat16",
-                f"finfo(bfloat16).{name} is a bfloat16 scalar, which the default hook rejects") for name in FINFO_FLOATS),
-    *(MemberRow("ml_dtypes.finfo of bfloat16", ATTRIBUTE, name, "builtins.int", f"finfo(bfloat16).{name} is an int")
-      for name in FINFO_INTS),
-    MemberRow("ml_dtypes.finfo of bfloat16", ATTRIBUTE, "dtype", "numpy.dtype",
-              "finfo(bfloat16).dtype is the bfloat16 numpy.dtype: rejected, its .name a str"),
+    *(row for name in _FLOATS for row in _finfo_rows(name)),
     # jnp.finfo is ml_dtypes.finfo: of a numpy float type it is an ml_dtypes._finfo.finfo, a numpy.finfo
     # subclass whose .max is a numpy float of that type (np.float32 of jnp.float32)
     *(CallRow(finfo, "numpy.finfo", f"{finfo}({argument}) is a numpy.finfo (ml_dtypes' subclass of it)",
