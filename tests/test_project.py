@@ -90,6 +90,10 @@ def test_summaries_of_the_package():
         ("pkg.wrappers.send_tiled", "tiled", 2, SinkKind.VALUE, "tiled"),
         ("pkg.wrappers.send_later", "cfg", 2, SinkKind.CONFIG, None),  # recursive, still one summary
         ("pkg.wrappers.send_kw", "cfg", None, SinkKind.KEYWORDS, None),  # **cfg: the call's keywords
+        # functions that call a sink and have no sink of their own: a registration in any module sees them
+        ("pkg.ambiguous.lower", "**", None, SinkKind.RULE, None),
+        ("pkg.lowering.lower", "**", None, SinkKind.RULE, None),
+        ("pkg.users.lower", "**", None, SinkKind.RULE, None),
     }
     send_kw = next(spec for spec in Project(files).sinks(BUILTIN_SINKS) if "pkg.wrappers.send_kw" in spec.qualnames)
     assert send_kw.named == {"ctx", "x", "chunk"}

@@ -404,7 +404,7 @@ class CallGraph:
     def _super(self, parsed: ParsedModule, call: cst.Call, depth: int) -> list[Callable] | None:
         """``super()`` in a method of ``C``: an instance (or class) whose attributes come from ``C``'s bases."""
         function = enclosing(parsed, call, (cst.FunctionDef,))
-        owner = _owner(parsed, function) if isinstance(function, cst.FunctionDef) else None
+        owner = owner_class(parsed, function) if isinstance(function, cst.FunctionDef) else None
         if owner is None:
             return None
         order = self.mro(parsed, owner, depth)
@@ -421,7 +421,7 @@ class CallGraph:
         if not isinstance(function, cst.FunctionDef):
             return None
         positional = [*function.params.posonly_params, *function.params.params]
-        owner = _owner(parsed, function)
+        owner = owner_class(parsed, function)
         if positional and positional[0] is param:
             if owner is not None and not _decorated(function, "staticmethod"):
                 classes = self.subclasses(parsed, owner, depth)
@@ -573,7 +573,7 @@ def _union(parts: Iterable[list[Callable] | None]) -> list[Callable] | None:
     return found
 
 
-def _owner(parsed: ParsedModule, function: cst.FunctionDef) -> cst.ClassDef | None:
+def owner_class(parsed: ParsedModule, function: cst.FunctionDef) -> cst.ClassDef | None:
     """The class whose body defines ``function``, else ``None``."""
     block = parsed.parents.get(function)
     owner = parsed.parents.get(block) if isinstance(block, cst.IndentedBlock) else None

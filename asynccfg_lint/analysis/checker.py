@@ -83,7 +83,7 @@ def analyse(parsed: ParsedModule, sinks: Iterable[SinkSpec], sanitizers: frozens
     sinks = summarise_module(parsed, sinks, workspace.for_summary(parsed))  # this module's own wrappers
     # (a parameter only hashed at the calls, SinkKind.PARAMETERS, still reaches its config unchecked)
     checked_at_calls = {(name, spec.param) for spec in sinks for name in spec.qualnames
-                        if spec.kind is not SinkKind.PARAMETERS}
+                        if spec.kind not in (SinkKind.PARAMETERS, SinkKind.RULE)}
     tracer, classifier = workspace.tracer(parsed), workspace.classifier(parsed)
     findings: list[Finding] = []
     seen: set[tuple[int, str, str | None]] = set()

@@ -43,6 +43,11 @@ class SinkKind(Enum):
     #: jaxpr equation parameter, which must be hashable whatever the rule does with it (none is a
     #: config entry by this spec; ``SinkSpec.used_at`` is the rule)
     PARAMETERS = "parameters"
+    #: a function of the project that calls a sink, so a primitive it is registered for as the lowering rule
+    #: gets a ``PARAMETERS`` sink, in whichever module the registration is; no call of it is a sink call.
+    #: ``qualnames``: the function's, and for a ``__call__``, its class's and the project's subclasses' (the
+    #: names a registration writes: ``register_lowering(p, SkipRule())``)
+    RULE = "rule"
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class SinkSpec:
         removed: for a wrapper's config (``SinkKind.CONFIG``), the literal keys it takes out of the dict on every path
             before the sink (``cfg.pop("trace_file", None)``, ``{k: cfg.pop(k) for k in HOST_ONLY if k in cfg}``): a
             caller's entries under them never reach JAX.
+        registered_in: for a sink of a primitive's ``bind``, the module whose registration made it (the
+            prefilter runs the primitive's module again when that is another module).
     """
 
     qualnames: frozenset[str]
@@ -99,6 +106,7 @@ class SinkSpec:
     forwarded: bool = False
     narrowed: bool = False
     removed: frozenset[str] = frozenset()
+    registered_in: str | None = None
 
     @property
     def binds(self) -> bool:
@@ -111,11 +119,13 @@ class SinkSpec:
 
         For a primitive's ``bind`` (:attr:`binds`) it is the primitive's name (``my_start_p``):
         every call names it, and ``bind`` alone is in almost every file of JAX; for an element of a table of
-        primitives (``pkg.ops.m_p[125].bind``) the table's name, ``m_p``.
+        primitives (``pkg.ops.m_p[125].bind``) the table's name, ``m_p``; for a ``__call__``, its class.
         """
         if self.binds:
             return frozenset(table_name(name.rsplit(".", 2)[-2]) for name in self.qualnames if name.count(".") >= 1)
-        return frozenset(name.rsplit(".", 1)[-1] for name in self.qualnames)
+        # a ``__call__`` rule is registered as an instance of its class: the class is what a registration names
+        return frozenset(name.rsplit(".", 2)[-2] if name.endswith(".__call__") and name.count(".") >= 2
+                         else name.rsplit(".", 1)[-1] for name in self.qualnames)
 
 
 @functools.lru_cache(maxsize=1 << 16)

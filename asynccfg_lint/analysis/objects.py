@@ -108,7 +108,11 @@ def _init_arguments(cls: cst.ClassDef, call: cst.Call | None) -> dict[str, cst.B
         return {p.name.value: p.default for p in [*init.params.params, *init.params.kwonly_params]
                 if p.default is not None}
     self_arg = cst.Arg(cst.Name("self"))
-    return bind_arguments(init, call.with_changes(args=[self_arg, *call.args])) or {}
+    bound = bind_arguments(init, call.with_changes(args=[self_arg, *call.args]), partial=True) or {}
+    if any(arg.star for arg in call.args):  # `Transfer(opts, aval, **params)`: only what it names is known
+        named = {id(arg.value) for arg in call.args if not arg.star}
+        bound = {name: value for name, value in bound.items() if id(value) in named}
+    return bound
 
 
 def field_converter(home: ParsedModule, cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:

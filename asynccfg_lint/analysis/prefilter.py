@@ -167,7 +167,10 @@ class SinkIndex:
 
 def _registered_elsewhere(spec: SinkSpec, module: str) -> bool:
     """Whether the rule of the ``bind`` sink ``spec`` is registered for a primitive of ``module`` by another module
-    (its ``used_at`` is not one of ``module``'s names): that module's summary made the sink."""
+    (:attr:`SinkSpec.registered_in`, else its ``used_at`` is not one of ``module``'s names): that module's summary
+    made the sink."""
+    if spec.registered_in is not None:
+        return spec.registered_in != module
     return spec.used_at is not None and not spec.used_at.startswith(f"{module}.")
 
 

@@ -26,6 +26,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
+from asynccfg_lint.analysis.callees import CallGraph, owner_class
 from asynccfg_lint.analysis.elision import kept_calls, read_body
 from asynccfg_lint.analysis.functions import bind_arguments, implicit_parameters, parameter_of, summarised_name
 from asynccfg_lint.analysis.jax_facts import (
@@ -39,7 +40,7 @@ from asynccfg_lint.analysis.jax_facts import (
     primitive_words,
     read_method,
 )
-from asynccfg_lint.analysis.objects import class_function
+from asynccfg_lint.analysis.objects import class_function, member
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
 from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
 from asynccfg_lint.analysis.scopes import walked_children
@@ -92,6 +93,11 @@ class RegistrationPeers(Protocol):
 
     def may_mention(self, qualified: str, word: str) -> bool:
         """False when the project module holding ``qualified`` surely has no identifier ``word`` (no parse)."""
+        ...
+
+    @property
+    def call_graph(self) -> CallGraph:
+        """The check's call graph (:mod:`~asynccfg_lint.analysis.callees`)."""
         ...
 
 
@@ -227,7 +233,8 @@ def _top_level_definition(parsed: ParsedModule, expr: cst.BaseExpression) -> cst
 
 
 def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
-                  rule: cst.BaseExpression | None, row: dict[str, cst.BaseExpression] | None = None) -> Registration | None:
+                  rule: cst.BaseExpression | None, row: dict[str, cst.BaseExpression] | None = None,
+                  peers: RegistrationPeers | None = None) -> Registration | None:
     """The registration of ``rule`` for ``primitive`` (a loop's ``row`` gives what its variables stand for),
     or ``None`` when either is not a name this module resolves. An element of a table of primitives
     (``m_p[_n]`` in a loop, ``m_p[125]``) is named with its literal key (``pkg.ops.m_p[125]``), as its binds
@@ -250,9 +257,12 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     cls = _top_level_definition(parsed, made) if made is not None else None
     if isinstance(cls, cst.ClassDef):  # register_lowering(p, ShiftRule()): JAX calls the instance's __call__
         owner, function = _instance_call(parsed, cls)
-        if function is None:
+        if function is not None:
+            names = frozenset({f"{parsed.name.name}.{owner.name.value}.__call__"})
+    if made is not None and function is None:  # a class of another module, or a base there defining __call__
+        names = _instance_calls(parsed, made, peers)
+        if not names:
             return None
-        names = frozenset({f"{parsed.name.name}.{owner.name.value}.__call__"})
     if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
         first = _lambda_parameters(forwarding.node)[:1]
         if not first or forwarding.positional[:1] != (first[0].name.value,):
@@ -265,6 +275,23 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     if not names or not primitives:
         return None
     return Registration(primitives, names, function, bound, forwarding)
+
+
+def _instance_calls(parsed: ParsedModule, made: cst.BaseExpression, peers: RegistrationPeers | None) -> frozenset[str]:
+    """The qualified names of the ``__call__`` methods an instance made by calling ``made`` runs, by the call
+    graph (a class imported from another module of the project, or a base there defining it); empty when
+    unknown."""
+    graph = peers.call_graph if peers is not None else None
+    names: set[str] = set()
+    for made_class in (graph.values(parsed, made, 0) or ()) if graph is not None else ():
+        if not isinstance(made_class.node, cst.ClassDef) or made_class.instance:
+            return frozenset()
+        method = graph.method(made_class.home, made_class.node, "__call__")
+        owner = owner_class(method.home, method.node) if method is not None and isinstance(method.node, cst.FunctionDef) else None
+        if owner is None or all(statement is not owner for statement in method.home.module.body):
+            return frozenset()
+        names.add(f"{method.home.name.name}.{owner.name.value}.__call__")
+    return frozenset(names)
 
 
 def _instance_call(parsed: ParsedModule, cls: cst.ClassDef,
@@ -716,7 +743,7 @@ def _registrations(parsed: ParsedModule, calls: list[cst.Call], peers: Registrat
         if primitive is None or rule is None or _registrar_parameter(parsed, call, rule):
             continue
         for row in loop_rows(parsed, call):
-            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row), row)
+            registration = _registration(parsed, substituted(primitive, row), substituted(rule, row), row, peers)
             if registration is not None:
                 found.append(registration)
     for statement in parsed.module.body:  # @partial(mlir.register_lowering, prim), @lowering(prim) on a def
@@ -857,12 +884,15 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
     """
     found: set[SinkSpec] = set()
     by_name: dict[str, list[SinkSpec]] = {}
+    reaching = set(reaching)
     for spec in sinks:
+        if spec.kind is SinkKind.RULE:  # a rule of another module that calls a sink
+            reaching.update(spec.qualnames)
+            continue
         if spec.kind is SinkKind.PARAMETERS:  # a rule spreading its **kwargs on to another primitive's bind
             continue  # (hashed there only: no config of this rule's)
         for name in spec.qualnames:
             by_name.setdefault(name, []).append(spec)
-    reaching = set(reaching)
     for registration in registrations(parsed, peers):
         binds = frozenset(f"{name}.bind" for name in registration.primitive)
         module = min(registration.primitive).rpartition(".")[0] or parsed.name.name
@@ -894,7 +924,7 @@ def bind_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], reaching: Iterab
                     found.add(replace(spec, qualnames=binds, param=keyword, position=None, wrapper_module=module,
                                       used_at=rule, used_param=spec.param if keyword != spec.param else None,
                                       bind_keyword=True))
-    return found
+    return {replace(spec, registered_in=parsed.name.name) for spec in found}
 
 
 ASDICT = frozenset({"dataclasses.asdict", "attrs.asdict"})
@@ -1032,8 +1062,47 @@ def builder_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry) 
     return (param, inner[1]) if param is not None else None
 
 
+def object_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, graph: CallGraph) -> tuple[str, str] | None:
+    """``(parameter, how)`` of ``function`` (a registered rule) when ``entry`` comes from a method of an object the
+    rule makes from its parameter: ``"wire": self.opts.wire`` of a method of ``Transfer``, whose ``__init__``
+    keeps ``opts``, and the rule constructs ``TRANSFERS[kind](opts, aval)`` (a class ``Transfer`` or a
+    subclass): the rule reads ``opts`` as ``opts.wire`` (``how`` the attribute). ``None`` otherwise, or where
+    the constructions the rule makes disagree."""
+    value, home = entry.value, entry.home or parsed
+    if not isinstance(value, cst.Attribute) or not isinstance(value.value, cst.Attribute):
+        return None
+    holder = value.value
+    method = enclosing(home, value, (cst.FunctionDef,))
+    owner = owner_class(home, method) if isinstance(method, cst.FunctionDef) else None
+    positional = [*method.params.posonly_params, *method.params.params] if owner is not None else []
+    if not positional or not isinstance(holder.value, cst.Name) or holder.value.value != positional[0].name.value:
+        return None
+    found: set[str] = set()
+    for call in kept_calls(parsed.calls):
+        if enclosing(parsed, call, (cst.FunctionDef,)) is not function:
+            continue
+        for made in graph.values(parsed, call.func, 0) or ():
+            if not isinstance(made.node, cst.ClassDef) or made.instance:
+                continue
+            order = graph.mro(made.home, made.node)
+            if all(cls is not owner for _, cls in order):
+                continue  # (an object whose class does not run this method)
+            constructor = next(((h, c) for h, c in order if c is None or class_function(c, "__init__") is not None
+                                or c is owner), None)
+            if constructor is None or constructor[1] is None:
+                return None
+            made_by = member(constructor[0], constructor[1], holder.attr.value, call)
+            if len(made_by.arguments) != 1 or made_by.values or made_by.bindings or made_by.getters:
+                return None
+            param = parameter_of(parsed, made_by.arguments[0], function)
+            if param is None:
+                return None
+            found.add(param)
+    return (found.pop(), value.attr.value) if len(found) == 1 else None
+
+
 def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseExpression,
-               key: str | None, entry: Entry | None = None) -> set[SinkSpec]:
+               key: str | None, entry: Entry | None = None, graph: CallGraph | None = None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
     builds its config (``expr``, under ``key``: :func:`read_keyword`): a ``bind`` of another module
     passes the value (``Knobs(Level.FAST, 2)``) whose attribute or fields arrive in the config. Not for
@@ -1046,6 +1115,8 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     read = read_keyword(parsed, expr, function) if entry is None or entry.home is None else None
     if read is None and entry is not None:  # read in a builder the rule passes the keyword to
         read = builder_read(parsed, function, entry)
+    if read is None and entry is not None and graph is not None:  # in a method of an object made from it
+        read = object_read(parsed, function, entry, graph)
     rule = summarised_name(parsed, function)
     if read is None or rule is None:
         return set()
@@ -1059,11 +1130,17 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     if param not in named or positional[:1] == [named[param]]:
         return set()  # the context (first)
     kind = SinkKind.CONFIG if dicts else SinkKind.VALUE
+    registered = [r for r in rule_registrations(parsed, function)]
+    if not registered:  # registered by another module: its registration makes the bind's sink of this one
+        position = next((i for i, p in enumerate(positional) if p is named[param]), None)
+        return {SinkSpec(frozenset({rule}), param=param, position=position, kind=kind,
+                         key=key if kind is SinkKind.VALUE else None, wrapper_module=parsed.name.name,
+                         used_param=f"{param}.{how}", read=how)}
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
                      key=key if kind is SinkKind.VALUE else None,
                      wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,
-                     used_param=f"{param}.{how}", read=how)
-            for r in rule_registrations(parsed, function) if r.forwarding is None and param not in r.bound}
+                     used_param=f"{param}.{how}", read=how, registered_in=parsed.name.name)
+            for r in registered if r.forwarding is None and param not in r.bound}
 
 
 def bind_operands(parsed: ParsedModule, function: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:

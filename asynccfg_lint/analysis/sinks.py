@@ -103,6 +103,8 @@ class SinkFinder:
         self.parsed = parsed
         self.by_name: dict[str, list[SinkSpec]] = {}
         for spec in sinks:  # a wrapper can have several sink parameters
+            if spec.kind is SinkKind.RULE:  # (a rule's own calls pass nothing to a sink)
+                continue
             for name in spec.qualnames:
                 self.by_name.setdefault(name, []).append(spec)
         for specs in self.by_name.values():  # the same order in every run, whatever order ``sinks`` iterates in

@@ -17,6 +17,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynccfg_lint.analysis.callees import CallGraph
 from asynccfg_lint.analysis.entries import Entry
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
@@ -151,6 +152,30 @@ def _passed_on(parsed: ParsedModule, function: cst.FunctionDef, call: SinkCall) 
     return passed
 
 
+def _rule_sinks(parsed: ParsedModule, reaching: Iterable[str], graph: CallGraph | None) -> set[SinkSpec]:
+    """A :attr:`SinkKind.RULE` sink for each function of ``parsed`` that calls a sink (``reaching``, those without
+    a sink of their own): a registration
+    in another module makes its primitive's ``bind`` keywords hashability sinks. A ``__call__`` is named also
+    by its class and the project's subclasses of it (``register_lowering(p, SkipRule())``)."""
+    found: set[SinkSpec] = set()
+    for name in reaching:
+        names = {name}
+        owner, _, method = name.rpartition(".")
+        if method == "__call__" and graph is not None:
+            cls = _top_level_class(parsed, owner.rpartition(".")[2]) if owner.rpartition(".")[0] == parsed.name.name \
+                else None
+            for sub in graph.subclasses(parsed, cls) if cls is not None else ():
+                if _top_level_class(sub.home, sub.node.name.value) is sub.node:
+                    names.add(f"{sub.home.name.name}.{sub.node.name.value}")
+        found.add(SinkSpec(frozenset(names), param="**", position=None, kind=SinkKind.RULE,
+                           wrapper_module=parsed.name.name))
+    return found
+
+
+def _top_level_class(parsed: ParsedModule, name: str) -> cst.ClassDef | None:
+    return next((s for s in parsed.module.body if isinstance(s, cst.ClassDef) and s.name.value == name), None)
+
+
 def module_level_function(parsed: ParsedModule, node: cst.CSTNode) -> cst.FunctionDef | None:
     """The summarised ``def`` containing ``node`` (a top-level ``def``, or a static or class method
     of a top-level class: :func:`~asynccfg_lint.analysis.functions.summarised_name`), also through
@@ -196,11 +221,17 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
             uses.setdefault((min(spec.qualnames), param), use)
         derived.update(specs)
 
-    def read(function: cst.FunctionDef, expr: cst.BaseExpression, key: str | None, entry: Entry | None = None) -> None:
-        # (a read in another module's builder is used where the rule calls the builder)
-        use = entry.builder[2] if entry is not None and entry.home is not None and entry.builder is not None else expr
-        for spec in read_sinks(parsed, function, expr, key, entry):  # knobs.level of a rule's keyword
-            uses.setdefault((spec.used_at, spec.used_param), use)
+    graph = peers.call_graph if peers is not None else None
+
+    def read(function: cst.FunctionDef, expr: cst.BaseExpression, key: str | None, entry: Entry | None = None,
+             config: cst.BaseExpression | None = None) -> None:
+        # (a read in another module's builder is used where the rule calls the builder; one in a method of
+        # an object the rule makes, where the rule passes the config)
+        use = entry.builder[2] if entry is not None and entry.home is not None and entry.builder is not None \
+            else config if entry is not None and entry.home is not None and config is not None else expr
+        for spec in read_sinks(parsed, function, expr, key, entry, graph):  # knobs.level of a rule's keyword
+            uses.setdefault((spec.used_at, spec.used_param) if spec.used_at is not None
+                            else (min(spec.qualnames), spec.param), use)
             derived.add(spec)
 
     reaching: set[str] = set()  # the functions that call a sink (a registered one makes its bind's keywords parameters)
@@ -267,8 +298,11 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
                     param, use = branch  # (the branch passing it on is the use the binds' values are narrowed at)
             if entry.key is not None:
                 add(function, param, SinkKind.VALUE, entry.key, use, call.spec, narrowed)
-            if param is None and entry.value is not None and (entry.home is None or entry.builder is not None):
-                read(function, entry.value, entry.key, entry)  # {"level": knobs.level}, also in a builder
+            if param is None and entry.value is not None:  # {"level": knobs.level}, also in a builder or a method
+                read(function, entry.value, entry.key, entry, call.argument)
+    # (a function with sinks of its own is seen by registrations through them, unless they name a class instance)
+    named = {name for spec in derived for name in spec.qualnames if not name.endswith(".__call__")}
+    derived |= _rule_sinks(parsed, reaching - named, graph)  # what another module's registration of them needs
     derived |= alias_sinks(parsed, sinks)  # `emit = functools.partial(<sink>, "t")`, imported by other modules
     derived |= reexported_sinks(parsed, sinks)  # `from .api import ring_shift` in `pkg/__init__.py`
     return derived | bind_sinks(parsed, sinks | derived, reaching, uses, peers)

@@ -107,14 +107,16 @@ def spec_json(spec: SinkSpec) -> dict[str, Any]:
             "kind": spec.kind.value, "key": spec.key, "wrapper_module": spec.wrapper_module,
             "named": sorted(spec.named), "used_at": spec.used_at, "used_param": spec.used_param,
             "read": spec.read, "bind_keyword": spec.bind_keyword,
-            "forwarded": spec.forwarded, "narrowed": spec.narrowed, "removed": sorted(spec.removed)}
+            "forwarded": spec.forwarded, "narrowed": spec.narrowed, "removed": sorted(spec.removed),
+            "registered_in": spec.registered_in}
 
 
 def spec_from_json(data: dict[str, Any]) -> SinkSpec:
     return SinkSpec(frozenset(data["qualnames"]), data["param"], data["position"], SinkKind(data["kind"]),
                     data["key"], data["wrapper_module"], frozenset(data["named"]),
                     data.get("used_at"), data.get("used_param"), data.get("read"), data.get("bind_keyword", False),
-                    data.get("forwarded", False), data.get("narrowed", False), frozenset(data.get("removed", ())))
+                    data.get("forwarded", False), data.get("narrowed", False), frozenset(data.get("removed", ())),
+                    data.get("registered_in"))
 
 
 def outcome_to_json(outcome: FileOutcome) -> dict[str, Any]:

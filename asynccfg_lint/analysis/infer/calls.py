@@ -123,6 +123,8 @@ _ELEMENT_METHODS = frozenset({"max", "min"})
 
 #: ``cast(T, v)``: returns ``v`` itself (typing.py: ``def cast(typ, val): return val``)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+#: ``os.environ.get(name, default)``, ``os.getenv(name, default)``: a str, or the default when the variable is unset
+_ENVIRONMENT_READS = frozenset({"os.environ.get", "os.getenv"})
 
 #: the containers whose ``Inferred.elements`` are all their elements (displays, comprehensions, copies of them)
 _ELEMENT_CONTAINERS = frozenset({T.LIST.name, T.TUPLE.name, T.CALL_RESULTS["builtins.set"].name,
@@ -167,6 +169,8 @@ class CallInference:
             return self._awaited(positional[0], depth)
         if names & _CASTS and len(positional) == len(expr.args) == 2:
             return self.origins(positional[1], depth + 1)  # typing.cast(int, v) returns v unchanged
+        if names & _ENVIRONMENT_READS and len(positional) == len(expr.args) == 2:
+            return self._one(expr, Inferred(T.STR)) + self.origins(positional[1], depth + 1)
         if "functools.reduce" in names and len(positional) in (2, 3) and len(expr.args) == len(positional):
             reduced = self._bitwise_reduction(expr, positional, depth)
             if reduced is not None:  # functools.reduce(operator.or_, [Flag.A, Flag.B]) is a Flag member
@@ -217,6 +221,9 @@ class CallInference:
                     converted = self._float_of_number(expr, positional[0], depth)
                     if converted is not None:  # float(np.array([]).mean()) is nan: float() keeps a NaN or inf
                         return converted
+                    parsed = self._float_of_strings(expr, positional[0], depth)
+                    if parsed is not None:  # float(os.environ.get("T", "inf")) is inf when T is unset
+                        return parsed
                 if name != "builtins.float":
                     inner = self.origins(positional[0], depth + 1)
                     nonfinite = any(o.inferred.nonfinite for o in inner)
@@ -494,6 +501,19 @@ class CallInference:
             except (OverflowError, TypeError, ValueError):  # float(10**400) raises before any config
                 return None
         return self._one(expr, Inferred(T.FLOAT, nonfinite=any(o.inferred.nonfinite for o in inner)))
+
+    def _float_of_strings(self, expr: cst.Call, argument: cst.BaseExpression, depth: int) -> list[Origin] | None:
+        """``float(argument)`` where some values of ``argument`` are string literals: each one parsed as Python
+        does (``"inf"`` is an infinity), any other value a float; ``None`` when no value is a literal."""
+        found: list[Origin] = []
+        literal = False
+        for origin in self.origins(argument, depth + 1):
+            node = origin.source if origin.home is not None else origin.node
+            text = string_value(node) if isinstance(node, cst.BaseExpression) else None
+            value = parse_float(text, None) if text is not None else None
+            literal |= value is not None
+            found.extend(self._one(expr, float_inferred(T.FLOAT, value) if value is not None else Inferred(T.FLOAT)))
+        return found if literal else None
 
     def _by_argument_origins(self, expr: cst.Call, name: str, argument: cst.BaseExpression,
                              depth: int) -> list[Origin] | None:
