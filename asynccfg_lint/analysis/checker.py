@@ -363,14 +363,23 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
     leaves the keyword to its binds: ``ParameterInference._read_at_binds``).
     """
     spec, value = sink_call.spec, sink_call.argument
+    if value is sink_call.call:  # `peal(x, **kwargs)` passing `toll` on: the keyword its call gives, if any
+        given = [e for e in tracer.trace_keywords(sink_call.call, frozenset()).entries
+                 if e.key == spec.param and e.home is None and e.value is not None]
+        if len(given) != 1:
+            return []
+        value = given[0].value
     if spec.read in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS):
         traced = tracer.fields(value, spec.read == NAMED_TUPLE_FIELDS or None)
         found = classifier.check_entries(traced) if traced is not None else [
             Finding(value, "ACC201", acc201.untraced_config())]
     elif read_method(spec.read) is not None:  # {**opts.to_cfg()}: the dict the method gives for this instance
         traced = tracer.method_dict(value, read_method(spec.read), value)
-        found = classifier.check_entries(traced) if traced is not None else [
-            Finding(value, "ACC201", acc201.untraced_config())]
+        if spec.key is not None:  # {"labels": opts.labels()}: under its key; what no dict is, is not followed
+            found = classifier.check_entries(traced, ConfigPath(spec.key)) if traced is not None else []
+        else:
+            found = classifier.check_entries(traced) if traced is not None else [
+                Finding(value, "ACC201", acc201.untraced_config())]
     elif spec.read in (PAIRS_DICT, PAIRS_KEYS):  # dict(table) of a bind's pairs display: its keys and values under the rule's key
         traced = tracer._pairs(value)
         if traced is not None and spec.read == PAIRS_KEYS:  # {k: int(v) ...}: the values are the rule's (no value: no check)

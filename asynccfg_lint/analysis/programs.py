@@ -1067,9 +1067,16 @@ def object_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, g
     rule makes from its parameter: ``"wire": self.opts.wire`` of a method of ``Transfer``, whose ``__init__``
     keeps ``opts``, and the rule constructs ``TRANSFERS[kind](opts, aval)`` (a class ``Transfer`` or a
     subclass): the rule reads ``opts`` as ``opts.wire`` (``how`` the attribute). ``None`` otherwise, or where
-    the constructions the rule makes disagree."""
+    the constructions the rule makes disagree. A method called without arguments (``self.options.to_fragment()``)
+    is such a read too (:func:`~asynccfg_lint.analysis.jax_facts.method_read`)."""
     value, home = entry.value, entry.home or parsed
-    if not isinstance(value, cst.Attribute) or not isinstance(value.value, cst.Attribute):
+    if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute):
+        read, value = method_read(value.func.attr.value), value.func
+    elif isinstance(value, cst.Attribute):
+        read = value.attr.value
+    else:
+        return None
+    if not isinstance(value.value, cst.Attribute):
         return None
     holder = value.value
     method = enclosing(home, value, (cst.FunctionDef,))
@@ -1098,7 +1105,7 @@ def object_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, g
             if param is None:
                 return None
             found.add(param)
-    return (found.pop(), value.attr.value) if len(found) == 1 else None
+    return (found.pop(), read) if len(found) == 1 else None
 
 
 def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseExpression,
@@ -1122,23 +1129,24 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
         return set()
     param, how = read
     dicts = how in (NAMED_TUPLE_FIELDS, DATACLASS_FIELDS) or read_method(how) is not None
-    if key is None and not dicts or key is not None and read_method(how) is not None:
-        return set()  # (a method's result under a key is not followed)
+    if key is None and not dicts:
+        return set()
     named = {p.name.value: p for p in [*function.params.posonly_params, *function.params.params,
                                       *function.params.kwonly_params]}
     positional = [*function.params.posonly_params, *function.params.params][implicit_parameters(function):]
     if param not in named or positional[:1] == [named[param]]:
         return set()  # the context (first)
     kind = SinkKind.CONFIG if dicts else SinkKind.VALUE
+    # (the dict a method gives under a key, `"labels": opts.labels()`, keeps the key: its entries' path)
+    key = key if kind is SinkKind.VALUE or read_method(how) is not None else None
     registered = [r for r in rule_registrations(parsed, function)]
     if not registered:  # registered by another module: its registration makes the bind's sink of this one
         position = next((i for i, p in enumerate(positional) if p is named[param]), None)
-        return {SinkSpec(frozenset({rule}), param=param, position=position, kind=kind,
-                         key=key if kind is SinkKind.VALUE else None, wrapper_module=parsed.name.name,
+        return {SinkSpec(frozenset({rule}), param=param, position=position, kind=kind, key=key,
+                         wrapper_module=parsed.name.name,
                          used_param=f"{param}.{how}", read=how)}
     return {SinkSpec(frozenset(f"{name}.bind" for name in r.primitive), param=param, position=None, kind=kind,
-                     key=key if kind is SinkKind.VALUE else None,
-                     wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,
+                     key=key, wrapper_module=min(r.primitive).rpartition(".")[0] or parsed.name.name, used_at=rule,
                      used_param=f"{param}.{how}", read=how, registered_in=parsed.name.name)
             for r in registered if r.forwarding is None and param not in r.bound}
 

@@ -88,7 +88,7 @@ def _argument(call: cst.Call, spec: SinkSpec, shift: int,
         positional.append(arg.value)
     if index is not None and index < len(positional):
         return positional[index]
-    return call if spread and spec.kind in (SinkKind.VALUE, SinkKind.PARAMETERS) else None
+    return call if spread and (spec.kind in (SinkKind.VALUE, SinkKind.PARAMETERS) or spec.read is not None) else None
 
 
 class SinkFinder:

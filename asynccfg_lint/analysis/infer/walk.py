@@ -51,6 +51,7 @@ from asynccfg_lint.analysis.resolution import (
 from asynccfg_lint.analysis.entries import Entry
 from asynccfg_lint.analysis.parse import ParsedModule
 from asynccfg_lint.analysis.mutations import list_additions, list_mutated
+from asynccfg_lint.analysis.objects import is_property
 from asynccfg_lint.analysis.tracer import MAX_DEPTH
 from asynccfg_lint.analysis.functions import unpacked_values
 
@@ -607,6 +608,8 @@ class InferenceWalk:
                 result.extend(self._parameter(expr, binding, node, depth))
             elif loop is not None:
                 result.extend(self._loop_element(expr, node, loop, depth))
+            elif isinstance(binding.definition, cst.FunctionDef) and is_property(self.parsed, binding.definition):
+                result.append(Origin(expr, UNKNOWN))  # `self.budget` of a property: its result, not the function
             elif binding.definition is not None:
                 kind = T.FUNCTION if isinstance(binding.definition, cst.FunctionDef) else T.TYPE_OBJECT
                 result.append(Origin(expr, Inferred(kind.named(f"{kind.name} {binding.definition.name.value}"))))
