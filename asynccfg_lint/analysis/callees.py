@@ -32,7 +32,7 @@ from typing import Iterable, Protocol, Sequence
 import libcst as cst
 
 from asynccfg_lint.analysis.elision import kept_calls
-from asynccfg_lint.analysis.functions import passed_argument, returns_of
+from asynccfg_lint.analysis.functions import bind_arguments, parameter_of, passed_argument, returns_of
 from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import (
@@ -139,6 +139,7 @@ class CallGraph:
         self._active: set[tuple[int, int]] = set()
         self._memo: dict[tuple[int, int], list[Callable] | None] = {}
         self._callers: dict[tuple[int, int], list[tuple[ParsedModule, cst.Call, int]]] = {}
+        self._flows: dict[tuple[int, int], dict[int, dict[str, str]]] = {}
 
     # -- questions -----------------------------------------------------------------------
     def callees(self, parsed: ParsedModule, func: cst.BaseExpression) -> list[Callable] | None:
@@ -185,6 +186,41 @@ class CallGraph:
                     found.append((module, call, match.bound))
         self._callers[key] = found
         return found
+
+    def parameter_flow(self, home: ParsedModule, function: cst.FunctionDef) -> dict[int, dict[str, str]]:
+        """Where ``function``'s parameters go, as they are, in the functions it calls (a call the graph resolves to
+        one function, a method too, to :data:`MAX_FLOW_DEPTH` calls deep): for each function reached (by ``id`` of
+        its ``def``), its parameters that hold one of ``function``'s, by name (``build(opts)`` calling
+        ``_wire(opts)``). Not through a call that may run one of several functions (``SECTIONS[name](opts)``):
+        which one runs depends on a value, so a read there is not one every call makes. The first way a function
+        is reached counts."""
+        key = (id(home), id(function))
+        if key in self._flows:
+            return self._flows[key]
+        every = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+        flow: dict[int, dict[str, str]] = {id(function): {p.name.value: p.name.value for p in every}}
+        pending = [(home, function, flow[id(function)], 0)]
+        while pending:
+            module, caller, held, depth = pending.pop(0)
+            if depth >= MAX_FLOW_DEPTH:
+                continue
+            for call in kept_calls(module.calls):
+                if not call.args or enclosing(module, call, (cst.FunctionDef,)) is not caller:
+                    continue
+                callees = self.callees(module, call.func) or []
+                if len(callees) != 1:  # (a table's entry chosen by a value: which one runs depends on the call)
+                    continue
+                for callee in callees:
+                    if callee.library or not isinstance(callee.node, cst.FunctionDef) or id(callee.node) in flow:
+                        continue
+                    bound = bind_arguments(callee.node, call, callee.bound, partial=True) or {}
+                    passed = {name: held[source] for name, argument in bound.items()
+                              if (source := parameter_of(module, argument, caller)) is not None and source in held}
+                    if passed:
+                        flow[id(callee.node)] = passed
+                        pending.append((callee.home, callee.node, passed, depth + 1))
+        self._flows[key] = flow
+        return flow
 
     def calls_passing(self, home: ParsedModule, param: cst.Param,
                       function: cst.FunctionDef) -> list[tuple[ParsedModule, cst.Call, int | None]]:
@@ -530,6 +566,8 @@ class CallGraph:
         return modules
 
 
+#: how many calls deep :meth:`CallGraph.parameter_flow` follows a rule's parameters
+MAX_FLOW_DEPTH = 4
 #: bases that add nothing a config builder calls
 _QUIET_BASES = frozenset({"object"})
 #: methods whose first parameter is the class without ``@classmethod``

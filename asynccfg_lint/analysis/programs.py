@@ -1108,6 +1108,22 @@ def object_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, g
     return (found.pop(), read) if len(found) == 1 else None
 
 
+def passed_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, graph: CallGraph) -> tuple[str, str] | None:
+    """``(parameter, how)`` of ``function`` (a registered rule) when ``entry`` is a read (:func:`read_keyword`:
+    ``opts.deadline``, ``opts.fragment()``) of a parameter of a function the rule hands its parameter to, at any
+    depth the call graph follows (:meth:`~asynccfg_lint.analysis.callees.CallGraph.parameter_flow`:
+    ``{"deadline": opts.deadline}`` of a section ``render(names, opts)`` runs from a table); else ``None``."""
+    value, home = entry.value, entry.home or parsed
+    holder = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+        else value.value if isinstance(value, cst.Attribute) else None
+    inner = enclosing(home, value, (cst.FunctionDef,)) if isinstance(holder, cst.Name) else None
+    if not isinstance(inner, cst.FunctionDef) or inner is function:
+        return None
+    read = read_keyword(home, value, inner)
+    held = graph.parameter_flow(parsed, function).get(id(inner), {})
+    return (held[read[0]], read[1]) if read is not None and read[0] in held else None
+
+
 def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseExpression,
                key: str | None, entry: Entry | None = None, graph: CallGraph | None = None) -> set[SinkSpec]:
     """The sinks of ``<primitive>.bind`` for a keyword the registered rule ``function`` reads where it
@@ -1124,6 +1140,8 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
         read = builder_read(parsed, function, entry)
     if read is None and entry is not None and graph is not None:  # in a method of an object made from it
         read = object_read(parsed, function, entry, graph)
+    if read is None and entry is not None and graph is not None and entry.value is not None:  # in a callee
+        read = passed_read(parsed, function, entry, graph)
     rule = summarised_name(parsed, function)
     if read is None or rule is None:
         return set()

@@ -229,6 +229,8 @@ def derive_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec], peers: Summary
         # an object the rule makes, where the rule passes the config)
         use = entry.builder[2] if entry is not None and entry.home is not None and entry.builder is not None \
             else config if entry is not None and entry.home is not None and config is not None else expr
+        if use not in parsed.parents and config is not None:  # (a read in a callee of another module's)
+            use = config
         for spec in read_sinks(parsed, function, expr, key, entry, graph):  # knobs.level of a rule's keyword
             uses.setdefault((spec.used_at, spec.used_param) if spec.used_at is not None
                             else (min(spec.qualnames), spec.param), use)
