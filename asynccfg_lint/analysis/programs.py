@@ -280,10 +280,16 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
 def _instance_calls(parsed: ParsedModule, made: cst.BaseExpression, peers: RegistrationPeers | None) -> frozenset[str]:
     """The qualified names of the ``__call__`` methods an instance made by calling ``made`` runs, by the call
     graph (a class imported from another module of the project, or a base there defining it); empty when
-    unknown."""
+    unknown, and for a name of JAX's own modules (``mlir.lower_fun(fn)``: a factory, looked up only at the
+    cost of parsing ``mlir.py``; :func:`_registration_words` leaves JAX's registrars alike)."""
     graph = peers.call_graph if peers is not None else None
+    local = isinstance(_top_level_definition(parsed, made), cst.ClassDef)
+    names_made = qualified_names(parsed, made)
+    if graph is None or not local and not any(not q.startswith("jax.") and peers.may_mention(q, "__call__")
+                                              for q in names_made):
+        return frozenset()  # (`mlir.lower_fun(fn)`: JAX's own factories are not followed, as for registrars)
     names: set[str] = set()
-    for made_class in (graph.values(parsed, made, 0) or ()) if graph is not None else ():
+    for made_class in graph.values(parsed, made, 0) or ():
         if not isinstance(made_class.node, cst.ClassDef) or made_class.instance:
             return frozenset()
         method = graph.method(made_class.home, made_class.node, "__call__")
