@@ -24,7 +24,7 @@ from asynccfg_lint.analysis.infer.folding import int_constant
 from asynccfg_lint.analysis.infer.parameters import ParameterInference
 from asynccfg_lint.analysis.infer.relocation import Relocation
 from asynccfg_lint.analysis.infer.values import UNKNOWN, Inferred, Origin
-from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, is_dataclass
+from asynccfg_lint.analysis.records import attrs_fields, dataclass_fields, hashes_fields, is_dataclass
 from asynccfg_lint.analysis.resolution import qualified_names
 from asynccfg_lint.analysis.infer.walk import InferenceWalk
 from asynccfg_lint.analysis.jax_facts import SPECIAL_KEY_ATTRIBUTE, SPECIAL_KEY_EMITTED_AS, XLA_KEYS, XlaShape
@@ -366,14 +366,30 @@ class ValueClassifier(Relocation, ClassInference, ArrayInference, CallInference,
                 elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:
                     found = [f for element in origin.inferred.elements
                              for f in peer._unhashable_parts(element, acc101.element_of(where), depth + 1, set())]
-                else:
-                    found = []
+                else:  # a frozen dataclass instance made there hashes its fields
+                    found = peer._unhashable_fields(Origin(origin.source, origin.inferred), where, depth, set())
                 findings.extend(self._relocated(found, origin.home, origin.node))
             elif not pytype.hashable:
                 findings.append(self._unhashable(origin, where, False, depth))
             elif depth < MAX_DEPTH and pytype.json is T.JsonKind.ARRAY:  # a tuple hashes its elements
                 for element in origin.inferred.elements:
                     findings.extend(self._unhashable_parts(element, acc101.element_of(where), depth + 1, seen))
+            else:
+                findings.extend(self._unhashable_fields(origin, where, depth, seen))
+        return findings
+
+    def _unhashable_fields(self, origin: Origin, where: str, depth: int, seen: set[int]) -> list[Finding]:
+        """The unhashable values among the fields of ``origin``, an instance of this module's frozen dataclass
+        made by a call here (:func:`~asynccfg_lint.analysis.records.hashes_fields`): the call's arguments and
+        the class's defaults (``Options(tags=["a"])``; ``TRACED = Options(tags=DEFAULT_TAGS)``)."""
+        cls, call = origin.inferred.cls, origin.node
+        if depth >= MAX_DEPTH or cls is None or not isinstance(call, cst.Call) or not hashes_fields(self.parsed, cls):
+            return []
+        findings: list[Finding] = []
+        for name, _, _ in dataclass_fields(self.parsed, cls):
+            made = objects.member(self.parsed, cls, name, call)
+            for value in (*made.arguments, *made.values):
+                findings.extend(self._unhashable_parts(value, acc101.field_of(where, name), depth + 1, seen))
         return findings
 
     def _converted(self, origin: Origin, recursion: str, depth: int) -> Origin:

@@ -63,21 +63,40 @@ def unhashable_dataclass(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
     ``frozen`` nor ``unsafe_hash`` true, and no ``__hash__`` of its own in the class body (Python's
     ``dataclasses`` then sets ``__hash__`` to ``None``; measured on Python 3.12.1:
     ``tests/fixtures/programs/bind_hashable_records.py``)."""
+    flags = _hash_flags(parsed, cls)
+    return flags is not None and flags["eq"] and not flags["frozen"] and not flags["unsafe_hash"] \
+        and not flags["__hash__"]
+
+
+def hashes_fields(parsed: ParsedModule, cls: cst.ClassDef) -> bool:
+    """True when the instances of ``cls`` hash as the tuple of their fields: a ``@dataclasses.dataclass`` with
+    ``eq`` (the default) and ``frozen`` or ``unsafe_hash``, no ``__hash__`` of its own and no base class (whose
+    fields would count too). Python's ``dataclasses`` makes that ``__hash__``, so a field holding a list makes
+    ``hash()`` raise TypeError, and ``bind`` with it (measured on Python 3.12.1 and jax 0.12.0.1:
+    ``tests/fixtures/programs/bind_hashable_records.py``)."""
+    flags = _hash_flags(parsed, cls)
+    return flags is not None and not cls.bases and flags["eq"] and (flags["frozen"] or flags["unsafe_hash"]) \
+        and not flags["__hash__"]
+
+
+def _hash_flags(parsed: ParsedModule, cls: cst.ClassDef) -> dict[str, bool] | None:
+    """``eq``, ``frozen`` and ``unsafe_hash`` of ``cls``'s ``@dataclasses.dataclass``, and ``__hash__``: whether its
+    body defines one; ``None`` when it is no dataclass or a flag is not a literal."""
     decorator = _dataclass_decorator(parsed, cls)
     if decorator is None:
-        return False
+        return None
     flags = {"eq": True, "frozen": False, "unsafe_hash": False}
     for arg in decorator.args if isinstance(decorator, cst.Call) else ():
         if arg.keyword is None or arg.keyword.value not in flags:
             continue
         if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
-            return False  # a flag the checker cannot read
+            return None  # a flag the checker cannot read
         flags[arg.keyword.value] = arg.value.value == "True"
-    own_hash = any(isinstance(statement, cst.FunctionDef) and statement.name.value == "__hash__"
-                   or isinstance(statement, cst.SimpleStatementLine) and any(
-                       _assigns_hash(small) for small in statement.body)
-                   for statement in cls.body.body)
-    return flags["eq"] and not flags["frozen"] and not flags["unsafe_hash"] and not own_hash
+    flags["__hash__"] = any(isinstance(statement, cst.FunctionDef) and statement.name.value == "__hash__"
+                            or isinstance(statement, cst.SimpleStatementLine) and any(
+                                _assigns_hash(small) for small in statement.body)
+                            for statement in cls.body.body)
+    return flags
 
 
 def _assigns_hash(statement: cst.BaseSmallStatement) -> bool:

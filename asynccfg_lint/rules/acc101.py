@@ -63,6 +63,11 @@ def element_of(where: str) -> str:
     return f"an element of {where}"
 
 
+def field_of(where: str, name: str) -> str:
+    """The place of the field ``name`` of the record at ``where`` (a frozen dataclass hashes its fields)."""
+    return f"field {quote_key(name)} of {where}"
+
+
 def unhashable(where: str, type_name: str, remedy: str) -> str:
     """``where`` (a ``*_start`` argument bound as a jaxpr parameter) holds the unhashable ``type_name``."""
     return (f"{where} is {type_name}, which JAX cannot hash: binding the primitive raises TypeError (jaxpr "
