@@ -107,6 +107,11 @@ class TracerPeers(Protocol):
         of, with the class's module (``None``: not such an instance, or no such method)."""
         ...
 
+    def written_elsewhere(self, parsed: ParsedModule, expr: cst.BaseExpression,
+                          depth: int) -> tuple[ParsedModule, cst.BaseExpression] | None:
+        """The module and expression where ``expr``'s one value is written, when that is another project module."""
+        ...
+
     def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
         """For each origin of ``expr``'s value (a parameter: what its known callers or binds pass), the list or
         tuple display of ``parsed`` that makes it (``None``: not such a display)."""
@@ -442,6 +447,12 @@ class DictTracer(DictMutations):
         if self.workspace is None:
             return None
         found = self.workspace.instance_methods(self.parsed, obj, name, depth + 1)
+        if (not found or any(f is None for f in found)) and depth < MAX_DEPTH:
+            moved = self.workspace.written_elsewhere(self.parsed, obj, depth + 1)
+            if moved is None:  # (an instance built in another module: its method there, on that instance)
+                return None
+            home, source = moved
+            return self._imported(self.workspace.tracer(home).method_dict(source, name, source, depth + 1), home, via)
         if not found or any(f is None for f in found):
             return None
         methods = list({id(method): (home, method) for home, method in found}.values())

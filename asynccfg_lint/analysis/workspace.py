@@ -226,6 +226,17 @@ class Workspace:
             found.append((origin.home or parsed, method) if method is not None and local else None)
         return found
 
+    def written_elsewhere(self, parsed: ParsedModule, expr: cst.BaseExpression,
+                          depth: int) -> tuple[ParsedModule, cst.BaseExpression] | None:
+        """The module and expression where ``expr``'s one value is written, when that is another project module
+        (``PRESET`` of ``from .options import PRESET``); else ``None``. Nothing in a summary's workspace."""
+        if not self._objects:
+            return None
+        origins = self.classifier(parsed).origins(expr, depth)
+        if len(origins) != 1 or origins[0].home is None or not isinstance(origins[0].source, cst.BaseExpression):
+            return None
+        return origins[0].home, origins[0].source
+
     def sequences(self, parsed: ParsedModule, expr: cst.BaseExpression, depth: int) -> list[cst.BaseExpression | None]:
         """For each origin of ``expr``'s value, the list or tuple display of ``parsed`` that makes it (``None``: not
         such a display): the pairs a bind passes for a rule's ``table`` that the rule turns into ``dict(table)``.
