@@ -326,8 +326,8 @@ def test_text_json_flake8_and_the_language_server_agree(name):
             (99, "forwarded_keywords.py:40)"), (107, "forwarded_keywords.py:45)")]
     if name == "forwarded_hashable.py":  # every list fails at bind: the rule's config is named only where it holds it
         assert [(line, message.rpartition(" (used at ")[2]) for line, _, _, message in rows if " (used at " in message] \
-            == [(83, "forwarded_hashable.py:36)"), (91, "forwarded_hashable.py:36)"), (99, "forwarded_hashable.py:41)")]
-        assert [line for line, _, _, message in rows if message.startswith('keyword "')] == [107, 115, 119, 129]
+            == [(91, "forwarded_hashable.py:36)"), (99, "forwarded_hashable.py:36)"), (107, "forwarded_hashable.py:41)")]
+        assert [line for line, _, _, message in rows if message.startswith('keyword "')] == [115, 123, 127, 137, 145, 153]
 
 
 #: where the rule of relay_start_p (bound by no module of extpkg) puts its keyword into the config

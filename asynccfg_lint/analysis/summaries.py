@@ -23,7 +23,7 @@ from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.prefilter import word_starts
 from asynccfg_lint.analysis.programs import annotated_field_reads, bind_sinks, read_sinks
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, local_definition, reaching
+from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, local_definition, qualified_names, reaching
 from asynccfg_lint.analysis.functions import (
     bind_arguments,
     implicit_parameters,
@@ -156,7 +156,28 @@ def _passed_on(parsed: ParsedModule, function: cst.FunctionDef, call: SinkCall) 
             param = parameter_of(parsed, arg.value, function, unless_none=True)
             if param is not None and not (isinstance(star, cst.Param) and param == star.name.value):
                 passed.append(param)
+            elif param is None and isinstance(star, cst.Param) and _packs(parsed, arg.value, function) == star.name.value:
+                passed.append(star.name.value)  # options=tuple(sorted(options.items())): each value is hashed
     return passed
+
+
+#: calls that keep the pairs of ``d.items()`` as elements of what they make (a tuple hashes its elements)
+_PAIR_KEEPERS = frozenset({"builtins.tuple", "builtins.sorted", "builtins.frozenset", "builtins.list"})
+
+
+def _packs(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.FunctionDef) -> str | None:
+    """The parameter ``d`` of ``function`` when ``expr`` is a tuple or frozenset of its pairs
+    (``tuple(sorted(d.items()))``, ``frozenset(d.items())``): hashing it hashes each of ``d``'s values."""
+    outer = True
+    while isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword \
+            and qualified_names(parsed, expr.func) & _PAIR_KEEPERS:
+        if outer and not qualified_names(parsed, expr.func) & {"builtins.tuple", "builtins.frozenset"}:
+            return None  # (a list of pairs is unhashable itself: checked where it is passed)
+        expr, outer = expr.args[0].value, False
+    if outer or not (isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute)
+                     and expr.func.attr.value == "items"):
+        return None
+    return parameter_of(parsed, expr.func.value, function)
 
 
 def _rule_sinks(parsed: ParsedModule, reaching: Iterable[str], graph: CallGraph | None) -> set[SinkSpec]:
