@@ -1048,7 +1048,8 @@ class InferenceWalk:
     def _items_by_keys(self, expr: cst.Subscript, key: cst.BaseExpression, depth: int) -> list[Origin] | None:
         """``d[k]`` of a dict the tracer follows, for a ``k`` that may be string literals (a parameter's default,
         what a ``bind`` or a visible caller passes, a constant of another module): the entries under those keys,
-        and unknown beside them for a key of unknown text. ``None`` when no key's text is known, or a known
+        and for a key of unknown text every entry of a dict the tracer sees whole (:meth:`_keyed_item`), else
+        unknown beside them. ``None`` when no key's text is known, or a known
         key has no entry (that path raises KeyError, or the dict holds it unseen: :meth:`_dict_item`)."""
         if self.tracer.trace(expr.value, depth + 1) is None:  # (first: most subscripts are of no followed dict)
             return None
@@ -1069,8 +1070,9 @@ class InferenceWalk:
             if found is None:
                 return None
             result += [o for o in found if o not in result]
-        if unknown and Origin(expr, UNKNOWN) not in result:
-            result.append(Origin(expr, UNKNOWN))
+        if unknown:  # a key of unknown text: any entry of a dict seen whole (a missing key raises KeyError), else unknown
+            rest = self._keyed_item(expr, key, depth) or [Origin(expr, UNKNOWN)]
+            result += [o for o in rest if o not in result]
         return result
 
     def _subscript(self, expr: cst.Subscript, depth: int) -> list[Origin]:
