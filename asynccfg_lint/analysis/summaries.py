@@ -182,9 +182,9 @@ def _packs(parsed: ParsedModule, expr: cst.BaseExpression, function: cst.Functio
 
 def _rule_sinks(parsed: ParsedModule, reaching: Iterable[str], graph: CallGraph | None) -> set[SinkSpec]:
     """A :attr:`SinkKind.RULE` sink for each function of ``parsed`` that calls a sink (``reaching``, those without
-    a sink of their own): a registration
-    in another module makes its primitive's ``bind`` keywords hashability sinks. A ``__call__`` is named also
-    by its class and the project's subclasses of it (``register_lowering(p, SkipRule())``)."""
+    a sink of their own): a registration in another module makes its primitive's ``bind`` keywords hashability
+    sinks. A ``__call__`` is named also by its class and the project's subclasses of it
+    (``register_lowering(p, SkipRule())``)."""
     found: set[SinkSpec] = set()
     for name in reaching:
         names = {name}
