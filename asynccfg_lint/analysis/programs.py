@@ -1118,7 +1118,7 @@ def passed_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, g
     """``(parameter, how)`` of ``function`` (a registered rule) when ``entry`` is a read (:func:`read_keyword`:
     ``opts.deadline``, ``opts.fragment()``) of a parameter of a function the rule hands its parameter to, at any
     depth the call graph follows (:meth:`~asynccfg_lint.analysis.callees.CallGraph.parameter_flow`:
-    ``{"deadline": opts.deadline}`` of a section ``render(names, opts)`` runs from a table); else ``None``."""
+    ``{"mode": opts.mode}`` of ``_limits(opts)``, called by ``_config(opts)``, called by the rule); else ``None``."""
     value, home = entry.value, entry.home or parsed
     holder = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
         else value.value if isinstance(value, cst.Attribute) else None
@@ -1163,7 +1163,7 @@ def read_sinks(parsed: ParsedModule, function: cst.FunctionDef, expr: cst.BaseEx
     kind = SinkKind.CONFIG if dicts else SinkKind.VALUE
     # (the dict a method gives under a key, `"labels": opts.labels()`, keeps the key: its entries' path)
     key = key if kind is SinkKind.VALUE or read_method(how) is not None else None
-    registered = [r for r in rule_registrations(parsed, function)]
+    registered = rule_registrations(parsed, function)
     if not registered:  # registered by another module: its registration makes the bind's sink of this one
         position = next((i for i, p in enumerate(positional) if p is named[param]), None)
         return {SinkSpec(frozenset({rule}), param=param, position=position, kind=kind, key=key,
