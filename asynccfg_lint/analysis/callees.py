@@ -37,6 +37,7 @@ from asynccfg_lint.analysis.objects import class_function
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule
 from asynccfg_lint.analysis.resolution import (
     Binding,
+    calls_in,
     bindings_of_name,
     enclosing,
     is_import,
@@ -204,8 +205,8 @@ class CallGraph:
             module, caller, held, depth = pending.pop(0)
             if depth >= MAX_FLOW_DEPTH:
                 continue
-            for call in kept_calls(module.calls):
-                if not call.args or enclosing(module, call, (cst.FunctionDef,)) is not caller:
+            for call in calls_in(module, caller):
+                if not call.args:
                     continue
                 callees = self.callees(module, call.func) or []
                 if len(callees) != 1:  # (a table's entry chosen by a value: which one runs depends on the call)

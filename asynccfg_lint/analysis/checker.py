@@ -152,11 +152,15 @@ def _hashable_findings(classifier: ValueClassifier, tracer: DictTracer, sink_cal
     spec = sink_call.spec
     if spec.param != "**":
         if sink_call.argument is sink_call.call:  # `start(x, **params)`: the keyword may be in `params`
-            return [f for entry in tracer.trace_keywords(sink_call.call, frozenset()).entries
-                    if entry.key == spec.param for f in classifier.check_hashable(entry)]
+            return [f for entry in _given(tracer, sink_call.call, spec.param) for f in classifier.check_hashable(entry)]
         return classifier.check_hashable(Entry(spec.param, None, sink_call.argument))
     entries = tracer.trace_keywords(sink_call.call, spec.named).entries
     return [f for entry in entries for f in classifier.check_hashable(entry)]
+
+
+def _given(tracer: DictTracer, call: cst.Call, keyword: str) -> list[Entry]:
+    """The entries ``call`` passes for ``keyword``, by name or through a ``**params`` it spreads."""
+    return [entry for entry in tracer.trace_keywords(call, frozenset()).entries if entry.key == keyword]
 
 
 def _sink_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: SinkCall) -> list[Finding]:
@@ -364,8 +368,7 @@ def _read_findings(classifier: ValueClassifier, tracer: DictTracer, sink_call: S
     """
     spec, value = sink_call.spec, sink_call.argument
     if value is sink_call.call:  # `peal(x, **kwargs)` passing `toll` on: the keyword its call gives, if any
-        given = [e for e in tracer.trace_keywords(sink_call.call, frozenset()).entries
-                 if e.key == spec.param and e.home is None and e.value is not None]
+        given = [e for e in _given(tracer, sink_call.call, spec.param) if e.home is None and e.value is not None]
         if len(given) != 1:
             return []
         value = given[0].value

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
@@ -276,6 +277,15 @@ class ParsedModule:
             return fully_qualified(self.name.name, self.name.package, qualified)
         except ImportError:  # a relative import beyond the top-level package
             return qualified.name
+
+    def imported(self, statement: cst.ImportFrom, alias: cst.ImportAlias) -> str:
+        """The absolute qualified name ``from <module> import <alias>`` (a statement of this module) binds: a
+        relative import resolved as :meth:`absolute` does (``from .api import send`` in ``pkg/__init__.py``:
+        ``pkg.api.send``)."""
+        base = "." * len(statement.relative) + (get_full_name_for_node(statement.module) or "" if statement.module else "")
+        name = get_full_name_for_node(alias.name) or ""
+        return self.absolute(QualifiedName(f"{base}.{name}" if base and not base.endswith(".") else base + name,
+                                           QualifiedNameSource.IMPORT))
 
     @property
     def module(self) -> cst.Module:

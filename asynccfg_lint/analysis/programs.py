@@ -42,7 +42,8 @@ from asynccfg_lint.analysis.jax_facts import (
 )
 from asynccfg_lint.analysis.objects import class_function, member
 from asynccfg_lint.analysis.parse import ModuleMemo, ParsedModule, literal_index, subscript_index
-from asynccfg_lint.analysis.resolution import bindings_of_name, enclosing, may_end_with, qualified_names, string_value
+from asynccfg_lint.analysis.resolution import (bindings_of_name, calls_in, enclosing, may_end_with, qualified_names,
+                                              string_value)
 from asynccfg_lint.analysis.scopes import walked_children
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
         if function is not None:
             names = frozenset({f"{parsed.name.name}.{owner.name.value}.__call__"})
     if made is not None and function is None:  # a class of another module, or a base there defining __call__
-        names = _instance_calls(parsed, made, peers)
+        names = _instance_calls(parsed, made, isinstance(cls, cst.ClassDef), peers)
         if not names:
             return None
     if forwarding is not None:  # the callee's first parameter is the context when the lambda passes its own on
@@ -277,13 +278,14 @@ def _registration(parsed: ParsedModule, primitive: cst.BaseExpression | None,
     return Registration(primitives, names, function, bound, forwarding)
 
 
-def _instance_calls(parsed: ParsedModule, made: cst.BaseExpression, peers: RegistrationPeers | None) -> frozenset[str]:
+def _instance_calls(parsed: ParsedModule, made: cst.BaseExpression, local: bool,
+                    peers: RegistrationPeers | None) -> frozenset[str]:
     """The qualified names of the ``__call__`` methods an instance made by calling ``made`` runs, by the call
-    graph (a class imported from another module of the project, or a base there defining it); empty when
+    graph (a class imported from another module of the project, or a base there defining it; ``local``: ``made``
+    names a class of this module); empty when
     unknown, and for a name of JAX's own modules (``mlir.lower_fun(fn)``: a factory, looked up only at the
     cost of parsing ``mlir.py``; :func:`_registration_words` leaves JAX's registrars alike)."""
     graph = peers.call_graph if peers is not None else None
-    local = isinstance(_top_level_definition(parsed, made), cst.ClassDef)
     names_made = qualified_names(parsed, made)
     if graph is None or not local and not any(not q.startswith("jax.") and peers.may_mention(q, "__call__")
                                               for q in names_made):
@@ -792,13 +794,9 @@ def _registration_words(parsed: ParsedModule, peers: RegistrationPeers | None) -
             for small in statement.body:
                 if type(small) not in (cst.Import, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
                     continue
-                base = ""
-                if type(small) is cst.ImportFrom:
-                    base = "." * len(small.relative) + (get_full_name_for_node(small.module) or "" if small.module else "")
                 for alias in small.names:
-                    imported = get_full_name_for_node(alias.name) or ""
-                    name = parsed.absolute(QualifiedName(f"{base}.{imported}" if base and not base.endswith(".")
-                                                         else base + imported, QualifiedNameSource.IMPORT))
+                    name = parsed.imported(small, alias) if type(small) is cst.ImportFrom else parsed.absolute(
+                        QualifiedName(get_full_name_for_node(alias.name) or "", QualifiedNameSource.IMPORT))
                     bound = alias.asname.name if alias.asname is not None else alias.name
                     while type(bound) is cst.Attribute:
                         bound = bound.value
@@ -1091,9 +1089,7 @@ def object_read(parsed: ParsedModule, function: cst.FunctionDef, entry: Entry, g
     if not positional or not isinstance(holder.value, cst.Name) or holder.value.value != positional[0].name.value:
         return None
     found: set[str] = set()
-    for call in kept_calls(parsed.calls):
-        if enclosing(parsed, call, (cst.FunctionDef,)) is not function:
-            continue
+    for call in calls_in(parsed, function):
         for made in graph.values(parsed, call.func, 0) or ():
             if not isinstance(made.node, cst.ClassDef) or made.instance:
                 continue

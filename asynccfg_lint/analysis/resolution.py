@@ -397,6 +397,12 @@ def enclosing(parsed: ParsedModule, node: cst.CSTNode, kinds: tuple[type, ...]) 
     return parent
 
 
+def calls_in(parsed: ParsedModule, function: cst.FunctionDef) -> list[cst.Call]:
+    """The calls of ``parsed`` whose nearest enclosing ``def`` is ``function`` (not those of a function nested in it;
+    a skeleton's: those of the code it kept)."""
+    return [call for call in kept_calls(parsed.calls) if enclosing(parsed, call, (cst.FunctionDef,)) is function]
+
+
 def starts_before(parsed: ParsedModule, first: cst.CSTNode, second: cst.CSTNode) -> bool:
     """True when ``first`` starts before ``second`` in the file.
 

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from asynccfg_lint.analysis.elision import kept_calls
 from asynccfg_lint.analysis.jax_facts import SinkKind, SinkSpec, sink_words, spec_order
@@ -257,12 +256,11 @@ def reexported_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[Sin
     for statement in parsed.module.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                module = _imported_module(package, small)
                 for alias in small.names:
                     local = alias.evaluated_alias or alias.evaluated_name
                     if local in imported:
                         bound_again.add(local)
-                    imported[local] = f"{module}.{alias.evaluated_name}" if module is not None else ""
+                    imported[local] = parsed.imported(small, alias)
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 targets = small.targets if isinstance(small, cst.Assign) else [small]
                 bound_again.update(t.target.value for t in targets if isinstance(t.target, cst.Name))
@@ -273,20 +271,6 @@ def reexported_sinks(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> set[Sin
         for spec in by_name.get(target, ()):
             found.add(replace(spec, qualnames=frozenset({f"{package}.{local}"}), wrapper_module=package))
     return found
-
-
-def _imported_module(package: str, statement: cst.ImportFrom) -> str | None:
-    """The absolute name of the module ``from <module> import ...`` reads in the ``__init__`` of ``package``."""
-    dots = len(statement.relative)
-    if statement.module is None and not dots:
-        return None
-    name = get_full_name_for_node(statement.module) if statement.module is not None else ""
-    if not dots:
-        return name
-    bits = package.rsplit(".", dots - 1)
-    if len(bits) < dots:
-        return None
-    return f"{bits[0]}.{name}" if name else bits[0]
 
 
 def find_sink_calls(parsed: ParsedModule, sinks: Iterable[SinkSpec]) -> Iterator[SinkCall]:

@@ -37,6 +37,7 @@ from asynccfg_lint.analysis.functions import parameter_of, summarised_name
 from asynccfg_lint.analysis.resolution import (
     Binding,
     bindings_of_name,
+    calls_in,
     enclosing,
     excluded_classes,
     isinstance_tested,
@@ -181,7 +182,7 @@ class ParameterInference:
         calls = visible_calls(self.parsed, function) if top_level else None
         if (summarised_name(self.parsed, function), name) in sink_uses(self.parsed):
             calls = lowerings = []  # a derived sink's parameter: what its calls (binds) pass is checked at each
-        elif top_level and calls is None and not rules and not lowerings and not self._passed_on(function, name):
+        elif top_level and calls is None and not rules and not lowerings and not self._hands_on(function, name):
             # a public helper (`def fragment(config, aval)`): what the graph's calls of it pass, beside the unknown
             # of callers not seen (not a wrapper's parameter its callers' calls are checked for)
             return self._called_elsewhere(expr, param, function, depth)
@@ -350,14 +351,11 @@ class ParameterInference:
         uses = [access.node for a in assignments for access in a.references]
         return bool(uses) and all(id(read_of(self.parsed, n)) in reads for n in uses)
 
-    def _passed_on(self, function: cst.FunctionDef, name: str) -> bool:
+    def _hands_on(self, function: cst.FunctionDef, name: str) -> bool:
         """Whether ``function`` passes its parameter ``name`` to a call as it is (``p.bind(x, bounds=bounds)``,
         ``_start(prim, x, bounds)``): a wrapper's parameter, whose callers' values are checked at their calls."""
-        for call in kept_calls(self.parsed.calls):
-            if any(isinstance(arg.value, cst.Name) and arg.value.value == name for arg in call.args) \
-                    and enclosing(self.parsed, call, (cst.FunctionDef,)) is function:
-                return True
-        return False
+        return any(isinstance(arg.value, cst.Name) and arg.value.value == name
+                   for call in calls_in(self.parsed, function) for arg in call.args)
 
     def _called_elsewhere(self, expr: cst.CSTNode, param: cst.Param, function: cst.FunctionDef,
                           depth: int) -> list[Origin] | None:
